@@ -1,0 +1,82 @@
+"""The ``slotcert`` command line: argument parsing and exit codes.
+
+Exit codes: 0 all pass, 1 any fail / inconclusive / error-level finding,
+2 bad input or usage. Errors are one readable line each on stderr; ``--debug``
+shows the traceback.
+
+Sub-commands of other packages (``meters``, ``jackpots``) register themselves
+through the ``slotcert.commands`` entry-point group, so ``certify`` never
+imports them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib.metadata import entry_points
+
+from certify import __version__
+from certify.errors import ModelError, SlotcertError
+
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors exit 2 with one line."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Print a one-line usage error and exit 2."""
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the parser with built-in and plugin sub-commands."""
+    from certify.cli import commands
+
+    parser = _Parser(prog="slotcert", description="Certify slot machines and audit meters.")
+    parser.add_argument("--version", action="version", version=f"slotcert {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands.register(sub)
+    for entry in entry_points(group="slotcert.commands"):
+        try:
+            entry.load()(sub)
+        except ImportError:  # a plugin package that is not built yet
+            continue
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ModelError as exc:
+        for problem in exc.problems:
+            print(f"slotcert: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (SlotcertError, OSError) as exc:
+        if args.debug:
+            raise
+        print(f"slotcert: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("slotcert: interrupted", file=sys.stderr)
+        return EXIT_FAIL
+    except Exception as exc:  # noqa: BLE001 - last line of defence, never a traceback
+        if args.debug:
+            raise
+        print(f"slotcert: internal error: {type(exc).__name__}: {_one_line(exc)} "
+              "(run with --debug for details)", file=sys.stderr)
+        return EXIT_FAIL
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.filename:
+        text = f"{exc.filename}: {exc.strerror or text}"
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

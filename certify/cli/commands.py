@@ -1,0 +1,100 @@
+"""Built-in sub-commands: validate, exact, simulate, certify, verify."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from certify.errors import ModelError, Problem, UsageError
+from certify.model import load_jurisdiction, load_machine, schema_of
+
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the built-in sub-commands to ``sub``."""
+    p = sub.add_parser("validate", help="check model files; exit 2 if any is invalid")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("exact", help="exact returns of a machine or table game")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_exact)
+
+
+def model_files(paths: list[str]) -> list[Path]:
+    """Expand folders into the ``*.toml`` files they hold, sorted."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.toml")))
+        else:
+            files.append(path)
+    return files
+
+
+def validate_file(path: Path) -> list[Problem]:
+    """Validate one model file of any schema; return its problems (warnings too)."""
+    from certify.model.loader import parse_machine, read_toml
+
+    schema = schema_of(path)
+    if schema == "slotcert/jurisdiction@1":
+        load_jurisdiction(path)
+        return []
+    if schema == "slotcert/table@1":
+        from certify.tables import load_table
+
+        load_table(path)
+        return []
+    if schema == "slotcert/link@1":
+        from certify.model.links import load_link
+
+        load_link(path)
+        return []
+    _, problems = parse_machine(read_toml(path), str(path))
+    return problems
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """``slotcert validate PATH...``."""
+    worst = EXIT_OK
+    for path in model_files(args.paths):
+        try:
+            for problem in validate_file(path):
+                print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
+            print(f"{path}: valid")
+        except ModelError as exc:
+            for problem in exc.problems:
+                print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
+            worst = EXIT_BAD_INPUT
+    return worst
+
+
+def problem_line(problem: Problem) -> str:
+    """One stderr line for a problem, warnings marked."""
+    return f"warning: {problem}" if problem.severity == "warning" else str(problem)
+
+
+def cmd_exact(args: argparse.Namespace) -> int:
+    """``slotcert exact MODEL [--json]``."""
+    path = Path(args.model)
+    schema = schema_of(path)
+    if schema == "slotcert/table@1":
+        from certify.tables import exact_report
+
+        report = exact_report(path)
+    elif schema == "slotcert/machine@1":
+        from certify.exact.report import exact_report as machine_report
+
+        report = machine_report(load_machine(path))
+    else:
+        raise UsageError(f"{path}: not a machine or table model (schema {schema!r})")
+    if args.json:
+        print(json.dumps(report, indent=2, sort_keys=True))
+    else:
+        print(json.dumps(report, indent=2, sort_keys=True))
+    return EXIT_OK

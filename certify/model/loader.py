@@ -1,0 +1,490 @@
+"""Load and validate machine files (``slotcert/machine@1``).
+
+Every rule of SPEC section 3.1 is checked; all problems of a file are
+collected and raised together as one :class:`~certify.errors.ModelError`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from certify.errors import ModelError, Problem
+from certify.model.reader import Reader, join
+from certify.model.schema import (
+    ANY,
+    SYMBOL_KINDS,
+    Bonus,
+    BonusAward,
+    FreeSpins,
+    Jackpot,
+    Machine,
+    PayEntry,
+    ScatterPay,
+    Symbol,
+    Trigger,
+)
+
+MACHINE_SCHEMA = "slotcert/machine@1"
+MAX_SYMBOLS = 64
+_TOP_KEYS = ("schema", "machine", "bet", "symbols", "reels", "pays")
+_TOP_OPTIONAL = ("groups", "scatter_pays", "free_spins", "bonus", "jackpots")
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Parse a TOML file, turning syntax errors into a located ModelError."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelError([Problem(str(path), "", f"not valid TOML: {exc}", "toml")]) from None
+    except FileNotFoundError:
+        raise ModelError([Problem(str(path), "", "no such file", "missing_file")]) from None
+    except IsADirectoryError:
+        raise ModelError([Problem(str(path), "", "is a directory, not a file",
+                                  "missing_file")]) from None
+    except UnicodeDecodeError as exc:
+        raise ModelError([Problem(str(path), "", f"not UTF-8 text: {exc}", "toml")]) from None
+
+
+def schema_of(path: str | Path) -> str:
+    """The ``schema`` string a model file declares (``""`` when absent)."""
+    value = read_toml(path).get("schema", "")
+    return value if isinstance(value, str) else ""
+
+
+def load_machine(path: str | Path) -> Machine:
+    """Load, validate and return the machine in ``path``.
+
+    Raises
+    ------
+    ModelError
+        With every error found in the file (warnings ride along).
+    """
+    data = read_toml(path)
+    machine, _ = parse_machine(data, str(path))
+    return machine
+
+
+def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Problem]]:
+    """Validate parsed TOML; return the machine and its warnings."""
+    rd = Reader(file)
+    rd.table(data, "", _TOP_KEYS, _TOP_OPTIONAL)
+    if data.get("schema") != MACHINE_SCHEMA and "schema" in data:
+        rd.error("schema", f"must be {MACHINE_SCHEMA!r}, got {data.get('schema')!r}", "schema")
+    info = _machine_info(rd, data.get("machine", {}))
+    bet = _bet(rd, data.get("bet", {}))
+    symbols = _symbols(rd, data.get("symbols", {}))
+    groups = _groups(rd, data.get("groups", {}), symbols)
+    reels = _reels(rd, data.get("reels", {}), symbols, bet)
+    rd.raise_if_errors()
+    ctx = _Context(symbols, dict(groups), reels["strips"], len(bet["bet_levels"]))
+    pays = _pays(rd, data.get("pays", []), ctx)
+    scatter = _scatter_pays(rd, data.get("scatter_pays", []), ctx)
+    free = _free_spins(rd, data.get("free_spins"), ctx, reels["rows"])
+    bonus = _bonus(rd, data.get("bonus"), ctx)
+    jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
+    rd.raise_if_errors()
+    machine = Machine(
+        **info, **bet, symbols=tuple(symbols.values()), groups=groups, pays=pays,
+        scatter_pays=scatter, free_spins=free, bonus=bonus, jackpots=jackpots,
+        source=file, **reels,
+    )
+    return machine, rd.problems
+
+
+def _machine_info(rd: Reader, raw: Any) -> dict[str, Any]:
+    path = "machine"
+    t = rd.table(raw, path, ("id", "name"),
+                 ("manufacturer", "version", "instruction_languages", "handpay_limit"))
+    langs = rd.array(t, "instruction_languages", path, default=["en"]) or []
+    for i, lang in enumerate(langs):
+        if not isinstance(lang, str) or not lang:
+            rd.error(join(join(path, "instruction_languages"), i),
+                     f"must be a language code such as \"en\", got {lang!r}", "type")
+    return {
+        "id": rd.string(t, "id", path) or "",
+        "name": rd.string(t, "name", path) or "",
+        "manufacturer": rd.string(t, "manufacturer", path, default="unknown") or "",
+        "version": rd.string(t, "version", path, default="1") or "",
+        "instruction_languages": tuple(str(x) for x in langs),
+        "handpay_limit": rd.money(t, "handpay_limit", path, default=None),
+    }
+
+
+def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
+    path = "bet"
+    t = rd.table(raw, path, ("denomination", "currency", "bet_levels"), ("lines", "ways", "cost"))
+    denomination = rd.money(t, "denomination", path)
+    if denomination is not None and denomination <= 0:
+        rd.error(join(path, "denomination"), f"must be positive, got \"{denomination}\"", "range")
+    levels = rd.array(t, "bet_levels", path) or []
+    checked = [rd.check_int(v, join(join(path, "bet_levels"), i), 1) for i, v in enumerate(levels)]
+    good = [v for v in checked if v is not None]
+    if len(good) == len(levels) and any(b <= a for a, b in zip(good, good[1:])):
+        rd.error(join(path, "bet_levels"), f"must be strictly increasing, got {good}", "order")
+    lines = rd.integer(t, "lines", path, 1)
+    ways = rd.integer(t, "ways", path, 1)
+    cost = rd.integer(t, "cost", path, 1)
+    if lines is None and (ways is None or cost is None) and not rd.errors:
+        rd.error(path, "needs `lines` (lines games) or `ways` and `cost` (ways games)",
+                 "missing_key")
+    return {"denomination": denomination or Decimal(0), "currency": rd.string(t, "currency", path)
+            or "", "bet_levels": tuple(good), "lines": lines, "ways": ways, "cost": cost}
+
+
+def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
+    if not isinstance(raw, dict) or not raw:
+        rd.error("symbols", "must be a non-empty table of symbols", "type")
+        return {}
+    if len(raw) > MAX_SYMBOLS:
+        rd.error("symbols", f"at most {MAX_SYMBOLS} symbols, got {len(raw)}", "range")
+    kinds: dict[str, str] = {}
+    for name, spec in raw.items():
+        where = join("symbols", name)
+        if name == ANY:
+            rd.error(where, f"{ANY!r} is reserved for pay combos", "reserved")
+        t = rd.table(spec, where, ("kind",), ("multiplier", "substitutes"))
+        kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"
+    symbols = {}
+    for name, spec in raw.items():
+        where = join("symbols", name)
+        t = spec if isinstance(spec, dict) else {}
+        mult, subs = 1, ()
+        if kinds[name] == "wild":
+            mult = rd.integer(t, "multiplier", where, 1, default=1) or 1
+            subs = _substitutes(rd, t, where, kinds)
+        else:
+            for key in ("multiplier", "substitutes"):
+                if key in t:
+                    rd.error(join(where, key), f"only wild symbols take `{key}`", "not_wild")
+        symbols[name] = Symbol(name, kinds[name], mult, subs)
+    return symbols
+
+
+def _substitutes(rd: Reader, t: dict[str, Any], where: str, kinds: dict[str, str]) -> tuple:
+    if "substitutes" not in t:
+        return tuple(n for n, k in kinds.items() if k == "regular")
+    subs = rd.array(t, "substitutes", where) or []
+    for i, sub in enumerate(subs):
+        at = join(join(where, "substitutes"), i)
+        if sub not in kinds:
+            rd.error(at, f"unknown symbol {sub!r}", "unknown_symbol")
+        elif kinds[sub] != "regular":
+            rd.error(at, f"a wild substitutes only regular symbols; {sub!r} is {kinds[sub]}",
+                     "bad_substitute")
+    return tuple(s for s in subs if isinstance(s, str))
+
+
+def _groups(rd: Reader, raw: Any, symbols: dict[str, Symbol]) -> tuple:
+    if not isinstance(raw, dict):
+        rd.error("groups", "must be a table of symbol lists", "type")
+        return ()
+    groups = []
+    for name, members in raw.items():
+        where = join("groups", name)
+        if name in symbols or name == ANY:
+            rd.error(where, f"group name {name!r} clashes with a symbol", "reserved")
+        if not isinstance(members, list) or not members:
+            rd.error(where, f"must be a non-empty array of symbols, got {members!r}", "type")
+            continue
+        for i, sym in enumerate(members):
+            if sym not in symbols:
+                rd.error(join(where, i), f"unknown symbol {sym!r}", "unknown_symbol")
+        groups.append((name, tuple(m for m in members if isinstance(m, str))))
+    return tuple(groups)
+
+
+def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Symbol],
+                reels: int | None = None) -> tuple[tuple | None, tuple | None]:
+    """Read ``strips`` and optional ``weights`` under ``path`` (base or feature reels)."""
+    strips = rd.array(t, "strips", path) or []
+    out = []
+    for r, strip in enumerate(strips):
+        where = join(join(path, "strips"), r)
+        if not isinstance(strip, list) or not strip:
+            rd.error(where, "must be a non-empty array of symbols (empty strip)", "empty_strip")
+            continue
+        for i, sym in enumerate(strip):
+            if sym not in symbols:
+                rd.error(join(where, i), f"unknown symbol {sym!r}", "unknown_symbol")
+        out.append(tuple(strip))
+    if reels is not None and strips and len(strips) != reels:
+        rd.error(join(path, "strips"), f"must have {reels} reels like the base game, "
+                 f"got {len(strips)}", "reel_count")
+    weights = rd.array(t, "weights", path, default=None)
+    if weights is None:
+        return tuple(out) or None, None
+    wout = []
+    if len(weights) != len(strips):
+        rd.error(join(path, "weights"), f"needs one list per reel ({len(strips)}), "
+                 f"got {len(weights)}", "ragged")
+    for r, (row, strip) in enumerate(zip(weights, strips)):
+        where = join(join(path, "weights"), r)
+        if not isinstance(row, list) or not isinstance(strip, list) or len(row) != len(strip):
+            rd.error(where, f"needs one weight per stop ({len(strip) if isinstance(strip, list) else 0}),"
+                     f" got {len(row) if isinstance(row, list) else row!r}", "ragged")
+            continue
+        wout.append(tuple(rd.check_int(w, join(where, i), 1) or 1 for i, w in enumerate(row)))
+    return tuple(out) or None, tuple(wout)
+
+
+def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]) -> dict:
+    path = "reels"
+    t = rd.table(raw, path, ("rows", "strips"), ("weights", "paylines", "evaluation"))
+    rows = rd.integer(t, "rows", path, 1) or 1
+    strips, weights = read_strips(rd, t, path, symbols)
+    strips = strips or ()
+    evaluation = rd.string(t, "evaluation", path, ("lines", "ways"), default="lines") or "lines"
+    paylines: list[tuple[int, ...]] = []
+    if evaluation == "lines":
+        paylines = _paylines(rd, t, rows, len(strips), bet.get("lines"))
+    else:
+        if "paylines" in t:
+            rd.error(join(path, "paylines"), "a ways game has no paylines", "ways_paylines")
+        if bet.get("ways") is not None and strips and bet["ways"] != rows ** len(strips):
+            rd.error("bet.ways", f"must be rows^reels = {rows ** len(strips)}, got {bet['ways']}",
+                     "ways_count")
+        if bet.get("cost") is None:
+            rd.error("bet.cost", "is required for a ways game", "missing_key")
+    return {"rows": rows, "strips": strips, "weights": weights, "evaluation": evaluation,
+            "paylines": tuple(paylines)}
+
+
+def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> list:
+    raw = rd.array(t, "paylines", "reels") or []
+    seen: dict[tuple, int] = {}
+    out = []
+    for i, line in enumerate(raw):
+        where = join("reels.paylines", i)
+        if not isinstance(line, list) or len(line) != reels:
+            rd.error(where, f"needs one row per reel ({reels}), got {line!r}", "payline_length")
+            continue
+        bad = [r for r in line if isinstance(r, bool) or not isinstance(r, int)
+               or not 0 <= r < rows]
+        if bad:
+            rd.error(where, f"row {bad[0]!r} out of range 0..{rows - 1}", "payline_range")
+            continue
+        key = tuple(line)
+        if key in seen:
+            rd.error(where, f"duplicates reels.paylines[{seen[key]}] {list(key)}",
+                     "payline_duplicate")
+        seen.setdefault(key, i)
+        out.append(key)
+    if raw and lines is not None and len(raw) != lines:
+        rd.error("reels.paylines", f"has {len(raw)} lines but bet.lines = {lines}",
+                 "payline_count")
+    if lines is None:
+        rd.error("bet.lines", "is required for a lines game", "missing_key")
+    return out
+
+
+class _Context:
+    """What pay and feature sections are checked against."""
+
+    def __init__(self, symbols: dict[str, Symbol], groups: dict[str, tuple[str, ...]],
+                 strips: tuple[tuple[str, ...], ...], n_levels: int):
+        self.symbols, self.groups, self.strips, self.n_levels = symbols, groups, strips, n_levels
+
+    def token_ok(self, token: Any) -> bool:
+        return token == ANY or token in self.symbols or token in self.groups
+
+    def matches(self, token: str, symbol: str) -> bool:
+        """Whether ``symbol`` on a reel matches pay ``token`` (wilds included)."""
+        if token == ANY:
+            return True
+        members = self.groups.get(token, (token,))
+        if symbol in members:
+            return True
+        sym = self.symbols[symbol]
+        return sym.kind == "wild" and any(m in sym.substitutes for m in members)
+
+    def counted(self, name: str, rd: Reader, where: str, kinds: tuple[str, ...]) -> None:
+        if name not in self.symbols:
+            rd.error(where, f"unknown symbol {name!r}", "unknown_symbol")
+        elif self.symbols[name].kind not in kinds:
+            rd.error(where, f"{name!r} is {self.symbols[name].kind}; expected "
+                     f"{' or '.join(kinds)}", "bad_kind")
+
+
+def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
+    if not isinstance(raw, list):
+        rd.error("pays", "must be an array of [[pays]] tables", "type")
+        return ()
+    entries, seen = [], {}
+    for i, spec in enumerate(raw):
+        where = join("pays", i)
+        t = rd.table(spec, where, ("combo",), ("pays", "pays_by_level"))
+        combo = rd.array(t, "combo", where) or []
+        ok = True
+        for j, token in enumerate(combo):
+            if not ctx.token_ok(token):
+                rd.error(join(join(where, "combo"), j), f"unknown symbol or group {token!r}",
+                         "unknown_symbol")
+                ok = False
+        if len(combo) > len(ctx.strips):
+            rd.error(join(where, "combo"), f"has {len(combo)} symbols but the machine has "
+                     f"{len(ctx.strips)} reels", "combo_too_long")
+            ok = False
+        pays, by_level = _pay_value(rd, t, where, ctx.n_levels)
+        if ok and combo:
+            key = tuple(combo)
+            if key in seen:
+                rd.error(join(where, "combo"), f"duplicates pays[{seen[key]}] {combo}",
+                         "pay_duplicate")
+            seen.setdefault(key, i)
+            _warn_impossible(rd, ctx, key, where)
+            entries.append(PayEntry(len(entries), key, pays, by_level))
+    return tuple(entries)
+
+
+def _pay_value(rd: Reader, t: dict, where: str, n_levels: int) -> tuple:
+    if ("pays" in t) == ("pays_by_level" in t):
+        rd.error(where, "needs exactly one of `pays` or `pays_by_level`", "pay_value")
+        return 0, None
+    if "pays" in t:
+        return rd.integer(t, "pays", where, 0) or 0, None
+    values = rd.array(t, "pays_by_level", where) or []
+    if len(values) != n_levels:
+        rd.error(join(where, "pays_by_level"), f"needs one value per bet level ({n_levels}), "
+                 f"got {len(values)}", "pay_value")
+    return None, tuple(rd.check_int(v, join(join(where, "pays_by_level"), k), 0) or 0
+                       for k, v in enumerate(values))
+
+
+def _warn_impossible(rd: Reader, ctx: _Context, combo: tuple[str, ...], where: str) -> None:
+    for j, token in enumerate(combo):
+        if not any(ctx.matches(token, s) for s in set(ctx.strips[j])):
+            rd.warn(join(where, "combo"), f"{list(combo)} can never occur: nothing on reel "
+                    f"{j + 1} matches {token!r}", "impossible_combo")
+            return
+
+
+def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]:
+    out, seen = [], set()
+    for i, spec in enumerate(raw if isinstance(raw, list) else []):
+        where = join("scatter_pays", i)
+        t = rd.table(spec, where, ("symbol", "count", "pays"))
+        sym = t.get("symbol")
+        ctx.counted(sym, rd, join(where, "symbol"), ("scatter", "bonus"))
+        count = rd.integer(t, "count", where, 1) or 1
+        pays = rd.integer(t, "pays", where, 0) or 0
+        if (sym, count) in seen:
+            rd.error(where, f"duplicates another {sym!r} x{count} scatter pay", "pay_duplicate")
+        seen.add((sym, count))
+        out.append(ScatterPay(str(sym), count, pays))
+    return tuple(out)
+
+
+def _trigger(rd: Reader, raw: Any, where: str, ctx: _Context, kinds: tuple[str, ...]) -> Trigger:
+    t = rd.table(raw, where, ("symbol", "count"))
+    ctx.counted(t.get("symbol"), rd, join(where, "symbol"), kinds)
+    return Trigger(str(t.get("symbol")), rd.integer(t, "count", where, 1) or 1)
+
+
+def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | None:
+    if raw is None:
+        return None
+    where = "free_spins"
+    t = rd.table(raw, where, ("trigger", "spins"),
+                 ("multiplier", "retrigger", "max_spins", "strips", "weights"))
+    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx,
+                       ("scatter", "bonus"))
+    spins_raw = t.get("spins", {})
+    spins = []
+    if not isinstance(spins_raw, dict) or not spins_raw:
+        rd.error(join(where, "spins"), "must be a table such as {3 = 10, 4 = 15}", "type")
+    else:
+        for key, value in spins_raw.items():
+            at = join(join(where, "spins"), key)
+            if not key.isdigit() or int(key) < 1:
+                rd.error(at, f"key must be a trigger count, got {key!r}", "type")
+                continue
+            spins.append((int(key), rd.check_int(value, at, 1) or 1))
+        if spins and min(k for k, _ in spins) > trigger.count:
+            rd.error(join(where, "spins"), f"no spins for the trigger count {trigger.count}",
+                     "spins_missing")
+    spins.sort()
+    max_spins = rd.integer(t, "max_spins", where, 1, default=None)
+    if max_spins is not None and spins and max_spins < max(s for _, s in spins):
+        rd.error(join(where, "max_spins"), f"{max_spins} is below the largest award "
+                 f"{max(s for _, s in spins)}", "range")
+    strips, weights = (None, None)
+    if "strips" in t:
+        strips, weights = read_strips(rd, t, where, ctx.symbols, len(ctx.strips))
+    elif "weights" in t:
+        rd.error(join(where, "weights"), "needs free_spins.strips", "missing_key")
+    return FreeSpins(trigger, tuple(spins), rd.integer(t, "multiplier", where, 1, default=1) or 1,
+                     rd.boolean(t, "retrigger", where, False), max_spins, strips, weights)
+
+
+def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:
+    if raw is None:
+        return None
+    where = "bonus"
+    t = rd.table(raw, where, ("trigger", "awards"))
+    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("bonus", "scatter"))
+    awards = []
+    for i, spec in enumerate(rd.array(t, "awards", where) or []):
+        at = join(join(where, "awards"), i)
+        a = rd.table(spec, at, ("pays", "weight"))
+        awards.append(BonusAward(rd.integer(a, "pays", at, 0) or 0,
+                                 rd.integer(a, "weight", at, 1) or 1))
+    return Bonus(trigger, tuple(awards))
+
+
+def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> tuple:
+    out, total = [], Decimal(0)
+    for i, spec in enumerate(raw if isinstance(raw, list) else []):
+        where = join("jackpots", i)
+        t = rd.table(spec, where, ("id", "kind", "contribution", "reset", "trigger"),
+                     ("cap", "overflow", "reserve_rate", "link"))
+        rate = rd.money(t, "contribution", where) or Decimal(0)
+        if rate >= 1:
+            rd.error(join(where, "contribution"), f"must be in [0, 1), got \"{rate}\"", "range")
+        reserve = rd.money(t, "reserve_rate", where, default="0") or Decimal(0)
+        total += rate + reserve
+        reset = rd.money(t, "reset", where) or Decimal(0)
+        cap = rd.money(t, "cap", where, default=None)
+        if cap is not None and cap < reset:
+            rd.error(join(where, "cap"), f"cap \"{cap}\" is below the reset \"{reset}\"", "range")
+        combo, min_level, mystery = _jackpot_trigger(rd, t.get("trigger", {}), where, ctx, levels)
+        out.append(Jackpot(
+            id=rd.string(t, "id", where) or "", contribution=rate, reset=reset, cap=cap,
+            kind=rd.string(t, "kind", where, ("standalone", "linked")) or "standalone",
+            overflow=rd.string(t, "overflow", where, ("reserve", "next-reset"),
+                               default="reserve") or "reserve",
+            reserve_rate=reserve, trigger_combo=combo, min_bet_level=min_level, mystery=mystery,
+            link=rd.string(t, "link", where, default=None)))
+    if total >= 1:
+        rd.error("jackpots", f"contributions add up to {total}, at or above 100% of coin-in",
+                 "range")
+    return tuple(out)
+
+
+def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
+                     levels: tuple[int, ...]) -> tuple:
+    at = join(where, "trigger")
+    t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery"))
+    if ("combo" in t) == ("mystery" in t):
+        rd.error(at, "needs exactly one of `combo` or `mystery`", "jackpot_trigger")
+        return None, None, None
+    if "mystery" in t:
+        p = rd.money(t, "mystery", at)
+        if p is not None and not 0 < p < 1:
+            rd.error(join(at, "mystery"), f"must be a probability in (0, 1), got \"{p}\"",
+                     "range")
+        return None, None, p
+    combo = tuple(rd.array(t, "combo", at) or [])
+    for j, token in enumerate(combo):
+        if not ctx.token_ok(token):
+            rd.error(join(join(at, "combo"), j), f"unknown symbol or group {token!r}",
+                     "unknown_symbol")
+    min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
+    if min_level is not None and min_level not in levels:
+        rd.error(join(at, "min_bet_level"), f"{min_level} is not one of bet.bet_levels "
+                 f"{list(levels)}", "range")
+    return combo, min_level, None
