@@ -1,0 +1,256 @@
+"""Canonical form and fingerprint of a parsed machine, and a diff that names changes.
+
+The canonical form is built from the parsed :class:`~certify.model.schema.Machine`,
+never from the file text, so comments, whitespace, key order and the way a
+number is written (``"0.010"`` or ``"0.01"``) cannot change it, while every
+characteristic (strips, weights, pays, paylines, features, bet, jackpots) does.
+
+Its keys mirror the machine file, so a change is named by the key path an
+inspector would look up in the TOML: ``reels.strips[2][17]``, ``pays[4].pays``,
+``jackpots[0].contribution``.
+
+Conventions
+-----------
+- every optional key is present, ``null`` when the model leaves it unset;
+- defaults the loader fills in are written out: per-stop ``weights`` are 1 when
+  the file omits them, a wild's ``substitutes`` list every regular symbol;
+- sets are sorted (a wild's ``substitutes``, a group's members), so the order
+  of the ``[symbols]`` table cannot matter; arrays whose order is content
+  (strips, paylines, ``[[pays]]``, ``[[jackpots]]``) keep it;
+- money and rates (``Decimal``) are fixed-point strings without trailing zeros;
+- the source path of the file is not part of the form.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from decimal import Decimal
+from typing import Any
+
+from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine
+
+CANONICAL_SCHEMA = "slotcert/machine@1"
+ABSENT = "(absent)"
+_ABSENT = object()
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def canonical_form(machine: Machine) -> dict[str, Any]:
+    """Return the JSON-able canonical form of a parsed machine.
+
+    Parameters
+    ----------
+    machine : Machine
+        A loaded, validated machine.
+
+    Returns
+    -------
+    dict
+        Plain ``dict``/``list``/``str``/``int``/``bool``/``None`` values whose
+        keys mirror the machine file (``machine``, ``bet``, ``symbols``,
+        ``groups``, ``reels``, ``pays``, ``scatter_pays``, ``free_spins``,
+        ``bonus``, ``jackpots``).
+    """
+    return {
+        "schema": CANONICAL_SCHEMA,
+        "machine": {
+            "id": machine.id, "name": machine.name, "manufacturer": machine.manufacturer,
+            "version": machine.version,
+            "instruction_languages": list(machine.instruction_languages),
+            "handpay_limit": _money(machine.handpay_limit),
+        },
+        "bet": {
+            "denomination": _money(machine.denomination), "currency": machine.currency,
+            "bet_levels": list(machine.bet_levels), "lines": machine.lines,
+            "ways": machine.ways, "cost": machine.cost,
+        },
+        "symbols": {s.name: {"kind": s.kind, "multiplier": s.multiplier,
+                             "substitutes": sorted(s.substitutes)} for s in machine.symbols},
+        "groups": {name: sorted(members) for name, members in machine.groups},
+        "reels": {
+            "rows": machine.rows, "evaluation": machine.evaluation,
+            "strips": _lists(machine.strips),
+            "weights": _weights(machine.strips, machine.weights),
+            "paylines": _lists(machine.paylines),
+        },
+        "pays": [{"combo": list(p.combo), "pays": p.pays,
+                  "pays_by_level": None if p.pays_by_level is None else list(p.pays_by_level)}
+                 for p in machine.pays],
+        "scatter_pays": [{"symbol": s.symbol, "count": s.count, "pays": s.pays}
+                         for s in machine.scatter_pays],
+        "free_spins": _free_spins(machine.free_spins),
+        "bonus": _bonus(machine.bonus),
+        "jackpots": [_jackpot(j) for j in machine.jackpots],
+    }
+
+
+def canonical_json(canonical: dict[str, Any]) -> str:
+    """Compact JSON of a canonical form: sorted keys, no spaces, ASCII only."""
+    return json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+def fingerprint_of(canonical: dict[str, Any]) -> str:
+    """``"sha256:<hex>"`` of an already-built canonical form (e.g. from a certificate)."""
+    return "sha256:" + hashlib.sha256(canonical_json(canonical).encode("ascii")).hexdigest()
+
+
+def fingerprint(machine: Machine) -> str:
+    """Return ``"sha256:<hex>"``, the SHA-256 of the machine's canonical JSON.
+
+    Parameters
+    ----------
+    machine : Machine
+        A loaded, validated machine.
+
+    Returns
+    -------
+    str
+        ``"sha256:"`` followed by 64 lower-case hex digits.
+    """
+    return fingerprint_of(canonical_form(machine))
+
+
+def diff_canonical(old: Any, new: Any, path: str = "") -> list[str]:
+    """Name every difference between two canonical forms by its key path.
+
+    Parameters
+    ----------
+    old, new : dict
+        Canonical forms (as built by :func:`canonical_form` or read back from JSON).
+    path : str
+        Key path of ``old``/``new`` inside the whole form (``""`` at the top).
+
+    Returns
+    -------
+    list of str
+        One line per change, in key order, e.g.
+        ``reels.strips[2][17]: "K" -> "Q"`` or ``pays[4].pays: 50 -> 60``.
+        A key or list item on one side only shows as ``(absent)``.
+    """
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in sorted(set(old) | set(new)):
+            sub = _key_path(path, key)
+            if key in old and key in new:
+                out.extend(diff_canonical(old[key], new[key], sub))
+            else:
+                out.append(_change(sub, old.get(key, _ABSENT), new.get(key, _ABSENT)))
+        return out
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new) and _all_scalars(old + new):
+            return _diff_aligned(old, new, path)
+        return _diff_items(old, new, path)
+    if old == new and type(old) is type(new):
+        return []
+    return [_change(path, old, new)]
+
+
+def _diff_items(old: list, new: list, path: str) -> list[str]:
+    """Item by item; items past the end of the shorter list are added or removed."""
+    out: list[str] = []
+    for i in range(max(len(old), len(new))):
+        sub = f"{path}[{i}]"
+        if i < len(old) and i < len(new):
+            out.extend(diff_canonical(old[i], new[i], sub))
+        else:
+            out.append(_change(sub, old[i] if i < len(old) else _ABSENT,
+                               new[i] if i < len(new) else _ABSENT))
+    return out
+
+
+def _diff_aligned(old: list, new: list, path: str) -> list[str]:
+    """Scalar lists of different length (a stop added to a strip): align, then name.
+
+    Replaced and removed items carry their index in ``old``, inserted ones their
+    index in ``new``.
+    """
+    out = [f"{path}: {len(old)} items -> {len(new)} items"]
+    matcher = difflib.SequenceMatcher(a=[_show(x) for x in old], b=[_show(x) for x in new],
+                                      autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for k in range(max(i2 - i1, j2 - j1)):
+            a = old[i1 + k] if i1 + k < i2 else _ABSENT
+            b = new[j1 + k] if j1 + k < j2 else _ABSENT
+            index = i1 + k if a is not _ABSENT else j1 + k
+            out.append(_change(f"{path}[{index}]", a, b))
+    return out
+
+
+def _change(path: str, old: Any, new: Any) -> str:
+    return f"{path}: {_show(old)} -> {_show(new)}"
+
+
+def _show(value: Any) -> str:
+    if value is _ABSENT:
+        return ABSENT
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _key_path(path: str, key: str) -> str:
+    shown = key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+    return f"{path}.{shown}" if path else shown
+
+
+def _all_scalars(items: list) -> bool:
+    return all(not isinstance(x, dict | list) for x in items)
+
+
+def _money(value: Decimal | None) -> str | None:
+    """Fixed-point string without trailing zeros: ``0.010`` -> ``"0.01"``, ``500.00`` -> ``"500"``."""
+    if value is None:
+        return None
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "") else text
+
+
+def _lists(rows: tuple[tuple[Any, ...], ...] | None) -> list[list[Any]] | None:
+    return None if rows is None else [list(r) for r in rows]
+
+
+def _weights(strips: tuple[tuple[str, ...], ...] | None,
+             weights: tuple[tuple[int, ...], ...] | None) -> list[list[int]] | None:
+    """Per-stop weights, written out as 1 each when the file omits them."""
+    if strips is None:
+        return None
+    if weights is None:
+        return [[1] * len(strip) for strip in strips]
+    return [list(w) for w in weights]
+
+
+def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
+    if fs is None:
+        return None
+    return {
+        "trigger": {"symbol": fs.trigger.symbol, "count": fs.trigger.count},
+        "spins": {str(k): v for k, v in fs.spins},
+        "multiplier": fs.multiplier, "retrigger": fs.retrigger, "max_spins": fs.max_spins,
+        "strips": _lists(fs.strips), "weights": _weights(fs.strips, fs.weights),
+    }
+
+
+def _bonus(bonus: Bonus | None) -> dict[str, Any] | None:
+    if bonus is None:
+        return None
+    return {
+        "trigger": {"symbol": bonus.trigger.symbol, "count": bonus.trigger.count},
+        "awards": [{"pays": a.pays, "weight": a.weight} for a in bonus.awards],
+    }
+
+
+def _jackpot(j: Jackpot) -> dict[str, Any]:
+    if j.mystery is not None:
+        trigger: dict[str, Any] = {"mystery": _money(j.mystery)}
+    else:
+        trigger = {"combo": None if j.trigger_combo is None else list(j.trigger_combo),
+                   "min_bet_level": j.min_bet_level}
+    return {
+        "id": j.id, "kind": j.kind, "contribution": _money(j.contribution),
+        "reset": _money(j.reset), "cap": _money(j.cap), "overflow": j.overflow,
+        "reserve_rate": _money(j.reserve_rate), "link": j.link, "trigger": trigger,
+    }

@@ -1,0 +1,105 @@
+"""``slotcert verify CERTIFICATE.json MODEL``: did the model change since certification?
+
+The certificate records the model's fingerprint and its canonical form
+(``machine.fingerprint``, ``machine.canonical``). The model file is loaded
+again, fingerprinted, and every characteristic that differs is printed by its
+key path in the machine file (``reels.strips[2][17]: "K" -> "Q"``).
+
+Exit codes: 0 unchanged, 1 changed, 2 unreadable certificate or model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from certify.errors import InputError
+from certify.model import load_machine
+from certify.model.fingerprint import canonical_form, diff_canonical, fingerprint, fingerprint_of
+
+EXIT_UNCHANGED, EXIT_CHANGED = 0, 1
+_FINGERPRINT = re.compile(r"^sha256:[0-9a-f]{64}$")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``verify`` sub-command to ``sub``."""
+    p = sub.add_parser("verify", help="check a model is unchanged since its certificate; "
+                       "exit 1 naming each change")
+    p.add_argument("certificate", metavar="CERTIFICATE.json")
+    p.add_argument("model", metavar="MODEL")
+    p.set_defaults(func=cmd_verify)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Run ``slotcert verify`` and return its exit code."""
+    recorded, canonical = read_certificate(args.certificate)
+    machine = load_machine(args.model)
+    current = fingerprint(machine)
+    if current == recorded:
+        print(f"{args.model}: unchanged since certification ({current})")
+        return EXIT_UNCHANGED
+    print(f"{args.model}: CHANGED since certification "
+          f"(certified {recorded}, now {current})")
+    if canonical is None:
+        print("  the certificate has no machine.canonical, so the changes cannot be named")
+        return EXIT_CHANGED
+    for line in diff_canonical(canonical, canonical_form(machine)) or ["(no named change)"]:
+        print(f"  {line}")
+    return EXIT_CHANGED
+
+
+def read_certificate(path: str | Path) -> tuple[str, dict[str, Any] | None]:
+    """Read a certificate's recorded fingerprint and canonical form.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``slotcert/certificate@1`` JSON file.
+
+    Returns
+    -------
+    tuple
+        ``(fingerprint, canonical)``; ``canonical`` is None in a certificate
+        written without it.
+
+    Raises
+    ------
+    InputError
+        When the file cannot be read, is not JSON, lacks a well-formed
+        ``machine.fingerprint``, or its ``machine.canonical`` does not hash to it.
+    """
+    data = _read_json(Path(path))
+    machine = data.get("machine") if isinstance(data, dict) else None
+    if not isinstance(machine, dict):
+        raise InputError(f"{path}: not a slotcert certificate: no `machine` table")
+    recorded = machine.get("fingerprint")
+    if not isinstance(recorded, str) or not _FINGERPRINT.match(recorded):
+        raise InputError(f"{path}: machine.fingerprint must be \"sha256:<64 hex digits>\", "
+                         f"got {recorded!r}")
+    canonical = machine.get("canonical")
+    if canonical is None:
+        return recorded, None
+    if not isinstance(canonical, dict):
+        raise InputError(f"{path}: machine.canonical must be an object, got {canonical!r:.40}")
+    if fingerprint_of(canonical) != recorded:
+        raise InputError(f"{path}: machine.canonical does not hash to machine.fingerprint "
+                         f"{recorded}: the certificate was altered")
+    return recorded, canonical
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a certificate") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON: {exc}") from None
