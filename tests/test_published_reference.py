@@ -265,9 +265,6 @@ def test_fruit_model_is_the_published_game():
     assert {p.combo: (p.credits(0, 1),) for p in m.pays} == {c: p for _, c, p, _ in FRUIT_PAYS}
 
 
-@pytest.mark.xfail(reason="loader rejects an omitted reels.weights, which SPEC 3.1 makes "
-                          "optional (reader.array(default=None) reports None as an error)",
-                   strict=False)
 def test_fruit_model_loads_without_explicit_unit_weights(tmp_path):
     text = FRUIT_FILE.read_text(encoding="utf-8")
     start = text.index("weights = [")

@@ -212,6 +212,9 @@ def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Sym
             if sym not in symbols:
                 rd.error(join(where, i), f"unknown symbol {sym!r}", "unknown_symbol")
         out.append(tuple(strip))
+    if reels is None and strips and len(strips) < 2:
+        rd.error(join(path, "strips"), f"needs at least 2 reels, got {len(strips)}",
+                 "reel_count")
     if reels is not None and strips and len(strips) != reels:
         rd.error(join(path, "strips"), f"must have {reels} reels like the base game, "
                  f"got {len(strips)}", "reel_count")

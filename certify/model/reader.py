@@ -134,7 +134,7 @@ class Reader:
               default: Any = _MISSING) -> list[Any] | None:
         """Read a non-empty array."""
         value = data.get(key, default)
-        if value is _MISSING:
+        if value is _MISSING or (value is None and default is None):
             return None
         if not isinstance(value, list) or not value:
             self.error(join(path, key), f"must be a non-empty array, got {_show(value)}", "type")

@@ -1,0 +1,269 @@
+"""numba kernels of the Monte Carlo engine: arrays and scalars only.
+
+The random numbers come from xoshiro256** (Blackman & Vigna), one independent
+stream per chunk of spins, seeded outside the kernel from
+``numpy.random.SeedSequence(seed, spawn_key=(chunk,))``. Bounded draws use
+Lemire's multiply-shift on 32-bit halves of each 64-bit output, with the
+rejection step that makes them exactly uniform.
+
+Layout of ``rng`` (uint64[6]): xoshiro state s0..s3, a spare 32-bit half,
+and a flag saying whether the spare is valid.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from certify._numba import jit, prange
+
+OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
+N_OUT = 7
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@jit(inline="always")
+def next_u64(rng):
+    """Advance xoshiro256** and return its next 64-bit output."""
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    return result
+
+
+@jit(inline="always")
+def next_u32(rng):
+    """A uniform 32-bit value (as uint64), using both halves of each output."""
+    if rng[5] != np.uint64(0):
+        rng[5] = np.uint64(0)
+        return rng[4]
+    r = next_u64(rng)
+    rng[4] = r & _MASK32
+    rng[5] = np.uint64(1)
+    return r >> np.uint64(32)
+
+
+@jit(inline="always")
+def bounded(rng, n):
+    """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire, unbiased)."""
+    un = np.uint64(n)
+    m = next_u32(rng) * un
+    low = m & _MASK32
+    if low < un:
+        threshold = (np.uint64(1 << 32) - un) % un
+        while low < threshold:
+            m = next_u32(rng) * un
+            low = m & _MASK32
+    return np.int64(m >> np.uint64(32))
+
+
+@jit(inline="always")
+def draw_stops(rng, length, total_weight, lookup, cumulative, mode, stops):
+    """Draw one stop per reel: uniform (mode 0), weighted by table (1) or by search (2)."""
+    for r in range(length.shape[0]):
+        if mode == 0:
+            stops[r] = bounded(rng, length[r])
+        else:
+            u = bounded(rng, total_weight[r])
+            if mode == 1:
+                stops[r] = lookup[r, u]
+            else:
+                lo, hi = 0, length[r] - 1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if cumulative[r, mid] > u:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                stops[r] = lo
+
+
+@jit(inline="always")
+def line_win(stops, window, paylines, trans, live, state_win, state_entry, awards, count):
+    """Sum of line wins of one spin; counts paying entries into ``awards`` if ``count``."""
+    total = 0
+    for line in range(paylines.shape[0]):
+        st = 0
+        for r in range(window.shape[0]):
+            st = trans[st, window[r, stops[r], paylines[line, r]]]
+            if not live[st]:
+                break
+        total += state_win[st]
+        if count and state_entry[st] >= 0:
+            awards[state_entry[st]] += 1
+    return total
+
+
+@jit(inline="always")
+def ways_win(stops, window, ways_match, entry_len, family, credits, fam_len, fam_win,
+             fam_entry, awards, count):
+    """Sum of ways wins of one spin: each family pays its longest matching entry."""
+    fam_len[:] = 0
+    fam_win[:] = 0
+    rows = window.shape[2]
+    for e in range(entry_len.shape[0]):
+        prod = 1
+        for r in range(entry_len[e]):
+            c = 0
+            for row in range(rows):
+                c += ways_match[e, r, window[r, stops[r], row]]
+            prod *= c
+            if prod == 0:
+                break
+        if prod > 0:
+            f = family[e]
+            w = credits[e] * prod
+            if entry_len[e] > fam_len[f] or (entry_len[e] == fam_len[f] and w > fam_win[f]):
+                fam_len[f] = entry_len[e]
+                fam_win[f] = w
+                fam_entry[f] = e
+    total = 0
+    for f in range(fam_len.shape[0]):
+        if fam_len[f] > 0:
+            total += fam_win[f]
+            if count:
+                awards[fam_entry[f]] += 1
+    return total
+
+
+@jit(inline="always")
+def count_symbols(stops, counted, counts):
+    """Counted symbols (scatters, triggers) anywhere in the window."""
+    for c in range(counted.shape[0]):
+        n = 0
+        for r in range(stops.shape[0]):
+            n += counted[c, r, stops[r]]
+        counts[c] = n
+
+
+@jit(inline="always")
+def scatter_win(counts, scatter_pay):
+    """Scatter pays: for each counted symbol, the pay of its highest reached count."""
+    total = 0
+    for c in range(scatter_pay.shape[0]):
+        total += scatter_pay[c, counts[c]]
+    return total
+
+
+@jit(inline="always")
+def bonus_award(rng, bonus_cum, bonus_pay):
+    """Draw one bonus award (credits) from its weight table."""
+    u = bounded(rng, bonus_cum[bonus_cum.shape[0] - 1])
+    k = 0
+    while bonus_cum[k] <= u:
+        k += 1
+    return bonus_pay[k]
+
+
+@jit(inline="always")
+def hist_bin(win, total_bet, n_bins):
+    """Histogram bin of a win: 0 for none, else by log2(win / total bet)."""
+    if win <= 0:
+        return 0
+    k = int(math.floor(math.log2(win / total_bet))) + 11
+    return min(max(k, 1), n_bins - 1)
+
+
+@jit(inline="always")
+def spin_win(rng, reels, level, game, stops, counts, scratch, awards, count):
+    """Draw and evaluate one spin on ``reels``; return line/ways + scatter credits."""
+    window, length, total_weight, lookup, cumulative, counted, mode = reels
+    trans, live, state_win, state_entry, credits, scatter_pay, bonus_pay, total_bet = level
+    paylines, is_ways, ways_match, entry_len, family = game[0], game[1], game[2], game[3], game[4]
+    draw_stops(rng, length, total_weight, lookup, cumulative, mode, stops)
+    if is_ways:
+        win = ways_win(stops, window, ways_match, entry_len, family, credits, scratch[0],
+                       scratch[1], scratch[2], awards, count)
+    else:
+        win = line_win(stops, window, paylines, trans, live, state_win, state_entry, awards,
+                       count)
+    count_symbols(stops, counted, counts)
+    return win + scatter_win(counts, scatter_pay)
+
+
+@jit(inline="always")
+def feature_win(rng, free, level, game, stops, counts, scratch, awards, n_spins):
+    """Play a free-spins feature of ``n_spins``; return (credits, spins played)."""
+    fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
+    fs_retrigger, fs_max = game[9], game[10]
+    bonus_counted, bonus_min, bonus_cum = game[11], game[12], game[13]
+    bonus_pay = level[6]
+    remaining, awarded, played, total = n_spins, n_spins, 0, 0
+    while remaining > 0:
+        remaining -= 1
+        played += 1
+        total += fs_mult * spin_win(rng, free, level, game, stops, counts, scratch, awards, False)
+        if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
+            total += bonus_award(rng, bonus_cum, bonus_pay)
+        if fs_retrigger and counts[fs_counted] >= fs_min:
+            add = fs_spins[counts[fs_counted]]
+            if fs_max > 0:
+                add = min(add, fs_max - awarded)
+            remaining += add
+            awarded += add
+    return total, played
+
+
+@jit(parallel=True)
+def simulate_chunks(states, chunk_spins, base, free, level, game, n_bins, out, out_sq,
+                    out_awards, out_hist):
+    """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics."""
+    n_families = game[14]
+    for c in prange(states.shape[0]):
+        rng = np.zeros(6, dtype=np.uint64)
+        rng[:4] = states[c]
+        stops = np.zeros(base[1].shape[0], dtype=np.int64)
+        counts = np.zeros(base[5].shape[0], dtype=np.int64)
+        scratch = (np.zeros(n_families, dtype=np.int64), np.zeros(n_families, dtype=np.int64),
+                   np.zeros(n_families, dtype=np.int64))
+        awards = np.zeros(out_awards.shape[1], dtype=np.int64)
+        hist = np.zeros(n_bins, dtype=np.int64)
+        total_bet = level[7]
+        fs_counted, fs_min, fs_spins = game[5], game[6], game[7]
+        bonus_counted, bonus_min, bonus_cum = game[11], game[12], game[13]
+        s_win, s_hits, s_max, s_fs, s_bonus, s_fs_spins = 0, 0, 0, 0, 0, 0
+        s_sq = 0.0
+        for _ in range(chunk_spins[c]):
+            win = spin_win(rng, base, level, game, stops, counts, scratch, awards, True)
+            triggered = False
+            if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
+                win += bonus_award(rng, bonus_cum, level[6])
+                s_bonus += 1
+                triggered = True
+            if fs_counted >= 0 and counts[fs_counted] >= fs_min:
+                fwin, played = feature_win(rng, free, level, game, stops, counts, scratch,
+                                           awards, fs_spins[counts[fs_counted]])
+                win += fwin
+                s_fs += 1
+                s_fs_spins += played
+                triggered = True
+            s_win += win
+            s_sq += float(win) * float(win)
+            if win > 0 or triggered:
+                s_hits += 1
+            if win > s_max:
+                s_max = win
+            hist[hist_bin(win, total_bet, n_bins)] += 1
+        out[c, OUT_SPINS] = chunk_spins[c]
+        out[c, OUT_WIN] = s_win
+        out[c, OUT_HITS] = s_hits
+        out[c, OUT_MAX] = s_max
+        out[c, OUT_FS] = s_fs
+        out[c, OUT_BONUS] = s_bonus
+        out[c, OUT_FS_SPINS] = s_fs_spins
+        out_sq[c] = s_sq
+        out_awards[c, :] = awards
+        out_hist[c, :] = hist

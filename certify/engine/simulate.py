@@ -1,0 +1,139 @@
+"""Run the Monte Carlo engine: chunks of spins into mergeable statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from certify.engine import _kernels as k
+from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
+from certify.engine.tables import HIST_BINS, GameTables, LevelTables, ReelSet, compile_machine
+from certify.model.schema import Machine
+
+
+@dataclass
+class SimulationResult:
+    """Sufficient statistics of a run, mergeable across chunks.
+
+    Wins are in credits at the run's bet level; ``rtp`` and ``std_error`` are
+    per unit wagered.
+    """
+
+    total_bet: int
+    n_awards: int
+    spins: int = 0
+    total_win: int = 0
+    sum_sq: float = 0.0
+    hits: int = 0
+    max_win: int = 0
+    fs_triggers: int = 0
+    bonus_triggers: int = 0
+    fs_spins: int = 0
+    award_counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    histogram: np.ndarray = field(default_factory=lambda: np.zeros(HIST_BINS, dtype=np.int64))
+
+    def __post_init__(self) -> None:
+        if self.award_counts.shape[0] != self.n_awards:
+            self.award_counts = np.zeros(self.n_awards, dtype=np.int64)
+
+    @property
+    def rtp(self) -> float:
+        """Mean return per unit wagered."""
+        return self.total_win / (self.spins * self.total_bet) if self.spins else float("nan")
+
+    @property
+    def variance(self) -> float:
+        """Sample variance of the win per spin, in units of total bet squared."""
+        if self.spins < 2:
+            return float("nan")
+        mean = self.total_win / self.spins
+        var = (self.sum_sq - self.spins * mean * mean) / (self.spins - 1)
+        return max(var, 0.0) / self.total_bet ** 2
+
+    @property
+    def std_error(self) -> float:
+        """Standard error of ``rtp``."""
+        return float(np.sqrt(self.variance / self.spins)) if self.spins else float("nan")
+
+    @property
+    def hit_frequency(self) -> float:
+        """Share of spins that won something or triggered a feature."""
+        return self.hits / self.spins if self.spins else float("nan")
+
+    def merge(self, stats: np.ndarray, sq: np.ndarray, awards: np.ndarray,
+              hist: np.ndarray) -> None:
+        """Add per-chunk kernel outputs, in chunk order (deterministic)."""
+        for row in range(stats.shape[0]):
+            self.spins += int(stats[row, k.OUT_SPINS])
+            self.total_win += int(stats[row, k.OUT_WIN])
+            self.hits += int(stats[row, k.OUT_HITS])
+            self.max_win = max(self.max_win, int(stats[row, k.OUT_MAX]))
+            self.fs_triggers += int(stats[row, k.OUT_FS])
+            self.bonus_triggers += int(stats[row, k.OUT_BONUS])
+            self.fs_spins += int(stats[row, k.OUT_FS_SPINS])
+            self.sum_sq += float(sq[row])
+        self.award_counts = self.award_counts + awards.sum(axis=0)
+        self.histogram = self.histogram + hist.sum(axis=0)
+
+
+def reel_args(reels: ReelSet) -> tuple:
+    """The reel-set tuple the kernels take."""
+    mode = 0 if not reels.weighted else (1 if reels.lookup.shape[1] > 1 else 2)
+    return (reels.window, reels.length, reels.total_weight, reels.lookup, reels.cumulative,
+            reels.counted, mode)
+
+
+def level_args(level: LevelTables) -> tuple:
+    """The bet-level tuple the kernels take."""
+    return (level.trans, level.live, level.state_win, level.state_entry, level.credits,
+            level.scatter_pay, level.bonus_pay, level.total_bet)
+
+
+def game_args(t: GameTables) -> tuple:
+    """The game tuple the kernels take."""
+    return (t.paylines, t.is_ways, t.ways_match, t.entry_len, t.ways_family, t.fs_counted,
+            t.fs_min, t.fs_spins, t.fs_mult, t.fs_retrigger, t.fs_max, t.bonus_counted,
+            t.bonus_min, t.bonus_weight_cum, int(t.ways_family.max(initial=0)) + 1)
+
+
+def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int,
+               sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Run chunks ``first_chunk ..`` of sizes ``sizes``; return the raw per-chunk outputs."""
+    n = sizes.shape[0]
+    states = chunk_states(seed, first_chunk, n)
+    out = np.zeros((n, k.N_OUT), dtype=np.int64)
+    sq = np.zeros(n, dtype=np.float64)
+    awards = np.zeros((n, len(tables.machine.pays)), dtype=np.int64)
+    hist = np.zeros((n, HIST_BINS), dtype=np.int64)
+    k.simulate_chunks(states, sizes, reel_args(tables.base), reel_args(tables.free),
+                      level_args(tables.levels[level_index]), game_args(tables), HIST_BINS,
+                      out, sq, awards, hist)
+    return out, sq, awards, hist
+
+
+def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: int, *,
+             chunk_spins: int = CHUNK_SPINS, progress=None) -> SimulationResult:
+    """Simulate ``spins`` spins of one bet level with seed ``seed``.
+
+    Parameters
+    ----------
+    machine : Machine or GameTables
+        The model (compiled tables are reused when given).
+    level_index : int
+        Index into ``machine.bet_levels``.
+    spins, seed : int
+        Run size and seed; chunk ``i`` always uses stream ``(seed, i)``.
+    progress : callable, optional
+        Called with the spins done so far after each batch of chunks.
+    """
+    tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
+    level = tables.levels[level_index]
+    result = SimulationResult(level.total_bet, len(tables.machine.pays))
+    sizes = chunk_plan(spins, chunk_spins)
+    batch = 64
+    for first in range(0, sizes.shape[0], batch):
+        result.merge(*run_chunks(tables, level_index, seed, first, sizes[first:first + batch]))
+        if progress is not None:
+            progress(result.spins)
+    return result

@@ -1,0 +1,235 @@
+"""Exact figures of a machine by full-cycle enumeration plus exact feature moments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from certify.engine.simulate import game_args, level_args
+from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine
+from certify.exact import _kernels as k
+from certify.exact.features import bonus_moments, feature_moments, spin_classes
+from certify.model.schema import Machine
+
+MAX_CYCLE = 2_000_000_000  # weighted stop combinations we enumerate by default
+
+
+@dataclass(frozen=True)
+class AwardExact:
+    """One award with its exact frequency (expected occurrences per spin)."""
+
+    kind: str                 # line | ways | scatter | free_spins | bonus
+    combo: tuple[str, ...]
+    pays: int                 # credits at the level (x total bet for scatter)
+    probability: float
+
+    @property
+    def one_in(self) -> float:
+        """Spins per occurrence ("1 in N"); inf when impossible."""
+        return 1.0 / self.probability if self.probability > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class LevelExact:
+    """Exact figures of one bet level, per unit wagered (base game, no jackpots)."""
+
+    level_index: int
+    level: int
+    total_bet: int
+    rtp: float
+    line_rtp: float
+    scatter_rtp: float
+    free_spins_rtp: float
+    bonus_rtp: float
+    hit_frequency: float
+    variance: float
+    fs_probability: float
+    bonus_probability: float
+    awards: list[AwardExact] = field(default_factory=list)
+
+    @property
+    def sigma(self) -> float:
+        """Standard deviation of the win per spin, per unit wagered."""
+        return float(np.sqrt(self.variance))
+
+    def volatility_index(self, confidence: float) -> float:
+        """Volatility index z x sigma at a two-sided confidence level."""
+        return float(stats.norm.ppf(0.5 + confidence / 2)) * self.sigma
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact figures of every bet level of a machine."""
+
+    machine_id: str
+    cycle: int
+    method: str
+    levels: list[LevelExact]
+
+
+@dataclass(frozen=True)
+class _Buckets:
+    """Cycle sums per (trigger count, bonus flag) bucket."""
+
+    w: np.ndarray
+    wb: list[int]
+    wb2: np.ndarray
+    hit: np.ndarray
+    awards: np.ndarray
+    total: int
+
+
+def cycle_size(tables: GameTables) -> int:
+    """Weighted stop combinations to enumerate (base plus feature strips)."""
+    size = tables.base.cycle
+    if tables.free is not tables.base:
+        size += tables.free.cycle
+    return size
+
+
+def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> ExactResult | None:
+    """Exact figures of every bet level, or None when the cycle is too large."""
+    tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
+    size = cycle_size(tables)
+    if size > max_cycle:
+        return None
+    done: dict[tuple, LevelExact] = {}
+    levels = []
+    for lt in tables.levels:
+        if lt.signature in done:
+            levels.append(_rescale(done[lt.signature], lt))
+            continue
+        result = _level_exact(tables, lt)
+        done[lt.signature] = result
+        levels.append(result)
+    return ExactResult(tables.machine.id, size, "full-cycle", levels)
+
+
+def _rescale(base: LevelExact, lt: LevelTables) -> LevelExact:
+    """The same figures for a level whose pays are proportional to its bet."""
+    ratio = lt.total_bet / base.total_bet
+    awards = [AwardExact(a.kind, a.combo, int(round(a.pays * ratio)), a.probability)
+              for a in base.awards]
+    return LevelExact(**{**base.__dict__, "level_index": lt.level_index, "level": lt.level,
+                         "total_bet": lt.total_bet, "awards": awards})
+
+
+def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
+    """Run the enumeration kernel on one reel set at one level."""
+    n_buckets = 2 * (tables.machine.rows * tables.machine.reels + 1)
+    n_outer = int(reels.length[0])
+    w = np.zeros((n_outer, n_buckets), dtype=np.int64)
+    wb = np.zeros((n_outer, n_buckets), dtype=np.int64)
+    wb2 = np.zeros((n_outer, n_buckets), dtype=np.float64)
+    hit = np.zeros((n_outer, n_buckets), dtype=np.int64)
+    aw = np.zeros((n_outer, max(len(tables.machine.pays), 1)), dtype=np.int64)
+    kernel = k.enumerate_ways if tables.is_ways else k.enumerate_lines
+    kernel(reels.window, reels.length, reels.weight, reels.counted, level_args(lt),
+           game_args(tables), w, wb, wb2, hit, aw)
+    wb_exact = [sum(int(x) for x in wb[:, b]) for b in range(n_buckets)]
+    return _Buckets(w.sum(axis=0), wb_exact, wb2.sum(axis=0), hit.sum(axis=0), aw.sum(axis=0),
+                    int(w.sum()))
+
+
+def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
+    base = enumerate_cycle(tables, tables.base, lt)
+    eb, eb2 = _bonus(tables, lt)
+    fs_moments = _free_spin_moments(tables, lt, eb, eb2)
+    total = base.total
+    mean = var_sum = 0.0
+    fs_mean = bonus_mean = 0.0
+    hit = 0.0
+    fs_p = bonus_p = 0.0
+    line_sum = sum(base.wb)
+    for b in range(base.w.shape[0]):
+        wgt = float(base.w[b])
+        if wgt == 0:
+            continue
+        count, bflag = divmod(b, 2)
+        ef, ef2 = fs_moments.get(count, (0.0, 0.0))
+        extra = ef + bflag * eb
+        mean += base.wb[b] + wgt * extra
+        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (
+            ef2 + bflag * (eb2 + 2 * ef * eb))
+        triggered = count in fs_moments or bflag
+        hit += wgt if triggered else float(base.hit[b])
+        fs_mean += wgt * ef
+        bonus_mean += wgt * bflag * eb
+        fs_p += wgt if count in fs_moments else 0.0
+        bonus_p += wgt * bflag
+    tb = lt.total_bet
+    ew = mean / total
+    scatter = _scatter_mean(tables, lt, base)
+    return LevelExact(
+        level_index=lt.level_index, level=lt.level, total_bet=tb, rtp=ew / tb,
+        line_rtp=(line_sum / total - scatter) / tb, scatter_rtp=scatter / tb,
+        free_spins_rtp=fs_mean / total / tb, bonus_rtp=bonus_mean / total / tb,
+        hit_frequency=hit / total, variance=(var_sum / total - ew * ew) / tb ** 2,
+        fs_probability=fs_p / total, bonus_probability=bonus_p / total,
+        awards=_awards(tables, lt, base, fs_p / total, bonus_p / total))
+
+
+def _bonus(tables: GameTables, lt: LevelTables) -> tuple[float, float]:
+    if tables.bonus_counted < 0:
+        return 0.0, 0.0
+    weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
+    return bonus_moments(lt.bonus_pay, weights)
+
+
+def _free_spin_moments(tables: GameTables, lt: LevelTables, eb: float,
+                       eb2: float) -> dict[int, tuple[float, float]]:
+    """E[F], E[F^2] of the feature by base-game trigger count."""
+    if tables.fs_counted < 0:
+        return {}
+    fsb = enumerate_cycle(tables, tables.free, lt)
+    mult = tables.fs_mult
+    added, q, s1, s2 = [], [], [], []
+    for b in range(fsb.w.shape[0]):
+        if fsb.w[b] == 0:
+            continue
+        count, bflag = divmod(b, 2)
+        wgt = float(fsb.w[b])
+        mb, mb2 = fsb.wb[b] / fsb.total, fsb.wb2[b] / fsb.total
+        qq = wgt / fsb.total
+        added.append(tables.fs_spins[count] if tables.fs_retrigger else 0)
+        q.append(qq)
+        s1.append(mult * mb + bflag * qq * eb)
+        s2.append(mult * mult * mb2 + bflag * (2 * mult * mb * eb + qq * eb2))
+    classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
+    out = {}
+    for count in range(tables.fs_min, tables.fs_spins.shape[0]):
+        ef, ef2, _ = feature_moments(classes, int(tables.fs_spins[count]), tables.fs_max)
+        out[count] = (ef, ef2)
+    return out
+
+
+def _scatter_mean(tables: GameTables, lt: LevelTables, base: _Buckets) -> float:
+    """Mean scatter pay per spin, from the trigger-count buckets when they coincide."""
+    from certify.exact.decompose import scatter_mean
+
+    return scatter_mean(tables, tables.base, lt)
+
+
+def _awards(tables: GameTables, lt: LevelTables, base: _Buckets, fs_p: float,
+            bonus_p: float) -> list[AwardExact]:
+    m = tables.machine
+    kind = "ways" if tables.is_ways else "line"
+    out = [AwardExact(kind, e.combo, int(lt.credits[e.index]),
+                      float(base.awards[e.index]) / base.total) for e in m.pays]
+    from certify.exact.decompose import count_distribution
+
+    for sp in m.scatter_pays:
+        dist = count_distribution(tables.base, tables.counted_names.index(sp.symbol))
+        higher = [s.count for s in m.scatter_pays if s.symbol == sp.symbol and s.count > sp.count]
+        upto = min(higher) if higher else dist.shape[0]
+        out.append(AwardExact("scatter", (sp.symbol,) * sp.count, sp.pays * lt.total_bet,
+                              float(dist[sp.count:upto].sum())))
+    if m.free_spins is not None:
+        out.append(AwardExact("free_spins", (m.free_spins.trigger.symbol,) *
+                              m.free_spins.trigger.count, 0, fs_p))
+    if m.bonus is not None:
+        out.append(AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0,
+                              bonus_p))
+    return out

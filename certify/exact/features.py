@@ -1,0 +1,82 @@
+"""Exact moments of free spins (with retriggers and a cap) and of bonuses.
+
+A free spin's win ``X`` and the spins it adds ``a`` are jointly distributed
+(from the feature cycle). With ``S1[a] = E[X; a]``, ``S2[a] = E[X^2; a]`` and
+``Q[a] = P(a)``:
+
+* uncapped: every spin and its descendants form an independent tree with
+  ``m1 = sum S1 / (1 - rho)``, ``rho = sum a Q[a]`` (must be < 1), and
+  ``m2 (1 - rho) = sum_a S2[a] + 2 a S1[a] m1 + a (a - 1) Q[a] m1^2``;
+  ``n`` starting spins give ``E[F] = n m1``, ``E[F^2] = n m2 + n (n - 1) m1^2``.
+* capped at ``cap`` spins per feature: a backward recursion over
+  (spins awarded, spins played) gives both moments exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certify.errors import EngineError
+
+
+def spin_classes(added: np.ndarray, q: np.ndarray, s1: np.ndarray,
+                 s2: np.ndarray) -> dict[int, tuple[float, float, float]]:
+    """Merge per-bucket moments into classes by spins added: a -> (Q, S1, S2)."""
+    out: dict[int, list[float]] = {}
+    for a, qq, m1, m2 in zip(added, q, s1, s2):
+        acc = out.setdefault(int(a), [0.0, 0.0, 0.0])
+        acc[0] += qq
+        acc[1] += m1
+        acc[2] += m2
+    return {a: (v[0], v[1], v[2]) for a, v in out.items()}
+
+
+def feature_moments(classes: dict[int, tuple[float, float, float]], start: int,
+                    cap: int) -> tuple[float, float, float]:
+    """E[F], E[F^2] and E[spins played] of a feature starting with ``start`` spins."""
+    if start <= 0:
+        return 0.0, 0.0, 0.0
+    if cap <= 0:
+        return _uncapped(classes, start)
+    return _capped(classes, min(start, cap), cap)
+
+
+def _uncapped(classes: dict, n: int) -> tuple[float, float, float]:
+    rho = sum(a * q for a, (q, _, _) in classes.items())
+    if rho >= 1:
+        raise EngineError(f"free spins retrigger on average {rho:.4f} >= 1 spin per spin: the "
+                          "feature never ends; set free_spins.max_spins")
+    s1 = sum(v[1] for v in classes.values())
+    m1 = s1 / (1 - rho)
+    rest = sum(s2 + 2 * a * x1 * m1 + a * (a - 1) * q * m1 * m1
+               for a, (q, x1, s2) in classes.items())
+    m2 = rest / (1 - rho)
+    spins = n / (1 - rho)
+    return n * m1, n * m2 + n * (n - 1) * m1 * m1, spins
+
+
+def _capped(classes: dict, start: int, cap: int) -> tuple[float, float, float]:
+    adds = sorted(classes)
+    q = np.array([classes[a][0] for a in adds])
+    x1 = np.array([classes[a][1] for a in adds])
+    x2 = np.array([classes[a][2] for a in adds])
+    # v1[A][p], v2, vn: moments of the remaining win (and spins) with A awarded, p played
+    v1 = np.zeros((cap + 1, cap + 1))
+    v2 = np.zeros((cap + 1, cap + 1))
+    vn = np.zeros((cap + 1, cap + 1))
+    for total in range(cap, 0, -1):
+        nxt = [min(cap, total + a) for a in adds]
+        for p in range(total - 1, -1, -1):
+            n1 = np.array([v1[t, p + 1] for t in nxt])
+            n2 = np.array([v2[t, p + 1] for t in nxt])
+            nn = np.array([vn[t, p + 1] for t in nxt])
+            v1[total, p] = float(np.sum(x1 + q * n1))
+            v2[total, p] = float(np.sum(x2 + 2 * x1 * n1 + q * n2))
+            vn[total, p] = float(np.sum(q * (1 + nn)))
+    return float(v1[start, 0]), float(v2[start, 0]), float(vn[start, 0])
+
+
+def bonus_moments(pays: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
+    """E[B] and E[B^2] of a bonus award table (credits, weights)."""
+    p = weights / weights.sum()
+    return float(np.sum(p * pays)), float(np.sum(p * pays.astype(float) ** 2))
