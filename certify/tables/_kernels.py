@@ -1,0 +1,206 @@
+"""Numba kernels of the table games: arrays and scalars in, caller-allocated ``out``.
+
+Randomness is explicit: every chunk carries its own 64-bit SplitMix64 state
+seeded from a :class:`numpy.random.SeedSequence` child (see
+:mod:`certify.tables.montecarlo`); no kernel touches a global generator, so a
+chunk's draws depend only on (seed, chunk index).  Each kernel has a slow
+Python twin in :mod:`certify.tables._twins`.
+
+Outcome codes: 0 lose, 1 push, 2 win (for the player / the bettor).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certify._numba import jit, prange
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_LOSE, _PUSH, _WIN = 0, 1, 2
+
+
+@jit
+def next_u64(state):  # pragma: no cover - compiled
+    """Advance a one-element SplitMix64 state array; return the next 64-bit output."""
+    state[0] += _GAMMA
+    z = state[0]
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@jit
+def below(state, n):  # pragma: no cover - compiled
+    """A uniform integer in ``[0, n)`` (rejection on 32-bit draws: no modulo bias)."""
+    bound = np.uint64(n)
+    limit = (np.uint64(1) << _S32) // bound * bound
+    while True:
+        r = next_u64(state) >> _S32
+        if r < limit:
+            return np.int64(r % bound)
+
+
+@jit
+def duel_outcome(kp, zp, kb, zb, banker_wins_zero, banker_wins_equal):  # pragma: no cover
+    """Player-vs-banker result from hand keys and zero flags (0 lose, 1 push, 2 win)."""
+    if zp and zb and banker_wins_zero:
+        return _LOSE
+    if kp > kb:
+        return _WIN
+    if kp == kb and not banker_wins_equal:
+        return _PUSH
+    return _LOSE
+
+
+@jit(parallel=True)
+def duel_counts_brute(masks, keys, zero, banker_wins_zero, banker_wins_equal,
+                      out):  # pragma: no cover - compiled
+    """Count outcomes over all ordered pairs of disjoint hands (bit masks); out is (H, 3)."""
+    n = masks.shape[0]
+    for p in prange(n):
+        w = 0
+        u = 0
+        lo = 0
+        for b in range(n):
+            if masks[p] & masks[b]:
+                continue
+            r = duel_outcome(keys[p], zero[p], keys[b], zero[b], banker_wins_zero,
+                             banker_wins_equal)
+            if r == _WIN:
+                w += 1
+            elif r == _PUSH:
+                u += 1
+            else:
+                lo += 1
+        out[p, 0] = lo
+        out[p, 1] = u
+        out[p, 2] = w
+
+
+@jit(parallel=True)
+def mc_lookup(seeds, rounds, codes, out):  # pragma: no cover - compiled
+    """Uniform outcome per round; ``out[c, b, codes[b, m]] += 1`` for every bet b."""
+    n_bets, n_out = codes.shape
+    for c in prange(seeds.shape[0]):
+        state = np.empty(1, dtype=np.uint64)
+        state[0] = seeds[c]
+        for _ in range(rounds[c]):
+            m = below(state, n_out)
+            for b in range(n_bets):
+                out[c, b, codes[b, m]] += 1
+
+
+@jit
+def deal(state, deck, count):  # pragma: no cover - compiled
+    """Partial Fisher-Yates: make ``deck[:count]`` a uniform ordered draw without replacement."""
+    n = deck.shape[0]
+    for i in range(count):
+        j = i + below(state, n - i)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+@jit
+def hand_index(deck, start, size, binom):  # pragma: no cover - compiled
+    """Combinadic index of the cards ``deck[start:start+size]`` (sorted in place)."""
+    for i in range(start + 1, start + size):
+        v = deck[i]
+        j = i - 1
+        while j >= start and deck[j] > v:
+            deck[j + 1] = deck[j]
+            j -= 1
+        deck[j + 1] = v
+    idx = 0
+    for i in range(size):
+        idx += binom[deck[start + i], i + 1]
+    return idx
+
+
+@jit(parallel=True)
+def mc_duel(seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero,
+            banker_wins_equal, out):  # pragma: no cover - compiled
+    """Deal a player hand then a banker hand per round; ``out[c, outcome] += 1``."""
+    for c in prange(seeds.shape[0]):
+        state = np.empty(1, dtype=np.uint64)
+        state[0] = seeds[c]
+        deck = np.arange(n_cards)
+        for _ in range(rounds[c]):
+            deal(state, deck, 2 * size)
+            p = hand_index(deck, 0, size, binom)
+            b = hand_index(deck, size, size, binom)
+            out[c, duel_outcome(keys[p], zero[p], keys[b], zero[b], banker_wins_zero,
+                                banker_wins_equal)] += 1
+
+
+@jit
+def settle(outcomes, order, stakes, capital, commission, capped):  # pragma: no cover
+    """Money returned to the players of one round, seats settled in ``order``.
+
+    With ``capped`` the banker's running gain and loss stay within ``capital``
+    (seed 001 art. 5.3, seed 002 art. 5.c): a winner is paid what the banker
+    can still lose, a loser pays what the banker can still win.  A winner keeps
+    his stake; commission is charged on the prize actually paid.
+    """
+    net = 0.0
+    back = 0.0
+    for k in range(order.shape[0]):
+        s = order[k]
+        stake = stakes[s]
+        r = outcomes[s]
+        if r == _WIN:
+            paid = min(stake, capital + net) if capped else stake
+            paid = max(paid, 0.0)
+            net -= paid
+            back += stake + paid * (1.0 - commission)
+        elif r == _PUSH:
+            back += stake
+        else:
+            taken = min(stake, capital - net) if capped else stake
+            taken = max(taken, 0.0)
+            net += taken
+            back += stake - taken
+    return back
+
+
+@jit(parallel=True)
+def mc_capital(seeds, rounds, n_cards, size, seats, keys, zero, binom, banker_wins_zero,
+               banker_wins_equal, stakes, capital, commission, out):  # pragma: no cover
+    """Whole rounds at a banked table; ``out[c]`` = (returned capped, uncapped, diff^2, binds).
+
+    Seat 0 is the banker; the four dice count seats from the banker (as 1)
+    counter-clockwise and the first seat dealt is the first settled.
+    """
+    for c in prange(seeds.shape[0]):
+        state = np.empty(1, dtype=np.uint64)
+        state[0] = seeds[c]
+        deck = np.arange(n_cards)
+        outcomes = np.zeros(seats - 1, dtype=np.int64)
+        order = np.zeros(seats - 1, dtype=np.int64)
+        for _ in range(rounds[c]):
+            deal(state, deck, seats * size)
+            b = hand_index(deck, 0, size, binom)
+            for s in range(1, seats):
+                p = hand_index(deck, s * size, size, binom)
+                outcomes[s - 1] = duel_outcome(keys[p], zero[p], keys[b], zero[b],
+                                               banker_wins_zero, banker_wins_equal)
+            dice = 4
+            for _d in range(4):
+                dice += below(state, 6)
+            first = (dice - 1) % seats
+            k = 0
+            for step in range(seats):
+                seat = (first + step) % seats
+                if seat != 0:
+                    order[k] = seat - 1
+                    k += 1
+            capped = settle(outcomes, order, stakes, capital, commission, True)
+            free = settle(outcomes, order, stakes, capital, commission, False)
+            out[c, 0] += capped
+            out[c, 1] += free
+            out[c, 2] += (capped - free) ** 2
+            if capped != free:
+                out[c, 3] += 1.0

@@ -1,0 +1,136 @@
+"""Banked player-vs-banker games: three-card poker and Mahjong Pai Kao.
+
+Reads ``[deck]`` (poker) or ``[tiles]`` (Pai Kao), ``[rules]``, ``[[bets]]``
+and the optional ``[capital]`` study, and turns a table into its hand space
+(every hand of the deck with its key, see :mod:`certify.tables.hands`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from certify.model.reader import Reader, join
+from certify.tables import hands as hk
+from certify.tables.loader import capital, ratio
+from certify.tables.schema import Bet, Game, Table
+
+POKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+PAIKAO_FACES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "white")
+SEED_SEATS = {"three_card_poker": 8, "pai_kao": 10}
+HAND_SIZE = {"three_card_poker": 3, "pai_kao": 2}
+
+
+@dataclass(frozen=True)
+class DuelSpace:
+    """Every hand of a game's deck with its key and banker-advantage zero flag."""
+
+    n_cards: int
+    size: int
+    hands: np.ndarray
+    keys: np.ndarray
+    zero: np.ndarray
+
+
+def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
+    """Read a three-card poker or Pai Kao file."""
+    poker = game.kind == "three_card_poker"
+    deck = _poker_deck(rd, data.get("deck", {})) if poker else _tiles(rd, data.get("tiles", {}))
+    rules = rd.table(data.get("rules", {}), "rules", ("commission", "banker_wins_zero"),
+                     () if poker else ("banker_wins_equal",))
+    commission = ratio(rd, rules.get("commission"), "rules.commission") or Fraction(0)
+    if commission >= 1:
+        rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
+    seats = deck.pop("seats")
+    if seats != SEED_SEATS[game.kind]:
+        rd.warn("deck.seats" if poker else "tiles.seats", f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}", "seats")
+    return Table(game=game, bets=tuple(_bets(rd, data.get("bets", []))), commission=commission,
+                 seats=seats, banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
+                 banker_wins_equal=rd.boolean(rules, "banker_wins_equal", "rules", True),
+                 capital=capital(rd, data.get("capital")), **deck)
+
+
+def _poker_deck(rd: Reader, raw: Any) -> dict[str, Any]:
+    t = rd.table(raw, "deck", ("ranks", "suits", "figures", "seats"))
+    ranks = _names(rd, t, "ranks", "deck", POKER_RANKS, ordered=False)
+    suits = _strings(rd, t.get("suits"), "deck.suits")
+    if len(suits) != 4 or len(set(suits)) != 4:
+        rd.error("deck.suits", f"must name 4 different suits, got {suits}", "deck")
+    figures = _strings(rd, t.get("figures"), "deck.figures")
+    if sorted(figures) != sorted(("J", "Q", "K")):
+        rd.error("deck.figures", f"must be J, Q and K (Portaria 14/96/M art. 6), got {figures}",
+                 "deck")
+    if ranks and ranks != POKER_RANKS:
+        rd.warn("deck.ranks", f"order {ranks} differs from the annex (A lowest ... K highest)",
+                "rank_order")
+    seats = rd.integer(t, "seats", "deck", 2) or 2
+    if seats * 3 > 52:
+        rd.error("deck.seats", f"{seats} seats need {seats * 3} cards; the deck has 52", "range")
+    return {"deck": ranks, "suits": tuple(suits), "seats": seats}
+
+
+def _tiles(rd: Reader, raw: Any) -> dict[str, Any]:
+    t = rd.table(raw, "tiles", ("faces", "copies", "seats"))
+    faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True)
+    copies = rd.integer(t, "copies", "tiles", 2) or 2
+    if copies != 2:
+        rd.warn("tiles.copies", f"{copies} copies of each face; the seed has 20 tiles in "
+                f"10 pairs (2 of each)", "tiles")
+    seats = rd.integer(t, "seats", "tiles", 2) or 2
+    if seats * 2 > copies * 10:
+        rd.error("tiles.seats", f"{seats} seats need {seats * 2} tiles; there are "
+                 f"{copies * 10}", "range")
+    return {"deck": faces, "copies": copies, "seats": seats}
+
+
+def _names(rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str, ...],
+           ordered: bool) -> tuple[str, ...]:
+    values = _strings(rd, t.get(key), join(path, key))
+    if sorted(values) != sorted(known) or (ordered and tuple(values) != known):
+        rd.error(join(path, key), f"must be {', '.join(known)}{' in this order' if ordered else ''}"
+                 f", got {values}", path)
+        return ()
+    return tuple(values)
+
+
+def _strings(rd: Reader, raw: Any, where: str) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        rd.error(where, f"must be an array of strings, got {raw!r}", "type")
+        return []
+    return list(raw)
+
+
+def _bets(rd: Reader, raw: Any) -> list[Bet]:
+    if not isinstance(raw, list) or not raw:
+        rd.error("bets", "must be a non-empty array of tables", "type")
+        return []
+    bets = []
+    for i, spec in enumerate(raw):
+        where = join("bets", i)
+        t = rd.table(spec, where, ("name", "side", "pays"))
+        name = rd.string(t, "name", where)
+        side = rd.string(t, "side", where, ("player", "banker"))
+        pays = ratio(rd, t.get("pays"), join(where, "pays")) if "pays" in t else None
+        if name and side and pays is not None:
+            if pays != 1:
+                rd.warn(join(where, "pays"), f"{t['pays']!r}: the seeds pay even money",
+                        "pays_differ")
+            bets.append(Bet(name=name, type=side, pays=pays, side=side))
+    return bets
+
+
+def duel_space(table: Table) -> DuelSpace:
+    """The hand space of a three-card poker or Pai Kao table."""
+    if table.game.kind == "three_card_poker":
+        n_cards = len(table.deck) * len(table.suits)
+        hands = hk.all_hands(n_cards, 3)
+        points, figure = hk.poker_card_arrays(table.deck, ("J", "Q", "K"), len(table.suits))
+        keys, zero = hk.poker_keys(hands, points, figure)
+    else:
+        n_cards = len(table.deck) * table.copies
+        hands = hk.all_hands(n_cards, 2)
+        keys, zero = hk.paikao_keys(hands, table.copies)
+    return DuelSpace(n_cards, hands.shape[1], hands, keys.astype(np.int64), zero)

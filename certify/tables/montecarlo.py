@@ -1,0 +1,90 @@
+"""Monte Carlo cross-check of the exact figures, in seeded independent chunks.
+
+Chunk ``i`` of a run with seed ``s`` draws from the SplitMix64 state
+``SeedSequence(s).spawn(chunks)[i].generate_state(1, uint64)``, so a run is
+the same for any number of threads.  A kernel only counts results (lose,
+push, win); the return estimate and its interval follow from the counts and
+the exact money back per result.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from certify.tables import _kernels
+from certify.tables.duel import duel_space
+from certify.tables.exact import lookup_codes
+from certify.tables.hands import binom_table
+from certify.tables.schema import Table
+
+
+def chunk_seeds(seed: int, chunks: int) -> np.ndarray:
+    """One independent 64-bit SplitMix64 state per chunk, from ``SeedSequence(seed)``."""
+    children = np.random.SeedSequence(seed).spawn(chunks)
+    return np.array([c.generate_state(1, np.uint64)[0] for c in children], dtype=np.uint64)
+
+
+def split_rounds(rounds: int, chunks: int) -> np.ndarray:
+    """Rounds per chunk: as equal as possible, the first chunks taking the remainder."""
+    out = np.full(chunks, rounds // chunks, dtype=np.int64)
+    out[: rounds % chunks] += 1
+    return out
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Monte Carlo estimate of one bet's return per unit staked."""
+
+    counts: tuple[int, int, int]
+    rtp: float
+    std_error: float
+    ci: tuple[float, float]
+
+    def covers(self, value: float) -> bool:
+        """True when ``value`` is inside the confidence interval."""
+        return self.ci[0] <= value <= self.ci[1]
+
+
+def estimate(counts: np.ndarray, returns: tuple, confidence: float = 0.99) -> Estimate:
+    """Mean return, its standard error and a normal interval from result counts."""
+    n = int(counts.sum())
+    values = np.array([float(r) for r in returns])
+    mean = float((counts * values).sum() / n)
+    var = float((counts * (values - mean) ** 2).sum() / max(n - 1, 1))
+    se = math.sqrt(var / n)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    return Estimate(tuple(int(c) for c in counts), mean, se, (mean - z * se, mean + z * se))
+
+
+def simulate_counts(table: Table, rounds: int | None = None, seed: int | None = None,
+                    chunks: int | None = None) -> np.ndarray:
+    """Result counts per bet, shape (bets, 3): lose, push, win.
+
+    Parameters
+    ----------
+    table : Table
+        A loaded table game.
+    rounds, seed, chunks : int, optional
+        Override the table's ``[simulation]`` settings.
+    """
+    sim = table.simulation
+    seeds = chunk_seeds(sim.seed if seed is None else seed, chunks or sim.chunks)
+    per = split_rounds(rounds or sim.rounds, len(seeds))
+    if table.game.kind in ("roulette", "fantan"):
+        codes = lookup_codes(table)
+        out = np.zeros((len(seeds), codes.shape[0], 3), dtype=np.int64)
+        _kernels.mc_lookup(seeds, per, codes, out)
+        return out.sum(axis=0)
+    space = duel_space(table)
+    lookup = np.empty(len(space.keys), dtype=np.int64)
+    lookup[:] = space.keys
+    out = np.zeros((len(seeds), 3), dtype=np.int64)
+    _kernels.mc_duel(seeds, per, space.n_cards, space.size, lookup, space.zero,
+                     binom_table(space.n_cards, space.size), table.banker_wins_zero,
+                     table.banker_wins_equal, out)
+    player = out.sum(axis=0)
+    return np.array([player[::-1] if bet.side == "banker" else player for bet in table.bets])
