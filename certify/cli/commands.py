@@ -24,6 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_exact)
 
+    p = sub.add_parser("simulate", help="Monte Carlo simulation of a machine")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--spins", type=int, required=True, metavar="N")
+    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.add_argument("--level", type=int, default=None, metavar="L",
+                   help="bet level to run (default: every level)")
+    p.add_argument("--confidence", type=float, default=0.99)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_simulate)
+
 
 def model_files(paths: list[str]) -> list[Path]:
     """Expand folders into the ``*.toml`` files they hold, sorted."""
@@ -93,8 +103,50 @@ def cmd_exact(args: argparse.Namespace) -> int:
         report = machine_report(load_machine(path))
     else:
         raise UsageError(f"{path}: not a machine or table model (schema {schema!r})")
-    if args.json:
+    if args.json or schema == "slotcert/table@1":
         print(json.dumps(report, indent=2, sort_keys=True))
     else:
-        print(json.dumps(report, indent=2, sort_keys=True))
+        for lvl in report["bet_levels"]:
+            ex = lvl["exact"]
+            text = "exact: not feasible (cycle too large)" if ex is None else (
+                f"rtp {ex['rtp']:.10f} (base {ex['base_rtp']:.10f}), hit frequency "
+                f"{ex['hit_frequency']:.6f}, variance {ex['variance']:.4f}")
+            print(f"level {lvl['level']} (bet {lvl['total_bet']}): {text}")
+    return EXIT_OK
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """``slotcert simulate MODEL --spins N --seed S``."""
+    from certify.engine import compile_machine, simulate
+    from certify.progress import Progress
+    from certify.stats import interval
+
+    if args.spins <= 0:
+        raise UsageError(f"--spins={args.spins} must be positive")
+    machine = load_machine(args.model)
+    if args.level is not None and args.level not in machine.bet_levels:
+        raise UsageError(f"--level={args.level} is not one of {list(machine.bet_levels)}")
+    tables = compile_machine(machine)
+    progress = Progress()
+    rows = []
+    for li, level in enumerate(machine.bet_levels):
+        if args.level is not None and level != args.level:
+            continue
+        res = simulate(tables, li, args.spins, args.seed, stream=li,
+                       progress=lambda r, lv=level: progress(f"level {lv}", args.spins, r))
+        low, high = interval(res.rtp, res.std_error, args.confidence)
+        rows.append({"level": level, "total_bet": res.total_bet, "spins": res.spins,
+                     "seed": args.seed, "stream": li, "rtp": res.rtp,
+                     "std_error": res.std_error, "ci": [low, high],
+                     "hit_frequency": res.hit_frequency, "max_win": res.max_win,
+                     "free_spins_triggers": res.fs_triggers,
+                     "bonus_triggers": res.bonus_triggers})
+    progress.done()
+    doc = {"machine": {"id": machine.id, "name": machine.name}, "bet_levels": rows}
+    if args.json:
+        print(json.dumps(doc, indent=2, sort_keys=True))
+    else:
+        for r in rows:
+            print(f"level {r['level']}: rtp {r['rtp']:.6f} +/- {r['std_error']:.6f} "
+                  f"[{r['ci'][0]:.6f}, {r['ci'][1]:.6f}] over {r['spins']:,} spins")
     return EXIT_OK

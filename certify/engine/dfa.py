@@ -61,8 +61,14 @@ def token_match(machine: Machine, token: str, symbol: str) -> tuple[bool, int]:
     return False, 1
 
 
-def build_line_automaton(machine: Machine, credits: list[int]) -> LineAutomaton:
-    """Build the automaton for pay ``credits`` (one per pay entry, at one level)."""
+def build_line_automaton(machine: Machine, credits: list[int],
+                         rank: list[int] | None = None) -> LineAutomaton:
+    """Build the automaton for pay ``credits`` (one per pay entry, at one level).
+
+    ``rank`` (default: the credits) decides which matching entry a line pays;
+    a jackpot combination ranks above everything yet pays 0 credits on the line.
+    """
+    rank = list(credits) if rank is None else rank
     names = [s.name for s in machine.symbols]
     match = _match_table(machine, names)
     start: _State = (0, tuple((e.index, 1) for e in machine.pays), -1, 0)
@@ -72,7 +78,7 @@ def build_line_automaton(machine: Machine, credits: list[int]) -> LineAutomaton:
     i = 0
     while i < len(order):
         state = order[i]
-        rows.append([_intern(_step(state, s, machine, match, credits), ids, order)
+        rows.append([_intern(_step(state, s, machine, match, rank), ids, order)
                      for s in range(len(names))])
         i += 1
     trans = np.array(rows, dtype=np.int32)
@@ -95,11 +101,11 @@ def _match_table(machine: Machine, names: list[str]) -> dict[tuple[int, int, int
     return table
 
 
-def _step(state: _State, sid: int, machine: Machine, match: dict, credits: list[int]) -> _State:
+def _step(state: _State, sid: int, machine: Machine, match: dict, rank: list[int]) -> _State:
     depth, alive, best, best_mult = state
     if not alive:
         return (-1, (), best, best_mult)  # settled: one absorbing state per outcome
-    best_win = credits[best] * best_mult if best >= 0 else -1
+    best_win = rank[best] * best_mult if best >= 0 else -1
     still = []
     for entry, mult in alive:
         m = match.get((entry, depth, sid))
@@ -107,7 +113,7 @@ def _step(state: _State, sid: int, machine: Machine, match: dict, credits: list[
             continue
         mult *= m
         if len(machine.pays[entry].combo) == depth + 1:
-            win = credits[entry] * mult
+            win = rank[entry] * mult
             if win > best_win or (win == best_win and best >= 0 and entry < best):
                 best, best_mult, best_win = entry, mult, win
         else:

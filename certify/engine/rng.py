@@ -13,11 +13,15 @@ import numpy as np
 CHUNK_SPINS = 1 << 20  # part of the reproducibility contract: do not change lightly
 
 
-def chunk_states(seed: int, first: int, count: int) -> np.ndarray:
-    """xoshiro256** states (count, 4) for chunks ``first .. first + count - 1``."""
+def chunk_states(seed: int, first: int, count: int, stream: int = 0) -> np.ndarray:
+    """xoshiro256** states (count, 4) for chunks ``first .. first + count - 1``.
+
+    ``stream`` separates independent runs under one seed (e.g. bet levels).
+    """
     out = np.empty((count, 4), dtype=np.uint64)
     for k in range(count):
-        state = np.random.SeedSequence(seed, spawn_key=(first + k,)).generate_state(4, np.uint64)
+        key = (stream, first + k)
+        state = np.random.SeedSequence(seed, spawn_key=key).generate_state(4, np.uint64)
         if not state.any():  # the all-zero state is the one xoshiro cannot leave
             state[0] = 1
         out[k] = state

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -98,10 +99,10 @@ def game_args(t: GameTables) -> tuple:
 
 
 def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int,
-               sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               sizes: np.ndarray, stream: int = 0) -> tuple:
     """Run chunks ``first_chunk ..`` of sizes ``sizes``; return the raw per-chunk outputs."""
     n = sizes.shape[0]
-    states = chunk_states(seed, first_chunk, n)
+    states = chunk_states(seed, first_chunk, n, stream)
     out = np.zeros((n, k.N_OUT), dtype=np.int64)
     sq = np.zeros(n, dtype=np.float64)
     awards = np.zeros((n, len(tables.machine.pays)), dtype=np.int64)
@@ -113,7 +114,8 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
 
 
 def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: int, *,
-             chunk_spins: int = CHUNK_SPINS, progress=None) -> SimulationResult:
+             stream: int = 0, chunk_spins: int = CHUNK_SPINS,
+             progress: Callable[[SimulationResult], None] | None = None) -> SimulationResult:
     """Simulate ``spins`` spins of one bet level with seed ``seed``.
 
     Parameters
@@ -123,17 +125,20 @@ def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: 
     level_index : int
         Index into ``machine.bet_levels``.
     spins, seed : int
-        Run size and seed; chunk ``i`` always uses stream ``(seed, i)``.
+        Run size and seed; chunk ``i`` always uses stream ``(seed, stream, i)``.
+    stream : int
+        Separates independent runs under one seed.
     progress : callable, optional
-        Called with the spins done so far after each batch of chunks.
+        Called with the running result after each batch of chunks.
     """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     level = tables.levels[level_index]
     result = SimulationResult(level.total_bet, len(tables.machine.pays))
     sizes = chunk_plan(spins, chunk_spins)
-    batch = 64
+    batch = max(2, -(-sizes.shape[0] // 16))
     for first in range(0, sizes.shape[0], batch):
-        result.merge(*run_chunks(tables, level_index, seed, first, sizes[first:first + batch]))
+        result.merge(*run_chunks(tables, level_index, seed, first, sizes[first:first + batch],
+                                 stream))
         if progress is not None:
-            progress(result.spins)
+            progress(result)
     return result

@@ -184,8 +184,29 @@ def _ways_family(machine: Machine) -> np.ndarray:
                     dtype=np.int64)
 
 
+JACKPOT_RANK = 10 ** 15
+
+
+def jackpot_entries(machine: Machine, level: int) -> dict[int, str]:
+    """Pay entries replaced by a jackpot at ``level``: entry index -> jackpot id."""
+    out = {}
+    for jp in machine.jackpots:
+        if jp.trigger_combo is None:
+            continue
+        if jp.min_bet_level is not None and level < jp.min_bet_level:
+            continue
+        for e in machine.pays:
+            if e.combo == jp.trigger_combo:
+                out[e.index] = jp.id
+    return out
+
+
 def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> LevelTables:
     credits = [e.credits(li, level) for e in machine.pays]
+    rank = list(credits)
+    for index in jackpot_entries(machine, level):
+        credits[index] = 0
+        rank[index] = JACKPOT_RANK
     total_bet = machine.total_bet(level)
     max_count = machine.rows * machine.reels
     scatter = np.zeros((max(len(tables.counted_names), 1), max_count + 1), dtype=np.int64)
@@ -201,7 +222,7 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         win = np.zeros(1, dtype=np.int64)
         entry = np.full(1, -1, dtype=np.int32)
     else:
-        dfa = build_line_automaton(machine, credits)
+        dfa = build_line_automaton(machine, credits, rank)
         trans, live, win, entry = dfa.trans, dfa.live, dfa.win, dfa.best_entry
     signature = (tuple(np.array(credits) * 1.0 / total_bet), tuple(scatter.ravel() / total_bet),
                  tuple(bonus / total_bet))

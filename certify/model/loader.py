@@ -83,6 +83,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     rd.raise_if_errors()
     ctx = _Context(symbols, dict(groups), reels["strips"], len(bet["bet_levels"]))
     pays = _pays(rd, data.get("pays", []), ctx)
+    ctx.pay_combos = {e.combo for e in pays}
     scatter = _scatter_pays(rd, data.get("scatter_pays", []), ctx)
     free = _free_spins(rd, data.get("free_spins"), ctx, reels["rows"])
     bonus = _bonus(rd, data.get("bonus"), ctx)
@@ -291,6 +292,7 @@ class _Context:
     def __init__(self, symbols: dict[str, Symbol], groups: dict[str, tuple[str, ...]],
                  strips: tuple[tuple[str, ...], ...], n_levels: int):
         self.symbols, self.groups, self.strips, self.n_levels = symbols, groups, strips, n_levels
+        self.pay_combos: set[tuple[str, ...]] = set()
 
     def token_ok(self, token: Any) -> bool:
         return token == ANY or token in self.symbols or token in self.groups
@@ -486,6 +488,9 @@ def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
         if not ctx.token_ok(token):
             rd.error(join(join(at, "combo"), j), f"unknown symbol or group {token!r}",
                      "unknown_symbol")
+    if combo and all(ctx.token_ok(x) for x in combo) and combo not in ctx.pay_combos:
+        rd.error(join(at, "combo"), f"{list(combo)} is not one of the [[pays]] combos; a "
+                 "jackpot replaces a line pay", "jackpot_trigger")
     min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
     if min_level is not None and min_level not in levels:
         rd.error(join(at, "min_bet_level"), f"{min_level} is not one of bet.bet_levels "

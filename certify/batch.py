@@ -1,0 +1,191 @@
+"""Certify machines: exact figures, simulation, verdicts and findings per bet level.
+
+This module computes; writing certificates and reports is the ``reports``
+package's job.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from certify.engine import SimulationResult, compile_machine, simulate
+from certify.engine.tables import GameTables
+from certify.exact import ExactResult, LevelExact, compute_exact
+from certify.exact.decompose import mean_return
+from certify.jackpot_return import jackpot_rtp
+from certify.model.jurisdiction import Jurisdiction
+from certify.model.loader import parse_machine, read_toml
+from certify.model.schema import Machine
+from certify.stats import LevelVerdict, interval, level_verdict, worst
+
+ProgressFn = Callable[[str, int, SimulationResult], None]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A certification finding with a stable code."""
+
+    severity: str  # error | warning | info
+    code: str
+    message: str
+
+
+@dataclass
+class LevelCertification:
+    """Figures and verdict of one bet level."""
+
+    level_index: int
+    level: int
+    total_bet: int
+    exact: LevelExact | None
+    decomposed_rtp: float | None
+    jackpot_rtp: float
+    simulation: SimulationResult | None
+    stream: int
+    convergence: list[tuple[int, float, float, float]]
+    verdict: LevelVerdict | None = None
+
+    @property
+    def sim_ci(self) -> tuple[float, float] | None:
+        """The simulation's confidence interval (set by the batch)."""
+        return self._ci
+
+    _ci: tuple[float, float] | None = None
+
+
+@dataclass
+class Certification:
+    """Everything certification found about one machine."""
+
+    machine: Machine
+    jurisdiction: Jurisdiction
+    spins: int
+    seed: int
+    levels: list[LevelCertification]
+    findings: list[Finding] = field(default_factory=list)
+    verdict: str = "error"
+    runtime_s: float = 0.0
+    exact_cycle: int | None = None
+
+
+def load_for_certification(path: str | Path) -> tuple[Machine, list[Finding]]:
+    """Load a machine, keeping its validation warnings as findings."""
+    machine, problems = parse_machine(read_toml(path), str(path))
+    return machine, [Finding("warning", p.code, str(p)) for p in problems]
+
+
+def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, seed: int,
+                    progress: ProgressFn | None = None,
+                    warnings: list[Finding] | None = None) -> Certification:
+    """Certify every bet level of ``machine`` under ``jurisdiction``."""
+    started = time.perf_counter()
+    tables = compile_machine(machine)
+    exact = compute_exact(tables)
+    cert = Certification(machine, jurisdiction, spins, seed, [], list(warnings or []),
+                         exact_cycle=exact.cycle if exact else None)
+    if exact is None:
+        cert.findings.append(Finding("warning", "exact_infeasible", "the full cycle is too "
+                                     "large to enumerate; the verdict rests on simulation"))
+    sims: dict[tuple, tuple[SimulationResult, int, list]] = {}
+    for lt in tables.levels:
+        level_exact = exact.levels[lt.level_index] if exact else None
+        if lt.signature not in sims:
+            sims[lt.signature] = _simulate_level(tables, lt.level_index, spins, seed,
+                                                 float(jurisdiction.confidence), progress)
+        sim, stream, conv = sims[lt.signature]
+        sim = _rescaled(sim, lt.total_bet)
+        cert.levels.append(LevelCertification(
+            lt.level_index, lt.level, lt.total_bet, level_exact, mean_return(tables, lt),
+            jackpot_rtp(machine, lt.level_index, level_exact), sim, stream, conv))
+    _judge(cert, exact)
+    cert.runtime_s = time.perf_counter() - started
+    return cert
+
+
+def _simulate_level(tables: GameTables, level_index: int, spins: int, seed: int,
+                    confidence: float, progress: ProgressFn | None) -> tuple:
+    conv: list[tuple[int, float, float, float]] = []
+
+    def step(result: SimulationResult) -> None:
+        low, high = interval(result.rtp, result.std_error, confidence)
+        conv.append((result.spins, result.rtp, low, high))
+        if progress is not None:
+            progress(tables.machine.id, spins, result)
+
+    if spins <= 0:
+        return None, level_index, conv
+    return simulate(tables, level_index, spins, seed, stream=level_index, progress=step), \
+        level_index, conv
+
+
+def _rescaled(sim: SimulationResult | None, total_bet: int) -> SimulationResult | None:
+    """A shared simulation seen at another level whose pays scale with the bet."""
+    if sim is None or sim.total_bet == total_bet:
+        return sim
+    ratio = total_bet // sim.total_bet if total_bet % sim.total_bet == 0 else None
+    if ratio is None:
+        return sim
+    return SimulationResult(total_bet, sim.n_awards, sim.spins, sim.total_win * ratio,
+                            sim.sum_sq * ratio * ratio, sim.hits, sim.max_win * ratio,
+                            sim.fs_triggers, sim.bonus_triggers, sim.fs_spins,
+                            sim.award_counts.copy(), sim.histogram.copy())
+
+
+def _judge(cert: Certification, exact: ExactResult | None) -> None:
+    j = cert.jurisdiction
+    minimum, conf = float(j.min_rtp), float(j.confidence)
+    for lc in cert.levels:
+        sim = lc.simulation
+        jack = lc.jackpot_rtp if j.jackpot_counts_toward_minimum else 0.0
+        lc.verdict = level_verdict(
+            minimum, conf, lc.exact.rtp if lc.exact else None,
+            lc.exact.sigma if lc.exact else None, sim.rtp if sim else None,
+            sim.std_error if sim else None, sim.spins if sim else 0, jack)
+        if sim is not None:
+            lc._ci = interval(sim.rtp, sim.std_error, conf)
+        _level_findings(cert, lc)
+    _machine_findings(cert)
+    verdicts = [lc.verdict.verdict for lc in cert.levels if lc.verdict]
+    if any(f.severity == "error" for f in cert.findings):
+        verdicts.append("fail")
+    cert.verdict = worst(verdicts)
+
+
+def _level_findings(cert: Certification, lc: LevelCertification) -> None:
+    add = cert.findings.append
+    ex = lc.exact
+    if ex is not None and lc.decomposed_rtp is not None:
+        if abs(ex.rtp - lc.decomposed_rtp) > 1e-9 * max(1.0, abs(ex.rtp)):
+            add(Finding("error", "exact_mismatch", f"level {lc.level}: full cycle "
+                        f"{ex.rtp!r} != per-reel decomposition {lc.decomposed_rtp!r}"))
+    rtp = ex.rtp if ex else (lc.simulation.rtp if lc.simulation else None)
+    if rtp is not None and rtp > 1.0:
+        add(Finding("warning", "rtp_above_100", f"level {lc.level}: return {rtp:.6f} is above "
+                    "100% of the amounts played"))
+    if ex is None:
+        return
+    odds = cert.jurisdiction.min_award_odds
+    for award in ex.awards:
+        name = " ".join(award.combo)
+        if award.probability <= 0:
+            add(Finding("error", "impossible_award", f"level {lc.level}: advertised award "
+                        f"{award.kind} [{name}] can never occur"))
+        elif odds and award.one_in > odds:
+            add(Finding("error", "award_too_rare", f"level {lc.level}: award {award.kind} "
+                        f"[{name}] occurs 1 in {award.one_in:,.0f}, rarer than 1 in {odds:,}"))
+
+
+def _machine_findings(cert: Certification) -> None:
+    drop = cert.jurisdiction.max_rtp_drop_per_level
+    if drop is None:
+        return
+    figures = [(lc.level, lc.exact.rtp if lc.exact else lc.simulation.rtp)
+               for lc in cert.levels if lc.exact or lc.simulation]
+    for (l1, r1), (l2, r2) in zip(figures, figures[1:]):
+        if r1 - r2 > float(drop):
+            cert.findings.append(Finding("error", "rtp_drop", f"return drops from {r1:.6f} at "
+                                         f"level {l1} to {r2:.6f} at level {l2}, more than "
+                                         f"{drop}"))

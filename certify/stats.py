@@ -1,0 +1,70 @@
+"""Intervals and verdicts (SPEC section 4)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scipy import stats
+
+VERDICT_ORDER = ("pass", "inconclusive", "fail", "error")
+
+
+def z_value(confidence: float) -> float:
+    """Two-sided normal quantile for a confidence level (0.99 -> 2.5758)."""
+    return float(stats.norm.ppf(0.5 + confidence / 2))
+
+
+def interval(mean: float, std_error: float, confidence: float) -> tuple[float, float]:
+    """Normal confidence interval ``mean +/- z std_error``."""
+    half = z_value(confidence) * std_error
+    return mean - half, mean + half
+
+
+def worst(verdicts: list[str]) -> str:
+    """The worst of several verdicts (error > fail > inconclusive > pass)."""
+    return max(verdicts, key=VERDICT_ORDER.index) if verdicts else "error"
+
+
+@dataclass(frozen=True)
+class LevelVerdict:
+    """A bet level's verdict and why."""
+
+    verdict: str
+    reason: str
+    more_spins: int | None = None
+
+
+def level_verdict(minimum: float, confidence: float, exact_rtp: float | None,
+                  exact_sigma: float | None, sim_rtp: float | None, sim_se: float | None,
+                  spins: int, jackpot_rtp: float = 0.0) -> LevelVerdict:
+    """Verdict of one bet level on the return that counts.
+
+    ``jackpot_rtp`` is added to both figures when the jurisdiction counts it.
+    """
+    z = z_value(confidence)
+    if exact_rtp is not None:
+        counted = exact_rtp + jackpot_rtp
+        if sim_rtp is not None and spins > 0:
+            band = z * (exact_sigma or 0.0) / math.sqrt(spins)
+            if abs(sim_rtp - exact_rtp) > band:
+                return LevelVerdict("error", f"simulation {sim_rtp:.6f} disagrees with exact "
+                                    f"{exact_rtp:.6f} beyond its {confidence:.0%} band "
+                                    f"+/-{band:.6f}: engine defect")
+        if counted >= minimum:
+            return LevelVerdict("pass", f"exact return {counted:.6f} >= minimum {minimum}")
+        return LevelVerdict("fail", f"exact return {counted:.6f} < minimum {minimum}")
+    if sim_rtp is None or sim_se is None:
+        return LevelVerdict("error", "no exact figure and no simulation")
+    low, high = interval(sim_rtp + jackpot_rtp, sim_se, confidence)
+    if low >= minimum:
+        return LevelVerdict("pass", f"lower bound {low:.6f} >= minimum {minimum}")
+    if high < minimum:
+        return LevelVerdict("fail", f"upper bound {high:.6f} < minimum {minimum}")
+    gap = abs(sim_rtp + jackpot_rtp - minimum)
+    sigma = sim_se * math.sqrt(max(spins, 1))
+    need = math.inf if gap == 0 else (z * sigma / gap) ** 2
+    more = None if math.isinf(need) else max(int(math.ceil(need)) - spins, 1)
+    return LevelVerdict("inconclusive", f"interval [{low:.6f}, {high:.6f}] contains the "
+                        f"minimum {minimum}" + (f"; about {more:,} more spins would decide"
+                                                if more else ""), more)

@@ -1,0 +1,139 @@
+"""``slotcert certify PATH... --jurisdiction J --spins N --seed S --out DIR``."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from certify.batch import certify_machine, load_for_certification
+from certify.cli.commands import model_files
+from certify.errors import EngineError, ModelError, UsageError
+from certify.model import load_jurisdiction, schema_of
+from certify.progress import Progress
+from reports.certificate import build_certificate, write_json
+from reports.parcsv import write_par_csv
+
+EXIT_FOR = {"pass": 0, "inconclusive": 1, "fail": 1, "error": 1}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``certify`` sub-command."""
+    p = sub.add_parser("certify", help="certify machine models against a jurisdiction")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--jurisdiction", required=True, metavar="FILE")
+    p.add_argument("--spins", type=int, required=True, metavar="N")
+    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--no-html", action="store_true", help="skip the HTML reports")
+    p.set_defaults(func=run)
+
+
+def safe_name(machine_id: str, taken: set[str]) -> str:
+    """A file-name stem from a machine id: no separators, no dot-dot, unique."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", machine_id).lstrip(".") or "machine"
+    stem = stem.replace("..", "_")[:120]
+    name, k = stem, 2
+    while name.lower() in taken:
+        name, k = f"{stem}-{k}", k + 1
+    taken.add(name.lower())
+    return name
+
+
+def run(args: argparse.Namespace) -> int:
+    """Certify every machine file; one bad file is reported and the rest still run."""
+    if args.spins < 0:
+        raise UsageError(f"--spins={args.spins} must not be negative")
+    jurisdiction = load_jurisdiction(args.jurisdiction)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows, taken, code = [], set(), 0
+    progress = Progress()
+    for path in model_files(args.paths):
+        row, status = _certify_one(path, jurisdiction, args, out, taken, progress)
+        rows.append(row)
+        code = max(code, status)
+    progress.done()
+    write_json({"schema": "slotcert/batch@1", "jurisdiction": jurisdiction.id,
+                "spins": args.spins, "seed": args.seed, "machines": rows,
+                "counts": _counts(rows)}, out / "batch.json")
+    if not args.no_html:
+        _write_index(rows, out)
+    for row in rows:
+        print(f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}"
+              + (f"  ({row['error']})" if row["error"] else ""))
+    return code
+
+
+def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
+                 progress: Progress) -> tuple[dict[str, Any], int]:
+    row: dict[str, Any] = {"path": str(path), "machine_id": None, "verdict": "invalid",
+                           "min_base_rtp": None, "min_total_rtp": None, "error": None,
+                           "files": []}
+    try:
+        if schema_of(path) != "slotcert/machine@1":
+            raise UsageError(f"{path}: not a machine model (schema {schema_of(path)!r})")
+        machine, warnings = load_for_certification(path)
+        cert = certify_machine(machine, jurisdiction, args.spins, args.seed, progress, warnings)
+    except ModelError as exc:
+        for problem in exc.problems:
+            print(f"slotcert: {problem}", file=sys.stderr)
+        row["error"] = f"{len(exc.problems)} problem(s): {exc.problems[0]}"
+        return row, 2
+    except (UsageError, EngineError) as exc:
+        print(f"slotcert: {exc}", file=sys.stderr)
+        row["error"] = str(exc)
+        return row, 2
+    certificate = build_certificate(cert)
+    stem = safe_name(machine.id, taken)
+    write_json(certificate, out / f"{stem}.certificate.json")
+    write_par_csv(certificate, out / f"{stem}.par.csv")
+    row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
+    if not args.no_html:
+        _write_html(certificate, cert, out / f"{stem}.html")
+        row["files"].append(f"{stem}.html")
+    row.update(machine_id=machine.id, verdict=cert.verdict, **_returns(certificate))
+    return row, EXIT_FOR[cert.verdict]
+
+
+def _returns(certificate: dict[str, Any]) -> dict[str, Any]:
+    base, total = [], []
+    for lvl in certificate["bet_levels"]:
+        ex, sim = lvl["exact"], lvl["simulation"]
+        if ex is not None:
+            base.append(ex["base_rtp"])
+            total.append(ex["rtp"])
+        elif sim is not None:
+            base.append(sim["rtp"])
+    return {"min_base_rtp": min(base) if base else None,
+            "min_total_rtp": min(total) if total else None}
+
+
+def _counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
+    return counts
+
+
+def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
+    try:
+        from reports.html import render_machine_report
+    except ImportError:
+        return
+    lc = cert.levels[0]
+    hist = None
+    if lc.simulation is not None:
+        hist = [(2.0 ** (k - 11), int(n)) for k, n in enumerate(lc.simulation.histogram)]
+    html = render_machine_report(certificate, cert.machine, lc.convergence, hist)
+    path.write_text(html, encoding="utf-8")
+
+
+def _write_index(rows: list[dict[str, Any]], out: Path) -> None:
+    try:
+        from reports.html import render_batch_index
+    except ImportError:
+        return
+    (out / "index.html").write_text(render_batch_index(rows), encoding="utf-8")
