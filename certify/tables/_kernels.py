@@ -137,13 +137,14 @@ def mc_duel(seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero,
 
 
 @jit
-def settle(outcomes, order, stakes, capital, commission, capped):  # pragma: no cover
+def settle(outcomes, order, stakes, capital, commission, cap_loss, cap_gain):  # pragma: no cover
     """Money returned to the players of one round, seats settled in ``order``.
 
-    With ``capped`` the banker's running gain and loss stay within ``capital``
-    (seed 001 art. 5.3, seed 002 art. 5.c): a winner is paid what the banker
-    can still lose, a loser pays what the banker can still win.  A winner keeps
-    his stake; commission is charged on the prize actually paid.
+    With ``cap_loss`` a winner is paid only what the banker can still lose,
+    with ``cap_gain`` a loser pays only what the banker can still win, so the
+    banker's running net stays within ``capital`` (seed 001 art. 5.3, seed 002
+    art. 5.c cap both).  A winner keeps his stake; commission is charged on
+    the prize actually paid.
     """
     net = 0.0
     back = 0.0
@@ -152,14 +153,14 @@ def settle(outcomes, order, stakes, capital, commission, capped):  # pragma: no 
         stake = stakes[s]
         r = outcomes[s]
         if r == _WIN:
-            paid = min(stake, capital + net) if capped else stake
+            paid = min(stake, capital + net) if cap_loss else stake
             paid = max(paid, 0.0)
             net -= paid
             back += stake + paid * (1.0 - commission)
         elif r == _PUSH:
             back += stake
         else:
-            taken = min(stake, capital - net) if capped else stake
+            taken = min(stake, capital - net) if cap_gain else stake
             taken = max(taken, 0.0)
             net += taken
             back += stake - taken
@@ -168,8 +169,11 @@ def settle(outcomes, order, stakes, capital, commission, capped):  # pragma: no 
 
 @jit(parallel=True)
 def mc_capital(seeds, rounds, n_cards, size, seats, keys, zero, binom, banker_wins_zero,
-               banker_wins_equal, stakes, capital, commission, out):  # pragma: no cover
-    """Whole rounds at a banked table; ``out[c]`` = (returned capped, uncapped, diff^2, binds).
+               banker_wins_equal, stakes, capital, commission, cap_gain, out):  # pragma: no cover
+    """Whole rounds at a banked table; ``out[c]`` sums per round: returned with the cap
+    on the banker's loss (and gain, with ``cap_gain``),
+    returned without it, squared difference, rounds where the cap changed
+    anything, squared return without the cap.
 
     Seat 0 is the banker; the four dice count seats from the banker (as 1)
     counter-clockwise and the first seat dealt is the first settled.
@@ -197,10 +201,11 @@ def mc_capital(seeds, rounds, n_cards, size, seats, keys, zero, binom, banker_wi
                 if seat != 0:
                     order[k] = seat - 1
                     k += 1
-            capped = settle(outcomes, order, stakes, capital, commission, True)
-            free = settle(outcomes, order, stakes, capital, commission, False)
+            capped = settle(outcomes, order, stakes, capital, commission, True, cap_gain)
+            free = settle(outcomes, order, stakes, capital, commission, False, False)
             out[c, 0] += capped
             out[c, 1] += free
             out[c, 2] += (capped - free) ** 2
             if capped != free:
                 out[c, 3] += 1.0
+            out[c, 4] += free * free

@@ -107,19 +107,19 @@ def mc_lookup(seeds: list[int], rounds: list[int], codes: list[list[int]]) -> li
 
 
 def settle(outcomes: list[int], order: list[int], stakes: list[float], capital: float,
-           commission: float, capped: bool) -> float:
+           commission: float, cap_loss: bool, cap_gain: bool) -> float:
     """Twin of ``_kernels.settle``: money back to the players of one round."""
     net, back = 0.0, 0.0
     for seat in order:
         stake = stakes[seat]
         if outcomes[seat] == 2:
-            paid = max(min(stake, capital + net), 0.0) if capped else stake
+            paid = max(min(stake, capital + net), 0.0) if cap_loss else stake
             net -= paid
             back += stake + paid * (1.0 - commission)
         elif outcomes[seat] == 1:
             back += stake
         else:
-            taken = max(min(stake, capital - net), 0.0) if capped else stake
+            taken = max(min(stake, capital - net), 0.0) if cap_gain else stake
             net += taken
             back += stake - taken
     return back

@@ -1,0 +1,96 @@
+"""Three-card poker and Pai Kao: the fast exact count against independent enumerators."""
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from certify.tables import _kernels, _twins, exact_results, load_table
+from certify.tables.duel import duel_space
+from certify.tables.duel_exact import duel_odds
+from certify.tables.hands import all_hands, poker_card_arrays, poker_keys
+from tables_support import PAIKAO, POKER
+
+RANKS = _twins.POKER_RANKS
+SUITS = _twins.POKER_SUITS
+
+
+def _card(rank, suit):
+    return RANKS.index(rank) * 4 + SUITS.index(suit)
+
+
+REDUCED_DECKS = [  # each holds figures, tens, zero-without-figure hands and ties on points
+    [("A", "ouros"), ("9", "espadas"), ("K", "copas"), ("10", "paus"), ("Q", "ouros"),
+     ("5", "copas"), ("5", "espadas"), ("J", "paus"), ("2", "ouros")],
+    [("K", "espadas"), ("K", "ouros"), ("Q", "copas"), ("J", "espadas"), ("10", "copas"),
+     ("10", "ouros"), ("3", "paus"), ("7", "ouros"), ("4", "espadas")],
+]
+
+
+def _fast_odds_on(deck, banker_wins_zero):
+    ids = np.array([_card(r, s) for r, s in deck])
+    hands = all_hands(len(deck), 3)
+    points, figure = poker_card_arrays(RANKS, ("J", "Q", "K"))
+    keys, zero = poker_keys(ids[hands], points, figure)
+    return duel_odds(hands, keys, zero, len(deck), banker_wins_zero, True)
+
+
+@pytest.mark.parametrize("deck", REDUCED_DECKS)
+@pytest.mark.parametrize("banker_wins_zero", [True, False])
+def test_poker_fast_count_equals_brute_force_on_reduced_decks(deck, banker_wins_zero):
+    """Oracle: every ordered deal of 6 of the 9 cards, ranked from the annex list."""
+    lose, push, win = _twins.duel_counts(deck, 3, _twins.poker_rank, _twins.poker_zero,
+                                         banker_wins_zero, True)
+    odds = _fast_odds_on(deck, banker_wins_zero)
+    total = lose + push + win
+    assert odds.total == comb(9, 3) * comb(6, 3)
+    assert odds.probabilities() == (Fraction(win, total), Fraction(push, total),
+                                    Fraction(lose, total))
+
+
+def test_poker_fast_count_equals_numba_walk_over_all_407m_pairs():
+    """Oracle: the kernel that visits all 22,100 x 22,100 hand pairs, skipping overlaps."""
+    space = duel_space(load_table(POKER))
+    masks = np.zeros(len(space.hands), dtype=np.uint64)
+    for i in range(3):
+        masks |= np.uint64(1) << space.hands[:, i].astype(np.uint64)
+    out = np.zeros((len(masks), 3), dtype=np.int64)
+    _kernels.duel_counts_brute(masks, space.keys, space.zero, True, True, out)
+    lose, push, win = (int(x) for x in out.sum(axis=0))
+    odds = duel_odds(space.hands, space.keys, space.zero, 52, True, True)
+    assert (odds.lose, odds.push, odds.win) == (lose, push, win)
+    assert odds.total == 22100 * 18424
+
+
+@pytest.mark.parametrize("bwz, bwe", [(True, True), (False, True), (True, False),
+                                      (False, False)])
+def test_paikao_fast_count_equals_brute_force_over_every_deal(bwz, bwe):
+    """Oracle: all 20x19x18x17 ordered deals of four tiles, ranked from art. 7-8."""
+    tiles = [face for face in range(1, 11) for _ in range(2)]
+
+    def zero(hand):
+        return hand[0] != hand[1] and (hand[0] + hand[1]) % 10 == 0
+
+    lose, push, win = _twins.duel_counts(tiles, 2, _twins.paikao_rank, zero, bwz, bwe)
+    space = duel_space(load_table(PAIKAO))
+    odds = duel_odds(space.hands, space.keys, space.zero, 20, bwz, bwe)
+    total = lose + push + win
+    assert odds.probabilities() == (Fraction(win, total), Fraction(push, total),
+                                    Fraction(lose, total))
+    assert (push > 0) == (not bwe)
+
+
+def test_banker_advantages_cost_the_player():
+    """Art. 8 of both seeds only moves results to the banker: with it the player wins less."""
+    space = duel_space(load_table(POKER))
+    with_rule = duel_odds(space.hands, space.keys, space.zero, 52, True, True)
+    without = duel_odds(space.hands, space.keys, space.zero, 52, False, True)
+    assert with_rule.win < without.win
+
+
+def test_player_and_banker_bets_mirror_each_other():
+    for path in (POKER, PAIKAO):
+        player, banker = exact_results(load_table(path))
+        assert player.probabilities == banker.probabilities[::-1]
+        assert player.returns[2] == 1 + Fraction(95, 100)
