@@ -1,0 +1,165 @@
+"""Open an HTML report in headless Chromium: screenshot, images, console.
+
+Usage::
+
+    python -m reports.browser_check REPORT.html [--screenshot OUT.png] [--chromium PATH]
+
+Chromium is ``/usr/bin/chromium`` unless ``SLOTCERT_CHROMIUM`` names another.
+
+Checks, each reported as one line; exit 0 when all pass, 1 otherwise, 2 when
+Chromium or the report is missing:
+
+1. every ``<img>`` has a ``data:image/png;base64`` source that decodes to a
+   well-formed PNG (signature, chunk CRCs, IHDR first, IEND last);
+2. the page, as written (its Content-Security-Policy included), renders to a
+   screenshot and logs nothing to the console (a blocked resource, a script
+   error or a CSP violation all log there);
+3. in an instrumented copy, the browser itself reports every image
+   ``complete`` with a non-zero natural size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+from base64 import b64decode
+from binascii import Error as B64Error
+from html.parser import HTMLParser
+from pathlib import Path
+
+CHROMIUM = os.environ.get("SLOTCERT_CHROMIUM", "/usr/bin/chromium")
+_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+          "--disable-component-update", "--disable-sync", "--no-first-run",
+          "--hide-scrollbars", "--window-size=1280,2000", "--virtual-time-budget=5000")
+_PNG_URI = "data:image/png;base64,"
+_CONSOLE = re.compile(r":CONSOLE(?:[:(]\d+\)?)?\]|Refused to|Failed to load|Uncaught")
+_PROBE = """<script>
+window.addEventListener("load", function () {
+  var imgs = Array.prototype.slice.call(document.images);
+  var bad = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); });
+  var out = document.createElement("pre");
+  out.id = "slotcert-probe";
+  out.textContent = "images=" + imgs.length + " broken=" + bad.length;
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+class _Images(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img":
+            self.sources.append(dict(attrs).get("src") or "")
+
+
+def image_sources(html: str) -> list[str]:
+    """The ``src`` of every ``<img>`` in ``html``, in order."""
+    parser = _Images()
+    parser.feed(html)
+    return parser.sources
+
+
+def png_problem(data: bytes) -> str | None:
+    """Why ``data`` is not a well-formed PNG, or None when it is."""
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "no PNG signature"
+    pos, names = 8, []
+    while pos + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        name, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if len(body) != length or pos + 12 + length > len(data):
+            return f"chunk {name!r} truncated"
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        if zlib.crc32(name + body) != crc:
+            return f"chunk {name!r} has a bad CRC"
+        names.append(name)
+        pos += 12 + length
+    if not names or names[0] != b"IHDR" or names[-1] != b"IEND" or pos != len(data):
+        return "chunks out of order or trailing bytes"
+    return None
+
+
+def check_images(html: str) -> list[str]:
+    """Problems with the report's images as written (empty list when all are fine)."""
+    sources = image_sources(html)
+    problems = []
+    for i, src in enumerate(sources):
+        if not src.startswith(_PNG_URI):
+            problems.append(f"img {i}: source is not an embedded PNG: {src[:60]!r}")
+            continue
+        try:
+            why = png_problem(b64decode(src[len(_PNG_URI):], validate=True))
+        except (B64Error, ValueError) as exc:
+            why = f"bad base64: {exc}"
+        if why:
+            problems.append(f"img {i}: {why}")
+    return problems
+
+
+def run_chromium(chromium: str, page: Path, profile: Path, *extra: str) -> tuple[str, str]:
+    """Run headless Chromium on ``page``; return (stdout, stderr)."""
+    cmd = [chromium, *_FLAGS, f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
+           *extra, page.resolve().as_uri()]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    return done.stdout, done.stderr
+
+
+def check_in_browser(report: Path, screenshot: Path, chromium: str = CHROMIUM) -> list[str]:
+    """Screenshot the report and check console and images in Chromium."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="slotcert-chromium-") as tmp:
+        _, err = run_chromium(chromium, report, Path(tmp) / "p1", f"--screenshot={screenshot}")
+        problems += [f"console: {line.strip()}" for line in err.splitlines()
+                     if _CONSOLE.search(line)]
+        if not screenshot.is_file() or png_problem(screenshot.read_bytes()):
+            problems.append(f"no valid screenshot written to {screenshot}")
+        probe = Path(tmp) / "probe.html"
+        probe.write_text(_instrumented(report.read_text(encoding="utf-8")), encoding="utf-8")
+        dom, _ = run_chromium(chromium, probe, Path(tmp) / "p2", "--dump-dom")
+    found = re.search(r"images=(\d+) broken=(\d+)", dom)
+    if found is None:
+        problems.append("the browser did not report on the images (probe missing)")
+    elif found.group(2) != "0":
+        problems.append(f"the browser shows {found.group(2)} of {found.group(1)} images broken")
+    return problems
+
+
+def _instrumented(html: str) -> str:
+    """The report without its CSP, with a load-time probe of the images."""
+    html = re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", html)
+    return html.replace("</body>", _PROBE + "\n</body>", 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: check one report, print one line per problem."""
+    parser = argparse.ArgumentParser(prog="python -m reports.browser_check")
+    parser.add_argument("report", type=Path)
+    parser.add_argument("--screenshot", type=Path, default=None)
+    parser.add_argument("--chromium", default=CHROMIUM)
+    args = parser.parse_args(argv)
+    if not args.report.is_file() or not Path(args.chromium).exists():
+        print(f"browser_check: missing {args.report if not args.report.is_file() else args.chromium}",
+              file=sys.stderr)
+        return 2
+    shot = args.screenshot or args.report.with_suffix(".png")
+    problems = check_images(args.report.read_text(encoding="utf-8"))
+    problems += check_in_browser(args.report, shot, args.chromium)
+    for line in problems:
+        print(f"browser_check: {line}")
+    images = len(image_sources(args.report.read_text(encoding="utf-8")))
+    print(f"browser_check: {args.report}: {'FAIL' if problems else 'ok'} ({images} images, "
+          f"screenshot {shot})")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,286 @@
+"""The pay-glass: what the machine must display to the player (Portaria 1441/95, n.º 10-13).
+
+Machine identification, credit and bet values in money, every winning sequence
+with its prize in credits and money at each bet level, scatter pays, free-spin
+and bonus rules, how prizes are paid (by the machine, or by the cashier against
+a voucher above the model's ``handpay_limit``) and the jackpot rules, in
+Portuguese and in each of the model's ``instruction_languages``.
+
+:func:`pay_glass` builds plain data; :func:`render_pay_glass` renders it to an
+HTML fragment with the report's templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from certify.errors import ModelError
+from certify.model.schema import ANY, Jackpot, Machine, PayEntry
+from reports.translations import REFERENCE, Translation, missing_language, translation
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One prize at one bet level; ``handpaid`` when above the hand-pay limit."""
+
+    text: str
+    handpaid: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    """A winning sequence (its tokens) and its prize at each bet level."""
+
+    sequence: tuple[str, ...]
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading with paragraphs, an optional list and an optional prize table."""
+
+    heading: str
+    paragraphs: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    rows: tuple[Row, ...] = ()
+
+
+@dataclass(frozen=True)
+class Glass:
+    """The pay-glass in one language."""
+
+    lang: str
+    language_name: str
+    title: str
+    facts: tuple[tuple[str, str], ...]
+    sections: tuple[Section, ...]
+    footnotes: tuple[str, ...] = field(default=())
+
+
+def glass_languages(machine: Machine) -> list[str]:
+    """Portuguese first, then the machine's instruction languages, without repeats.
+
+    Raises
+    ------
+    ModelError
+        Naming ``machine.instruction_languages[i]`` for a language without a table.
+    """
+    problems = []
+    for i, code in enumerate(machine.instruction_languages):
+        try:
+            translation(code)
+        except ModelError as exc:
+            if exc.problems and exc.problems[0].code == "no_translation":
+                exc = ModelError([missing_language(code, machine.source or machine.id,
+                                                   f"machine.instruction_languages[{i}]")])
+            problems.extend(exc.problems)
+    if problems:
+        raise ModelError(problems)
+    return list(dict.fromkeys((REFERENCE, *machine.instruction_languages)))
+
+
+def pay_glass(machine: Machine) -> list[Glass]:
+    """The pay-glass of ``machine`` in every language it must be shown in."""
+    return [glass_in(machine, translation(code)) for code in glass_languages(machine)]
+
+
+def render_pay_glass(machine: Machine) -> str:
+    """The pay-glass as a self-contained HTML fragment (one ``<section>`` per language)."""
+    from reports.templating import environment
+
+    return environment().get_template("paytable.html.j2").render(glasses=pay_glass(machine))
+
+
+def glass_in(machine: Machine, tr: Translation) -> Glass:
+    """The pay-glass of ``machine`` in one language."""
+    g = _Glass(machine, tr)
+    sections = [g.bets(), g.sequences()]
+    if machine.evaluation == "lines":
+        sections.append(g.paylines())
+    if machine.scatter_pays:
+        sections.append(g.scatters())
+    if machine.free_spins is not None:
+        sections.append(g.free_spins())
+    if machine.bonus is not None:
+        sections.append(g.bonus())
+    if machine.jackpots:
+        sections.append(g.jackpots())
+    sections.append(g.payment())
+    facts = ((tr.t("machine_id"), machine.id), (tr.t("machine_name"), machine.name),
+             (tr.t("manufacturer"), machine.manufacturer),
+             (tr.t("denomination"), g.money(machine.denomination)))
+    notes = (tr.t("handpay_mark"),) if g.any_handpaid else ()
+    return Glass(tr.code, tr.name, tr.t("title"), facts, tuple(sections), notes)
+
+
+class _Glass:
+    """Builds the sections of one language's pay-glass."""
+
+    def __init__(self, machine: Machine, tr: Translation):
+        self.m, self.tr = machine, tr
+        exponent = machine.denomination.normalize().as_tuple().exponent
+        self.places = max(2, -exponent if isinstance(exponent, int) else 2)
+        self.any_handpaid = False
+
+    def money(self, amount: Decimal) -> str:
+        return self.tr.money(amount, self.m.currency, self.places)
+
+    def credits_cell(self, credits: int) -> Cell:
+        amount = self.m.denomination * credits
+        limit = self.m.handpay_limit
+        handpaid = limit is not None and amount > limit
+        self.any_handpaid |= handpaid
+        mark = " †" if handpaid else ""
+        return Cell(self.tr.t("cell", credits=self.tr.number(credits),
+                              money=self.money(amount)) + mark, handpaid)
+
+    def level_columns(self) -> tuple[str, ...]:
+        key = "column_level_lines" if self.m.evaluation == "lines" else "column_level_ways"
+        return tuple(self.tr.t(key, level=lv, money=self.money(self.total_money(lv)))
+                     for lv in self.m.bet_levels)
+
+    def total_money(self, level: int) -> Decimal:
+        return self.m.denomination * self.m.total_bet(level)
+
+    def bets(self) -> Section:
+        m, tr = self.m, self.tr
+        items = []
+        for lv in m.bet_levels:
+            values = {"level": lv, "credits": tr.number(m.total_bet(lv)),
+                      "money": self.money(self.total_money(lv))}
+            if m.evaluation == "lines":
+                items.append(tr.t("bet_lines", lines=m.lines, **values))
+            else:
+                items.append(tr.t("bet_ways", ways=m.ways, cost=m.cost, **values))
+        return Section(tr.t("bet_values"), items=tuple(items))
+
+    def sequences(self) -> Section:
+        m, tr = self.m, self.tr
+        rule = tr.t("rule_lines" if m.evaluation == "lines" else "rule_ways")
+        paragraphs = [rule, *self.wild_rules(), *self.group_rules()]
+        rows = tuple(Row(self.tokens(p.combo), self.pay_cells(p)) for p in m.pays)
+        return Section(tr.t("winning_sequences"), tuple(paragraphs),
+                       columns=(tr.t("sequence"), *self.level_columns()), rows=rows)
+
+    def pay_cells(self, entry: PayEntry) -> tuple[Cell, ...]:
+        cells = []
+        for k, lv in enumerate(self.m.bet_levels):
+            jackpot = self.jackpot_for(entry.combo, lv)
+            if jackpot is None:
+                cells.append(self.credits_cell(entry.credits(k, lv)))
+            else:
+                cells.append(self.jackpot_cell(jackpot))
+        return tuple(cells)
+
+    def jackpot_for(self, combo: tuple[str, ...], level: int) -> Jackpot | None:
+        for jackpot in self.m.jackpots:
+            if jackpot.trigger_combo == combo and level >= (jackpot.min_bet_level or 0):
+                return jackpot
+        return None
+
+    def jackpot_cell(self, jackpot: Jackpot) -> Cell:
+        handpaid = self.jackpot_handpaid(jackpot)
+        self.any_handpaid |= handpaid
+        return Cell(self.tr.t("jackpot_cell", id=jackpot.id) + (" †" if handpaid else ""),
+                    handpaid)
+
+    def jackpot_handpaid(self, jackpot: Jackpot) -> bool:
+        limit = self.m.handpay_limit
+        return limit is not None and jackpot.reset > limit
+
+    def tokens(self, combo: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(self.tr.t("any_symbol") if tok == ANY else tok for tok in combo)
+
+    def wild_rules(self) -> list[str]:
+        out = []
+        for sym in self.m.symbols:
+            if sym.kind != "wild":
+                continue
+            out.append(self.tr.t("wild", symbol=sym.name, members=", ".join(sym.substitutes)))
+            if sym.multiplier > 1:
+                out.append(self.tr.t("wild_multiplier", symbol=sym.name,
+                                     multiplier=sym.multiplier))
+        return out
+
+    def group_rules(self) -> list[str]:
+        used = {tok for p in self.m.pays for tok in p.combo}
+        return [self.tr.t("group", name=name, members=", ".join(members))
+                for name, members in self.m.groups if name in used]
+
+    def paylines(self) -> Section:
+        items = tuple(self.tr.t("payline", number=i + 1, rows="-".join(str(r + 1) for r in line))
+                      for i, line in enumerate(self.m.paylines))
+        return Section(self.tr.t("paylines"), items=items)
+
+    def scatters(self) -> Section:
+        tr, m = self.tr, self.m
+        symbols = list(dict.fromkeys(s.symbol for s in m.scatter_pays))
+        rows = tuple(Row((tr.t("scatter_sequence", count=s.count, symbol=s.symbol),),
+                         tuple(self.credits_cell(s.pays * m.total_bet(lv))
+                               for lv in m.bet_levels))
+                     for s in m.scatter_pays)
+        return Section(tr.t("scatter_pays"), tuple(tr.t("scatter_rule", symbol=s)
+                                                    for s in symbols),
+                       columns=(tr.t("sequence"), *self.level_columns()), rows=rows)
+
+    def free_spins(self) -> Section:
+        tr, fs = self.tr, self.m.free_spins
+        assert fs is not None
+        awards = "; ".join(tr.t("free_spins_award", count=c, symbol=fs.trigger.symbol, spins=s)
+                           for c, s in fs.spins)
+        text = [tr.t("free_spins_trigger", count=fs.trigger.count, symbol=fs.trigger.symbol,
+                     awards=awards)]
+        if fs.multiplier > 1:
+            text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
+        text.append(tr.t("free_spins_retrigger" if fs.retrigger else "free_spins_no_retrigger"))
+        if fs.max_spins is not None:
+            text.append(tr.t("free_spins_max", spins=fs.max_spins))
+        if fs.strips is not None:
+            text.append(tr.t("free_spins_strips"))
+        return Section(tr.t("free_spins"), tuple(text))
+
+    def bonus(self) -> Section:
+        tr, m, bonus = self.tr, self.m, self.m.bonus
+        assert bonus is not None
+        rows = tuple(Row((tr.t("bonus_award", pays=a),),
+                         tuple(self.credits_cell(a * m.total_bet(lv)) for lv in m.bet_levels))
+                     for a in sorted({award.pays for award in bonus.awards}))
+        text = tr.t("bonus_trigger", count=bonus.trigger.count, symbol=bonus.trigger.symbol)
+        return Section(tr.t("bonus"), (text,), columns=(tr.t("award"), *self.level_columns()),
+                       rows=rows)
+
+    def jackpots(self) -> Section:
+        return Section(self.tr.t("jackpots"),
+                       tuple(p for j in self.m.jackpots for p in self.jackpot_rules(j)))
+
+    def jackpot_rules(self, j: Jackpot) -> list[str]:
+        tr = self.tr
+        values = {"id": j.id, "rate": tr.percent(j.contribution), "reset": self.money(j.reset)}
+        if j.kind == "linked":
+            out = [tr.t("jackpot_linked", link=j.link or j.id, **values)]
+        else:
+            out = [tr.t("jackpot_standalone", **values)]
+        if j.cap is not None:
+            out.append(tr.t("jackpot_cap", cap=self.money(j.cap)))
+        if j.mystery is not None:
+            out.append(tr.t("jackpot_mystery"))
+        elif j.trigger_combo is not None:
+            out.append(tr.t("jackpot_combo", combo=" ".join(self.tokens(j.trigger_combo))))
+        if j.min_bet_level is not None:
+            out.append(tr.t("jackpot_min_level", level=j.min_bet_level,
+                            money=self.money(self.total_money(j.min_bet_level))))
+        if self.jackpot_handpaid(j):
+            out.append(tr.t("jackpot_payment"))
+        return out
+
+    def payment(self) -> Section:
+        tr, limit = self.tr, self.m.handpay_limit
+        text = [tr.t("pay_machine")]
+        if limit is not None:
+            text.append(tr.t("pay_cashier_limit", limit=self.money(limit)))
+        else:
+            text.append(tr.t("pay_cashier_default"))
+        text.append(tr.t("records"))
+        return Section(tr.t("payment"), tuple(text))
