@@ -15,7 +15,7 @@ import numpy as np
 
 from certify.model.reader import Reader, join
 from certify.tables import hands as hk
-from certify.tables.loader import capital, ratio
+from certify.tables.loader import array_of_tables, capital, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 POKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -38,48 +38,48 @@ class DuelSpace:
 def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     """Read a three-card poker or Pai Kao file."""
     poker = game.kind == "three_card_poker"
-    deck = _poker_deck(rd, data.get("deck", {})) if poker else _tiles(rd, data.get("tiles", {}))
-    rules = rd.table(data.get("rules", {}), "rules", ("commission", "banker_wins_zero"),
-                     () if poker else ("banker_wins_equal",))
+    deck = _poker_deck(rd, data) if poker else _tiles(rd, data)
+    rules = section(rd, data, "rules", ("commission", "banker_wins_zero"),
+                    () if poker else ("banker_wins_equal",))
     commission = ratio(rd, rules.get("commission"), "rules.commission") or Fraction(0)
     if commission >= 1:
         rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
     seats = deck.pop("seats")
-    if seats != SEED_SEATS[game.kind]:
+    if seats and seats != SEED_SEATS[game.kind]:
         rd.warn("deck.seats" if poker else "tiles.seats", f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}", "seats")
-    return Table(game=game, bets=tuple(_bets(rd, data.get("bets", []))), commission=commission,
+    return Table(game=game, bets=tuple(_bets(rd, array_of_tables(rd, data, "bets"))), commission=commission,
                  seats=seats, banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
                  banker_wins_equal=rd.boolean(rules, "banker_wins_equal", "rules", True),
-                 capital=capital(rd, data.get("capital")), **deck)
+                 capital=capital(rd, data.get("capital"), seats), **deck)
 
 
-def _poker_deck(rd: Reader, raw: Any) -> dict[str, Any]:
-    t = rd.table(raw, "deck", ("ranks", "suits", "figures", "seats"))
+def _poker_deck(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
+    t = section(rd, data, "deck", ("ranks", "suits", "figures", "seats"))
     ranks = _names(rd, t, "ranks", "deck", POKER_RANKS, ordered=False)
     suits = _strings(rd, t.get("suits"), "deck.suits")
-    if len(suits) != 4 or len(set(suits)) != 4:
+    if "suits" in t and (len(suits) != 4 or len(set(suits)) != 4):
         rd.error("deck.suits", f"must name 4 different suits, got {suits}", "deck")
     figures = _strings(rd, t.get("figures"), "deck.figures")
-    if sorted(figures) != sorted(("J", "Q", "K")):
+    if "figures" in t and sorted(figures) != sorted(("J", "Q", "K")):
         rd.error("deck.figures", f"must be J, Q and K (Portaria 14/96/M art. 6), got {figures}",
                  "deck")
     if ranks and ranks != POKER_RANKS:
         rd.warn("deck.ranks", f"order {ranks} differs from the annex (A lowest ... K highest)",
                 "rank_order")
-    seats = rd.integer(t, "seats", "deck", 2) or 2
+    seats = rd.integer(t, "seats", "deck", 2) or 0
     if seats * 3 > 52:
         rd.error("deck.seats", f"{seats} seats need {seats * 3} cards; the deck has 52", "range")
     return {"deck": ranks, "suits": tuple(suits), "seats": seats}
 
 
-def _tiles(rd: Reader, raw: Any) -> dict[str, Any]:
-    t = rd.table(raw, "tiles", ("faces", "copies", "seats"))
+def _tiles(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
+    t = section(rd, data, "tiles", ("faces", "copies", "seats"))
     faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True)
     copies = rd.integer(t, "copies", "tiles", 2) or 2
     if copies != 2:
         rd.warn("tiles.copies", f"{copies} copies of each face; the seed has 20 tiles in "
                 f"10 pairs (2 of each)", "tiles")
-    seats = rd.integer(t, "seats", "tiles", 2) or 2
+    seats = rd.integer(t, "seats", "tiles", 2) or 0
     if seats * 2 > copies * 10:
         rd.error("tiles.seats", f"{seats} seats need {seats * 2} tiles; there are "
                  f"{copies * 10}", "range")
@@ -88,7 +88,9 @@ def _tiles(rd: Reader, raw: Any) -> dict[str, Any]:
 
 def _names(rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str, ...],
            ordered: bool) -> tuple[str, ...]:
-    values = _strings(rd, t.get(key), join(path, key))
+    if key not in t:
+        return ()
+    values = _strings(rd, t[key], join(path, key))
     if sorted(values) != sorted(known) or (ordered and tuple(values) != known):
         rd.error(join(path, key), f"must be {', '.join(known)}{' in this order' if ordered else ''}"
                  f", got {values}", path)
@@ -97,16 +99,15 @@ def _names(rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str,
 
 
 def _strings(rd: Reader, raw: Any, where: str) -> list[str]:
+    if raw is None:  # missing: reported by Reader.table
+        return []
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
         rd.error(where, f"must be an array of strings, got {raw!r}", "type")
         return []
     return list(raw)
 
 
-def _bets(rd: Reader, raw: Any) -> list[Bet]:
-    if not isinstance(raw, list) or not raw:
-        rd.error("bets", "must be a non-empty array of tables", "type")
-        return []
+def _bets(rd: Reader, raw: list[Any]) -> list[Bet]:
     bets = []
     for i, spec in enumerate(raw):
         where = join("bets", i)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify.model.reader import Reader, join
-from certify.tables.loader import int_list, ratio
+from certify.tables.loader import array_of_tables, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 #: (numbers that win, numbers that tie) per bet type, art. 6.
@@ -30,7 +30,7 @@ RESULTS = (1, 2, 3, 4)
 
 def parse_fantan(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     """Read the ``[rules]`` and ``[[bets]]`` of a Fantan file."""
-    rules = rd.table(data.get("rules", {}), "rules", ("commission",), ("results",))
+    rules = section(rd, data, "rules", ("commission",), ("results",))
     commission = ratio(rd, rules.get("commission"), "rules.commission") or Fraction(0)
     if commission >= 1:
         rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
@@ -38,10 +38,7 @@ def parse_fantan(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     if sorted(results) != list(RESULTS):
         rd.error("rules.results", f"must be the remainders 1, 2, 3, 4 (0 counts as 4), "
                  f"got {list(results)}", "fantan_results")
-    raw = data.get("bets", [])
-    if not isinstance(raw, list) or not raw:
-        rd.error("bets", "must be a non-empty array of tables", "type")
-        raw = []
+    raw = array_of_tables(rd, data, "bets")
     bets = [b for i, spec in enumerate(raw) if (b := _bet(rd, spec, join("bets", i)))]
     return Table(game=game, bets=tuple(bets), commission=commission, outcomes=RESULTS)
 
@@ -51,9 +48,10 @@ def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
     name = rd.string(t, "name", where)
     kind = rd.string(t, "type", where, tuple(SHAPES))
     pays = ratio(rd, t.get("pays"), join(where, "pays")) if "pays" in t else None
+    before = len(rd.errors)
     win = int_list(rd, t.get("win", []), join(where, "win"), 1, 4)
     tie = int_list(rd, t.get("tie", []), join(where, "tie"), 1, 4)
-    if name is None or kind is None or pays is None:
+    if name is None or kind is None or pays is None or len(rd.errors) > before:
         return None
     if pays != SEED_PAYS[kind]:
         rd.warn(join(where, "pays"), f"{t['pays']!r} differs from Portaria 211/80/M art. 7 "

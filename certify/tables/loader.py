@@ -50,7 +50,7 @@ def load_table(path: str | Path) -> Table:
     file = str(path)
     data = read_toml(path)
     rd = Reader(file)
-    game = _game(rd, data.get("game", {}))
+    game = _game(rd, data.get("game"))
     required, optional = _SECTIONS.get(game.kind, ((), tuple(k for v in _SECTIONS.values()
                                                                  for k in v[0] + v[1])))
     rd.table(data, "", ("schema", "game", *required), optional)
@@ -78,6 +78,8 @@ def _parser(kind: str) -> Callable[[Reader, dict[str, Any], Game], Table] | None
 
 
 def _game(rd: Reader, raw: Any) -> Game:
+    if raw is None:  # reported once, as a missing top-level key
+        return Game("", "", "", "")
     t = rd.table(raw, "game", ("id", "name", "kind", "source"))
     return Game(id=rd.string(t, "id", "game") or "", name=rd.string(t, "name", "game") or "",
                 kind=rd.string(t, "kind", "game", KINDS) or "",
@@ -92,8 +94,31 @@ def _simulation(rd: Reader, raw: Any) -> Simulation:
                       chunks=rd.integer(t, "chunks", "simulation", 1, default.chunks) or 1)
 
 
+def section(rd: Reader, data: dict[str, Any], key: str, required: tuple[str, ...],
+            optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Check the top-level table ``key``; an absent one (already reported) reads as empty."""
+    raw = data.get(key)
+    return {} if raw is None else rd.table(raw, key, required, optional)
+
+
+def array_of_tables(rd: Reader, data: dict[str, Any], key: str) -> list[Any]:
+    """The top-level array ``key`` (e.g. ``[[bets]]``); absent (already reported) is empty."""
+    raw = data.get(key)
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not raw:
+        rd.error(key, "must be a non-empty array of tables", "type")
+        return []
+    return raw
+
+
 def ratio(rd: Reader, value: Any, where: str) -> Fraction | None:
-    """Parse a pay or rate: a decimal string (``"0.5"``) or a fraction (``"1/3"``)."""
+    """Parse a pay or rate: a decimal string (``"0.5"``) or a fraction (``"1/3"``).
+
+    ``None`` (a missing key, already reported by ``Reader.table``) gives None.
+    """
+    if value is None:
+        return None
     match = _RATIO.match(value) if isinstance(value, str) else None
     if match is None:
         rd.error(where, f"must be a decimal or fraction string such as \"0.5\" or \"1/3\", "
@@ -125,14 +150,17 @@ def int_list(rd: Reader, raw: Any, where: str, low: int, high: int) -> list[int]
     return out
 
 
-def capital(rd: Reader, raw: Any) -> Capital | None:
-    """Read the optional ``[capital]`` study of a banked game."""
+def capital(rd: Reader, raw: Any, seats: int = 0) -> Capital | None:
+    """Read the optional ``[capital]`` study of a banked game (one stake per player seat)."""
     if raw is None:
         return None
     path = "capital"
     t = rd.table(raw, path, ("stakes", "capitals"), ("rounds", "seed"))
     stakes = _money_list(rd, t, "stakes", path)
     capitals = _money_list(rd, t, "capitals", path)
+    if seats and isinstance(t.get("stakes"), list) and len(t["stakes"]) != seats - 1:
+        rd.error(join(path, "stakes"), f"has {len(t['stakes'])} stakes; the table has "
+                 f"{seats - 1} player seats", "stakes")
     return Capital(stakes=tuple(stakes), capitals=tuple(capitals),
                    rounds=rd.integer(t, "rounds", path, 1, 200_000) or 1,
                    seed=rd.integer(t, "seed", path, 0, 1) or 0)

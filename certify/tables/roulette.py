@@ -19,7 +19,7 @@ from typing import Any
 
 from certify.model.reader import Reader, join
 from certify.tables import layout
-from certify.tables.loader import int_list, ratio
+from certify.tables.loader import array_of_tables, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Limit, Table
 
 _TIMES = {2: "twice", 3: "three times"}
@@ -27,13 +27,14 @@ _TIMES = {2: "twice", 3: "three times"}
 
 def parse_roulette(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     """Read the ``[wheel]``, ``[[bets]]`` and ``[limits]`` of a roulette file."""
-    wheel = rd.table(data.get("wheel", {}), "wheel", ("sequence", "red"))
-    sequence = _sequence(rd, wheel.get("sequence", []))
-    red = _red(rd, wheel.get("red", []))
+    wheel = section(rd, data, "wheel", ("sequence", "red"))
+    sequence = _sequence(rd, wheel["sequence"]) if "sequence" in wheel else []
+    red = _red(rd, wheel["red"]) if "red" in wheel else set()
     if sequence and not rd.errors:
         _alternation(rd, sequence)
-    bets = _bets(rd, data.get("bets", []))
-    limits = _limits(rd, data.get("limits", {}))
+    bets = [b for i, spec in enumerate(array_of_tables(rd, data, "bets"))
+            if (b := _bet(rd, spec, join("bets", i)))]
+    limits = _limits(rd, section(rd, data, "limits", (), layout.BET_TYPES))
     return Table(game=game, bets=tuple(bets), outcomes=tuple(sequence), red=tuple(sorted(red)),
                  limits=tuple(limits))
 
@@ -94,18 +95,6 @@ def _alternation(rd: Reader, sequence: list[int]) -> None:
                     f"neighbours and both {colour} (Portaria 1441/95 X.7)", "colour_alternation")
 
 
-def _bets(rd: Reader, raw: Any) -> list[Bet]:
-    if not isinstance(raw, list) or not raw:
-        rd.error("bets", "must be a non-empty array of tables", "type")
-        return []
-    bets = []
-    for i, spec in enumerate(raw):
-        bet = _bet(rd, spec, join("bets", i))
-        if bet is not None:
-            bets.append(bet)
-    return bets
-
-
 def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
     t = rd.table(spec, where, ("name", "type", "pays"), ("numbers",))
     name = rd.string(t, "name", where)
@@ -139,8 +128,7 @@ def _numbers(rd: Reader, t: dict[str, Any], where: str, kind: str) -> tuple[int,
     return tuple(sorted(numbers))
 
 
-def _limits(rd: Reader, raw: Any) -> list[Limit]:
-    t = rd.table(raw, "limits", (), layout.BET_TYPES)
+def _limits(rd: Reader, t: dict[str, Any]) -> list[Limit]:
     limits = []
     for kind, spec in t.items():
         if kind not in layout.BET_TYPES:
