@@ -54,3 +54,29 @@ def _bet_row(result: BetResult) -> dict[str, Any]:
         "win": float(win), "push": float(push), "lose": float(lose),
         "variance": float(result.variance), "rtp_exact": str(result.rtp),
     }
+
+
+def simulation_report(table: Table, rounds: int | None = None,
+                      seed: int | None = None) -> dict[str, Any]:
+    """Monte Carlo cross-check of every bet against its exact return.
+
+    Each bet gets its 99% interval; ``agrees`` uses the interval widened for
+    the number of bets (Bonferroni), since all bets of a table share one
+    stream of rounds and are judged together.
+    """
+    from certify.tables.montecarlo import estimate, simulate_counts
+
+    counts = simulate_counts(table, rounds, seed)
+    results = exact_results(table)
+    family = 1 - 0.01 / max(len(results), 1)
+    rows = []
+    for r, c in zip(results, counts):
+        est = estimate(c, r.returns, 0.99)
+        rows.append({"bet": r.bet.name, "exact_rtp": float(r.rtp), "rtp": est.rtp,
+                     "std_error": est.std_error, "ci": list(est.ci),
+                     "agrees": estimate(c, r.returns, family).covers(float(r.rtp)),
+                     "counts": {"lose": est.counts[0], "push": est.counts[1],
+                                "win": est.counts[2]}})
+    sim = table.simulation
+    return {"game": table.game.id, "rounds": int(counts[0].sum()) if len(counts) else 0,
+            "seed": sim.seed if seed is None else seed, "chunks": sim.chunks, "bets": rows}

@@ -6,9 +6,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from certify.tables import _kernels, _twins, exact_results, load_table
+from certify.tables import _twins, exact_results, load_table
 from certify.tables.duel import duel_space
-from certify.tables.duel_exact import duel_odds
+from certify.tables.duel_exact import duel_odds, duel_odds_brute
 from certify.tables.hands import all_hands, poker_card_arrays, poker_keys
 from tables_support import PAIKAO, POKER
 
@@ -52,15 +52,24 @@ def test_poker_fast_count_equals_brute_force_on_reduced_decks(deck, banker_wins_
 def test_poker_fast_count_equals_numba_walk_over_all_407m_pairs():
     """Oracle: the kernel that visits all 22,100 x 22,100 hand pairs, skipping overlaps."""
     space = duel_space(load_table(POKER))
-    masks = np.zeros(len(space.hands), dtype=np.uint64)
-    for i in range(3):
-        masks |= np.uint64(1) << space.hands[:, i].astype(np.uint64)
-    out = np.zeros((len(masks), 3), dtype=np.int64)
-    _kernels.duel_counts_brute(masks, space.keys, space.zero, True, True, out)
-    lose, push, win = (int(x) for x in out.sum(axis=0))
-    odds = duel_odds(space.hands, space.keys, space.zero, 52, True, True)
-    assert (odds.lose, odds.push, odds.win) == (lose, push, win)
-    assert odds.total == 22100 * 18424
+    for bwz in (True, False):
+        brute = duel_odds_brute(space.hands, space.keys, space.zero, bwz, True)
+        odds = duel_odds(space.hands, space.keys, space.zero, 52, bwz, True)
+        assert odds == brute
+        assert odds.total == 22100 * 18424
+
+
+def test_brute_kernel_equals_python_twin_on_pai_kao():
+    """The numba walk against the Python walk (twin) on the 20-tile space, push rule on."""
+    space = duel_space(load_table(PAIKAO))
+    tiles = [face for face in range(1, 11) for _ in range(2)]
+
+    def zero(hand):
+        return hand[0] != hand[1] and (hand[0] + hand[1]) % 10 == 0
+
+    lose, push, win = _twins.duel_counts(tiles, 2, _twins.paikao_rank, zero, True, False)
+    brute = duel_odds_brute(space.hands, space.keys, space.zero, True, False)
+    assert (brute.lose * 4, brute.push * 4, brute.win * 4) == (lose, push, win)
 
 
 @pytest.mark.parametrize("bwz, bwe", [(True, True), (False, True), (True, False),

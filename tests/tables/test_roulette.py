@@ -4,10 +4,13 @@ import re
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from certify.errors import ModelError
 from certify.tables import exact_results, load_table
 from certify.tables import layout
+from certify.tables.roulette import permutation_problem
 from tables_support import AMERICAN, FRENCH, IX_FRENCH_AS_PRINTED
 
 SEQUENCE_RE = re.compile(r"sequence = \[[^\]]*\]", re.S)
@@ -133,3 +136,15 @@ def test_invalid_roulette_files_name_key_and_value(variant, edit, message):
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert f"{path}: {message}" in [str(p) for p in info.value.problems]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.permutations(list(range(37))), st.integers(0, 36), st.integers(0, 36))
+def test_permutation_check_names_exactly_the_duplicate_and_the_missing(perm, i, j):
+    assert permutation_problem(list(perm)) is None
+    if perm[i] == perm[j]:
+        return
+    broken = list(perm)
+    lost = broken[i]
+    broken[i] = broken[j]
+    assert permutation_problem(broken) == f"{broken[j]} appears twice; missing {lost}"
