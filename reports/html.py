@@ -58,6 +58,7 @@ def render_machine_report(certificate: dict[str, Any], machine: Machine,
         "verdict": _verdict(certificate.get("verdict")),
         "jurisdiction": jurisdiction,
         "min_rtp": _pct(min_rtp, 2),
+        "counts": _counting(jurisdiction.get("jackpot_counts_toward_minimum")),
         "fingerprint": fingerprint(machine),
         "recorded": (certificate.get("machine") or {}).get("fingerprint"),
         "tool": certificate.get("tool") or {},
@@ -77,10 +78,10 @@ def render_batch_index(rows: list[dict[str, Any]]) -> str:
     Parameters
     ----------
     rows : list of dict
-        One per model file: ``path``, ``machine_id``, ``verdict``, ``returns``
-        (a number, a list of per-level dicts or a dict), ``error`` and,
-        optionally, ``html`` (the report's file name, linked when it is a plain
-        ``*.html`` name in the same folder).
+        The ``machines`` rows of ``batch.json``: ``path``, ``machine_id``,
+        ``verdict``, ``min_base_rtp``, ``min_total_rtp``, ``error``, ``files``
+        (the first ``*.html`` of which is linked when it is a plain file name in
+        the same folder, as is an ``html`` key).
 
     Returns
     -------
@@ -95,29 +96,40 @@ def render_batch_index(rows: list[dict[str, Any]]) -> str:
 
 
 def award_rows(awards: list[dict[str, Any]], jurisdiction: dict[str, Any]) -> list[dict]:
-    """PAR-sheet rows: combo, pays, probability, "1 in N", contribution to return.
+    """PAR-sheet tables, one per bet level: kind, combo, pays, probability, "1 in N", return.
 
-    ``contribution`` is taken from the award (``contribution`` or ``rtp``) when
-    the certificate gives it; it is not re-derived here, because the
-    probability's unit (per line or per spin) is the certificate's to state.
-    An award that is impossible or rarer than ``min_award_odds`` is flagged.
+    The contribution to return is the award's ``rtp_contribution`` (or
+    ``contribution``) when the certificate gives it; it is not re-derived here,
+    because the probability's unit is the certificate's to state. An award that
+    is impossible or rarer than the jurisdiction's ``min_award_odds`` is flagged.
+
+    Returns
+    -------
+    list of dict
+        ``{"level": level or None, "rows": [...]}`` in the certificate's order.
     """
     limit = _float(jurisdiction.get("min_award_odds")) or 0.0
-    out = []
+    groups: dict[Any, list[dict]] = {}
     for award in awards:
-        p = _float(award.get("probability"))
-        one_in = _float(award.get("one_in")) or (1.0 / p if p else None)
-        contribution = _float(award.get("contribution", award.get("rtp")))
-        rare = p is not None and (p <= 0 or (limit > 0 and (one_in or math.inf) > limit))
-        out.append({
-            "combo": _combo(award.get("combo")),
-            "pays": _pays(award.get("pays", award.get("pays_by_level"))),
-            "probability": _sci(p),
-            "one_in": "never" if p is not None and p <= 0 else _one_in(one_in),
-            "contribution": _pct(contribution, 4),
-            "flag": rare,
-        })
-    return out
+        groups.setdefault(award.get("level"), []).append(_award_row(award, limit))
+    return [{"level": level, "rows": rows} for level, rows in groups.items()]
+
+
+def _award_row(award: dict[str, Any], limit: float) -> dict[str, Any]:
+    p = _float(award.get("probability"))
+    one_in = _float(award.get("one_in")) or (1.0 / p if p else None)
+    contribution = next((_float(award[k]) for k in ("rtp_contribution", "contribution")
+                         if award.get(k) is not None), None)
+    never = p is not None and p <= 0
+    return {
+        "kind": str(award.get("kind") or ""),
+        "combo": _combo(award.get("combo")),
+        "pays": _pays(award.get("pays", award.get("pays_by_level"))),
+        "probability": _sci(p),
+        "one_in": "never" if never else _one_in(one_in),
+        "contribution": _pct(contribution, 4),
+        "flag": never or (limit > 0 and one_in is not None and one_in > limit),
+    }
 
 
 def _level_row(row: dict[str, Any], machine: Machine) -> dict[str, Any]:
@@ -140,10 +152,20 @@ def _level_row(row: dict[str, Any], machine: Machine) -> dict[str, Any]:
         "sim_rtp": _pct(_float(sim.get("rtp")), 3),
         "sim_ci": _interval(ci), "spins": _int(sim.get("spins")), "seed": sim.get("seed", DASH),
         "verdict": _verdict(row.get("verdict")),
+        "reason": str(row.get("reason") or ""),
+        "more_spins": _int(row.get("more_spins")) if row.get("more_spins") else "",
         "_bars": (str(row.get("level", "?")),
                   base if base is not None else _float(exact.get("rtp", sim.get("rtp"))) or 0.0,
                   jackpot or 0.0),
     }
+
+
+def _counting(flag: Any) -> str:
+    if flag is True:
+        return "the total return (jackpot contributions count)"
+    if flag is False:
+        return "the base game alone (jackpots are on top of the minimum)"
+    return DASH
 
 
 def _plots(levels: list[dict], min_rtp: float | None, convergence: Sequence | None,
@@ -163,36 +185,25 @@ def _losing(histogram: Sequence[tuple[float, int]] | None) -> int | None:
 
 
 def _batch_row(row: dict[str, Any]) -> dict[str, Any]:
-    link = row.get("html")
     verdict = row.get("verdict") or ("invalid" if row.get("error") else DASH)
     return {
         "path": str(row.get("path", DASH)),
         "machine_id": str(row.get("machine_id") or row.get("id") or DASH),
-        "verdict": verdict if verdict in (*VERDICTS, "invalid") else str(verdict),
-        "returns": _returns_text(row.get("returns")),
+        "verdict": str(verdict),
+        "base": _pct(_float(row.get("min_base_rtp")), 3),
+        "total": _pct(_float(row.get("min_total_rtp")), 3),
         "error": row.get("error") or "",
-        "link": link if isinstance(link, str) and _SAFE_LINK.match(link) else None,
+        "link": _report_link(row),
     }
 
 
-def _returns_text(value: Any) -> str:
-    if value is None:
-        return DASH
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return _pct(float(value), 3)
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_returns_text(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return "; ".join(_level_return(v) for v in value)
-    return str(value)
-
-
-def _level_return(item: Any) -> str:
-    if not isinstance(item, dict):
-        return _returns_text(item)
-    figures = [f"{k} {_pct(_float(item[k]), 3)}" for k in ("rtp", "base_rtp", "jackpot_rtp")
-               if _float(item.get(k)) is not None]
-    return f"level {item.get('level', '?')}: " + (", ".join(figures) or DASH)
+def _report_link(row: dict[str, Any]) -> str | None:
+    """The row's HTML report: ``html`` or the first ``*.html`` of ``files``, plain names only."""
+    files = row.get("files") if isinstance(row.get("files"), list) else []
+    for name in [row.get("html"), *files]:
+        if isinstance(name, str) and name.endswith(".html"):
+            return name if _SAFE_LINK.match(name) else None
+    return None
 
 
 def _verdict(value: Any) -> str:

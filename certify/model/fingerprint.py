@@ -141,19 +141,19 @@ def diff_canonical(old: Any, new: Any, path: str = "") -> list[str]:
                 out.append(_change(sub, old.get(key, _ABSENT), new.get(key, _ABSENT)))
         return out
     if isinstance(old, list) and isinstance(new, list):
-        if len(old) != len(new) and _all_scalars(old + new):
-            return _diff_aligned(old, new, path)
-        return _diff_items(old, new, path)
+        if len(old) == len(new):
+            return _diff_items(old, new, path)
+        return _diff_aligned(old, new, path)
     if old == new and type(old) is type(new):
         return []
     return [_change(path, old, new)]
 
 
-def _diff_items(old: list, new: list, path: str) -> list[str]:
-    """Item by item; items past the end of the shorter list are added or removed."""
+def _diff_items(old: list, new: list, path: str, start: int = 0) -> list[str]:
+    """Item by item (indices from ``start``); items past the shorter list are added/removed."""
     out: list[str] = []
     for i in range(max(len(old), len(new))):
-        sub = f"{path}[{i}]"
+        sub = f"{path}[{start + i}]"
         if i < len(old) and i < len(new):
             out.extend(diff_canonical(old[i], new[i], sub))
         else:
@@ -163,22 +163,22 @@ def _diff_items(old: list, new: list, path: str) -> list[str]:
 
 
 def _diff_aligned(old: list, new: list, path: str) -> list[str]:
-    """Scalar lists of different length (a stop added to a strip): align, then name.
+    """Lists of different length (a stop added to a strip, a pay removed): align, then name.
 
-    Replaced and removed items carry their index in ``old``, inserted ones their
-    index in ``new``.
+    Unchanged runs are matched first, so one inserted item is one line, not a
+    shifted tail. Changed and removed items carry their index in ``old``,
+    inserted ones their index in ``new``.
     """
     out = [f"{path}: {len(old)} items -> {len(new)} items"]
-    matcher = difflib.SequenceMatcher(a=[_show(x) for x in old], b=[_show(x) for x in new],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(a=[canonical_json(x) for x in old],
+                                      b=[canonical_json(x) for x in new], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        for k in range(max(i2 - i1, j2 - j1)):
-            a = old[i1 + k] if i1 + k < i2 else _ABSENT
-            b = new[j1 + k] if j1 + k < j2 else _ABSENT
-            index = i1 + k if a is not _ABSENT else j1 + k
-            out.append(_change(f"{path}[{index}]", a, b))
+        n = min(i2 - i1, j2 - j1)
+        out.extend(_diff_items(old[i1:i1 + n], new[j1:j1 + n], path, i1))
+        out.extend(_change(f"{path}[{i}]", old[i], _ABSENT) for i in range(i1 + n, i2))
+        out.extend(_change(f"{path}[{j}]", _ABSENT, new[j]) for j in range(j1 + n, j2))
     return out
 
 
@@ -195,10 +195,6 @@ def _show(value: Any) -> str:
 def _key_path(path: str, key: str) -> str:
     shown = key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
     return f"{path}.{shown}" if path else shown
-
-
-def _all_scalars(items: list) -> bool:
-    return all(not isinstance(x, dict | list) for x in items)
 
 
 def _money(value: Decimal | None) -> str | None:

@@ -48,7 +48,8 @@ def report_inputs(small_machine):
     del cert["machine"]["canonical"]
     cert.update({
         "jurisdiction": {"id": "PT", "name": "Portugal - Portaria 1441/95", "min_rtp": 0.8,
-                         "confidence": 0.99, "min_award_odds": 100000000},
+                         "confidence": 0.99, "min_award_odds": 100000000,
+                         "jackpot_counts_toward_minimum": False},
         "verdict": "pass",
         "bet_levels": [
             {"level": level, "total_bet": 5 * level,
@@ -57,14 +58,18 @@ def report_inputs(small_machine):
                        "variance": 12.5, "volatility_index": 9.1},
              "simulation": {"spins": 1_000_000, "seed": 7, "rtp": 0.931, "std_error": 0.002,
                             "ci": [0.926, 0.936]},
-             "verdict": "pass"}
+             "verdict": "pass", "reason": "exact >= minimum; simulation agrees",
+             "more_spins": None}
             for level in (1, 2, 5)],
         "awards": [
-            {"combo": ["W", "W", "W"], "pays": 500, "probability": 1.2e-5, "one_in": 83333.3,
-             "contribution": 0.006},
-            {"combo": ["A", "A", "A"], "pays": 50, "probability": 0.0},
-            {"combo": ["CH", "CH", "CH"], "pays_by_level": [100, 200, 1000],
-             "probability": 1e-9},
+            {"level": 1, "kind": "line", "combo": ["W", "W", "W"], "pays": 500,
+             "probability": 1.2e-5, "one_in": 83333.3, "rtp_contribution": 0.006},
+            {"level": 1, "kind": "line", "combo": ["A", "A", "A"], "pays": 50,
+             "probability": 0.0, "one_in": None, "rtp_contribution": 0.0},
+            {"level": 1, "kind": "bonus", "combo": ["BN", "BN", "BN"], "pays": 0,
+             "probability": 0.004, "one_in": 250.0, "rtp_contribution": None},
+            {"level": 5, "kind": "line", "combo": ["CH", "CH", "CH"], "pays": 1000,
+             "probability": 1e-9, "one_in": 1e9, "rtp_contribution": 0.0000008},
         ],
         "findings": [{"severity": "warning", "code": "rare_award",
                       "message": "CH CH CH is rarer than 1 in 100,000,000"}],

@@ -112,7 +112,18 @@ def test_added_and_removed_entries_are_named():
     assert diff_canonical(old, new) == [
         'bonus: null -> {"x": 1}',
         "free_spins: (absent) -> null",
+        "pays: 1 items -> 2 items",
         'pays[1]: (absent) -> {"combo": ["K"], "pays": 2}',
+    ]
+
+
+def test_removed_pay_in_the_middle_is_one_line_not_a_shifted_tail(small_text, small_machine):
+    start = small_text.index("[[pays]]\ncombo = [\"K\", \"K\", \"K\"]")
+    end = small_text.index("[[pays]]", start + 1)
+    changed = _load(small_text[:start] + small_text[end:])
+    assert diff_canonical(canonical_form(small_machine), canonical_form(changed)) == [
+        "pays: 7 items -> 6 items",
+        'pays[2]: {"combo": ["K", "K", "K"], "pays": 20, "pays_by_level": null} -> (absent)',
     ]
 
 
