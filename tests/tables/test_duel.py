@@ -103,3 +103,33 @@ def test_player_and_banker_bets_mirror_each_other():
         player, banker = exact_results(load_table(path))
         assert player.probabilities == banker.probabilities[::-1]
         assert player.returns[2] == 1 + Fraction(95, 100)
+
+
+@pytest.mark.parametrize("path, n", [(POKER, 52), (PAIKAO, 20)], ids=["poker", "paikao"])
+def test_without_banker_advantages_the_duel_is_symmetric(path, n):
+    """Oracle: symmetry. With art. 8 switched off neither side is favoured, so
+    P(win) = P(lose); poker has no pushes, so P(win) = 1/2 and the player's return
+    is 1/2 x (1 + 0.95) = 39/40."""
+    space = duel_space(load_table(path))
+    odds = duel_odds(space.hands, space.keys, space.zero, n, False, False)
+    assert odds.win == odds.lose
+    if path == POKER:
+        win, push, lose = odds.probabilities()
+        assert push == 0 and win * Fraction(195, 100) == Fraction(39, 40)
+
+
+@pytest.mark.parametrize("path, n", [(POKER, 52), (PAIKAO, 20)], ids=["poker", "paikao"])
+def test_zero_rule_moves_exactly_half_the_zero_against_zero_deals(path, n):
+    """Oracle: a direct count. Art. 8 (zero vs zero goes to the banker) turns into
+    losses exactly the zero-vs-zero deals the player would otherwise win: half of
+    the ordered disjoint zero/zero pairs (their keys never tie, or tie only on
+    identical faces, which the banker already takes)."""
+    space = duel_space(load_table(path))
+    zero_hands = [set(h) for h, z in zip(space.hands.tolist(), space.zero) if z]
+    pairs = sum(1 for a in zero_hands for b in zero_hands if not a & b)
+    keys = [k for k, z in zip(space.keys.tolist(), space.zero) if z]
+    ties = sum(1 for i, a in enumerate(zero_hands) for j, b in enumerate(zero_hands)
+               if not a & b and keys[i] == keys[j])
+    with_rule = duel_odds(space.hands, space.keys, space.zero, n, True, True)
+    without = duel_odds(space.hands, space.keys, space.zero, n, False, True)
+    assert without.win - with_rule.win == (pairs - ties) // 2
