@@ -62,7 +62,7 @@ class _Images(HTMLParser):
 
 
 def image_sources(html: str) -> list[str]:
-    """The ``src`` of every ``<img>`` in ``html``, in order."""
+    """Return the ``src`` of every ``<img>`` in ``html``, in order."""
     parser = _Images()
     parser.feed(html)
     return parser.sources
@@ -134,7 +134,7 @@ def check_in_browser(report: Path, screenshot: Path, chromium: str = CHROMIUM) -
 
 
 def _instrumented(html: str) -> str:
-    """The report without its CSP, with a load-time probe of the images."""
+    """Return the report without its CSP, with a load-time probe of the images."""
     html = re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", html)
     return html.replace("</body>", _PROBE + "\n</body>", 1)
 
@@ -146,10 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshot", type=Path, default=None)
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args(argv)
-    if not args.report.is_file() or not Path(args.chromium).exists():
-        print(f"browser_check: missing {args.report if not args.report.is_file() else args.chromium}",
-              file=sys.stderr)
-        return 2
+    for needed in (args.report, Path(args.chromium)):
+        if not needed.is_file():
+            print(f"browser_check: missing {needed}", file=sys.stderr)
+            return 2
     shot = args.screenshot or args.report.with_suffix(".png")
     problems = check_images(args.report.read_text(encoding="utf-8"))
     problems += check_in_browser(args.report, shot, args.chromium)

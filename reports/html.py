@@ -47,6 +47,7 @@ def render_machine_report(certificate: dict[str, Any], machine: Machine,
     -------
     str
         A complete HTML document.
+
     """
     jurisdiction = certificate.get("jurisdiction") or {}
     min_rtp = _float(jurisdiction.get("min_rtp"))
@@ -87,6 +88,7 @@ def render_batch_index(rows: list[dict[str, Any]]) -> str:
     -------
     str
         A complete HTML document.
+
     """
     shown = [_batch_row(row) for row in rows]
     counts = Counter(r["verdict"] for r in shown)
@@ -107,6 +109,7 @@ def award_rows(awards: list[dict[str, Any]], jurisdiction: dict[str, Any]) -> li
     -------
     list of dict
         ``{"level": level or None, "rows": [...]}`` in the certificate's order.
+
     """
     limit = _float(jurisdiction.get("min_award_odds")) or 0.0
     groups: dict[Any, list[dict]] = {}
@@ -198,9 +201,9 @@ def _batch_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _report_link(row: dict[str, Any]) -> str | None:
-    """The row's HTML report: ``html`` or the first ``*.html`` of ``files``, plain names only."""
-    files = row.get("files") if isinstance(row.get("files"), list) else []
-    for name in [row.get("html"), *files]:
+    """Link the row's report: ``html`` or the first ``*.html`` of ``files``, plain names only."""
+    files = row.get("files")
+    for name in [row.get("html"), *(files if isinstance(files, list) else [])]:
         if isinstance(name, str) and name.endswith(".html"):
             return name if _SAFE_LINK.match(name) else None
     return None

@@ -66,6 +66,7 @@ def glass_languages(machine: Machine) -> list[str]:
     ------
     ModelError
         Naming ``machine.instruction_languages[i]`` for a language without a table.
+
     """
     problems = []
     for i, code in enumerate(machine.instruction_languages):
@@ -82,19 +83,19 @@ def glass_languages(machine: Machine) -> list[str]:
 
 
 def pay_glass(machine: Machine) -> list[Glass]:
-    """The pay-glass of ``machine`` in every language it must be shown in."""
+    """Build the pay-glass of ``machine`` in every language it must be shown in."""
     return [glass_in(machine, translation(code)) for code in glass_languages(machine)]
 
 
 def render_pay_glass(machine: Machine) -> str:
-    """The pay-glass as a self-contained HTML fragment (one ``<section>`` per language)."""
+    """Render the pay-glass as an HTML fragment (one ``<section>`` per language)."""
     from reports.templating import environment
 
     return environment().get_template("paytable.html.j2").render(glasses=pay_glass(machine))
 
 
 def glass_in(machine: Machine, tr: Translation) -> Glass:
-    """The pay-glass of ``machine`` in one language."""
+    """Build the pay-glass of ``machine`` in one language."""
     g = _Glass(machine, tr)
     sections = [g.bets(), g.sequences()]
     if machine.evaluation == "lines":

@@ -12,6 +12,7 @@ import base64
 import io
 from collections.abc import Sequence
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
@@ -29,14 +30,14 @@ def data_uri(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _figure() -> tuple[Figure, object]:
+def _figure() -> tuple[Figure, Axes]:
     fig = Figure(figsize=_SIZE, layout="constrained")
     return fig, fig.add_subplot()
 
 
 def convergence_plot(rows: Sequence[tuple[int, float, float, float]], min_rtp: float | None,
                      exact_rtp: float | None = None) -> str:
-    """Simulated return against spins, with its confidence interval and the minimum.
+    """Plot the simulated return against spins, with its interval and the minimum.
 
     Parameters
     ----------
@@ -46,6 +47,7 @@ def convergence_plot(rows: Sequence[tuple[int, float, float, float]], min_rtp: f
         The jurisdiction minimum, drawn as a horizontal line.
     exact_rtp : float or None
         The exact return, drawn dashed when known.
+
     """
     fig, ax = _figure()
     spins = [r[0] for r in rows]
@@ -66,7 +68,7 @@ def convergence_plot(rows: Sequence[tuple[int, float, float, float]], min_rtp: f
 
 
 def win_distribution_plot(histogram: Sequence[tuple[float, int]]) -> str:
-    """Spins by win (multiples of the total bet), both axes logarithmic.
+    """Plot spins by win (multiples of the total bet), both axes logarithmic.
 
     Parameters
     ----------
@@ -74,6 +76,7 @@ def win_distribution_plot(histogram: Sequence[tuple[float, int]]) -> str:
         ``win`` in multiples of the total bet; rows with ``win <= 0`` or
         ``count <= 0`` cannot be shown on log axes and are left out (the
         report states the losing-spin count in words).
+
     """
     fig, ax = _figure()
     shown = sorted((w, c) for w, c in histogram if w > 0 and c > 0)
@@ -90,7 +93,7 @@ def win_distribution_plot(histogram: Sequence[tuple[float, int]]) -> str:
 
 
 def level_returns_plot(levels: Sequence[tuple[str, float, float]], min_rtp: float | None) -> str:
-    """Per bet level: base return and jackpot return stacked, with the minimum line.
+    """Plot base and jackpot return stacked per bet level, with the minimum line.
 
     Parameters
     ----------
@@ -98,6 +101,7 @@ def level_returns_plot(levels: Sequence[tuple[str, float, float]], min_rtp: floa
         One bar per bet level, returns as fractions of the bet.
     min_rtp : float or None
         The jurisdiction minimum.
+
     """
     fig, ax = _figure()
     labels = [lv[0] for lv in levels]

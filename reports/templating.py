@@ -9,7 +9,7 @@ import jinja2
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The shared environment: ``reports/templates``, autoescaped, strict undefined."""
+    """Return the shared environment: package templates, autoescaped, strict undefined."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("reports", "templates"),
         autoescape=True,

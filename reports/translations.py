@@ -12,7 +12,7 @@ import string
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from certify.errors import ModelError, Problem
@@ -34,26 +34,26 @@ class Translation:
     text: dict[str, str]
 
     def t(self, key: str, **values: object) -> str:
-        """The text ``key`` with its ``{placeholders}`` filled in."""
+        """Return the text ``key`` with its ``{placeholders}`` filled in."""
         return self.text[key].format(**values)
 
     def number(self, value: int | Decimal, places: int = 0) -> str:
-        """``value`` with this language's separators, e.g. ``1 234,50`` in Portuguese."""
+        """Format ``value`` with this language's separators, e.g. ``1 234,50`` in Portuguese."""
         text = f"{Decimal(value):,.{places}f}"
         return text.replace(",", "\0").replace(".", self.decimal).replace("\0", self.thousands)
 
     def money(self, amount: Decimal, currency: str, places: int = 2) -> str:
-        """An amount of money in ``currency``, e.g. ``0,25 EUR``."""
+        """Format an amount of money in ``currency``, e.g. ``0,25 EUR``."""
         return self.money_format.format(amount=self.number(amount, places), currency=currency)
 
     def percent(self, rate: Decimal) -> str:
-        """A rate as a percentage without trailing zeros: ``0.0125`` -> ``1,25%``."""
+        """Format a rate as a percentage without trailing zeros: ``0.0125`` -> ``1,25%``."""
         text = format((rate * 100).normalize(), "f")
         return text.replace(".", self.decimal) + "%"
 
 
 def available_languages() -> list[str]:
-    """Codes of the languages that have a translation table, sorted."""
+    """Return the codes of the languages that have a translation table, sorted."""
     return sorted(p.stem for p in I18N_DIR.glob("*.toml"))
 
 
@@ -64,6 +64,7 @@ def translation(code: str) -> Translation:
     ------
     ModelError
         When there is no table for ``code``, or the table is incomplete.
+
     """
     if not _CODE.match(code) or not (I18N_DIR / f"{code}.toml").is_file():
         raise ModelError([missing_language(code, "", "")])
@@ -71,14 +72,14 @@ def translation(code: str) -> Translation:
 
 
 def missing_language(code: str, file: str, path: str) -> Problem:
-    """The problem reported for a language that has no translation table."""
+    """Return the problem reported for a language that has no translation table."""
     return Problem(file or "pay-glass", path,
                    f"no pay-glass translation for language {code!r} (have: "
                    f"{', '.join(available_languages())}); add reports/i18n/{code}.toml "
                    "written by a translator", "no_translation")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(code: str) -> Translation:
     path = I18N_DIR / f"{code}.toml"
     data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""``slotcert verify CERTIFICATE.json MODEL``: did the model change since certification?
+"""``slotcert verify CERTIFICATE.json MODEL``: check a model is unchanged since certification.
 
 The certificate records the model's fingerprint and its canonical form
 (``machine.fingerprint``, ``machine.canonical``). The model file is loaded
@@ -70,6 +70,7 @@ def read_certificate(path: str | Path) -> tuple[str, dict[str, Any] | None]:
     InputError
         When the file cannot be read, is not JSON, lacks a well-formed
         ``machine.fingerprint``, or its ``machine.canonical`` does not hash to it.
+
     """
     data = _read_json(Path(path))
     machine = data.get("machine") if isinstance(data, dict) else None

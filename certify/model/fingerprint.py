@@ -53,6 +53,7 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
         keys mirror the machine file (``machine``, ``bet``, ``symbols``,
         ``groups``, ``reels``, ``pays``, ``scatter_pays``, ``free_spins``,
         ``bonus``, ``jackpots``).
+
     """
     return {
         "schema": CANONICAL_SCHEMA,
@@ -110,6 +111,7 @@ def fingerprint(machine: Machine) -> str:
     -------
     str
         ``"sha256:"`` followed by 64 lower-case hex digits.
+
     """
     return fingerprint_of(canonical_form(machine))
 
@@ -130,6 +132,7 @@ def diff_canonical(old: Any, new: Any, path: str = "") -> list[str]:
         One line per change, in key order, e.g.
         ``reels.strips[2][17]: "K" -> "Q"`` or ``pays[4].pays: 50 -> 60``.
         A key or list item on one side only shows as ``(absent)``.
+
     """
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[str] = []
@@ -163,7 +166,7 @@ def _diff_items(old: list, new: list, path: str, start: int = 0) -> list[str]:
 
 
 def _diff_aligned(old: list, new: list, path: str) -> list[str]:
-    """Lists of different length (a stop added to a strip, a pay removed): align, then name.
+    """Align lists of different length (a stop added, a pay removed), then name changes.
 
     Unchanged runs are matched first, so one inserted item is one line, not a
     shifted tail. Changed and removed items carry their index in ``old``,
@@ -198,7 +201,7 @@ def _key_path(path: str, key: str) -> str:
 
 
 def _money(value: Decimal | None) -> str | None:
-    """Fixed-point string without trailing zeros: ``0.010`` -> ``"0.01"``, ``500.00`` -> ``"500"``."""
+    """Write money in fixed point without trailing zeros: ``"0.010"`` -> ``"0.01"``."""
     if value is None:
         return None
     text = format(value.normalize(), "f")

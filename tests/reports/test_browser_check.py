@@ -24,7 +24,8 @@ def test_png_checks_catch_corruption():
     assert "CRC" in png_problem(broken)
     assert png_problem(data[:-5]) is not None
     assert png_problem(b"GIF89a") == "no PNG signature"
-    html = f'<img src="{uri}"><img src="https://example.com/x.png"><img src="data:image/png;base64,AAAA">'
+    html = (f'<img src="{uri}"><img src="https://example.com/x.png">'
+            '<img src="data:image/png;base64,AAAA">')
     problems = check_images(html)
     assert len(problems) == 2
     assert "not an embedded PNG" in problems[0] and "img 2" in problems[1]
