@@ -140,29 +140,37 @@ def mc_duel(seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero,
 def settle(outcomes, order, stakes, capital, commission, cap_loss, cap_gain):  # pragma: no cover
     """Money returned to the players of one round, seats settled in ``order``.
 
-    With ``cap_loss`` a winner is paid only what the banker can still lose,
-    with ``cap_gain`` a loser pays only what the banker can still win, so the
-    banker's running net stays within ``capital`` (seed 001 art. 5.3, seed 002
-    art. 5.c cap both).  A winner keeps his stake; commission is charged on
-    the prize actually paid.
+    The banker's result of the round (stakes collected - prizes paid) is kept
+    within ``[-capital, +capital]`` (seed 001 art. 5.3, seed 002 art. 5.c cap
+    both sides; ``cap_loss`` / ``cap_gain`` switch each side).  When the loss
+    side binds, losers pay in full and winners are paid in ``order`` until
+    ``capital`` + collections run out; when the gain side binds, winners are
+    paid in full and losers pay in ``order`` until ``capital`` + payouts are
+    reached.  A winner keeps his stake; commission is charged on the prize
+    actually paid.
     """
-    net = 0.0
+    lost = 0.0
+    won = 0.0
+    for k in range(order.shape[0]):
+        if outcomes[order[k]] == _WIN:
+            won += stakes[order[k]]
+        elif outcomes[order[k]] == _LOSE:
+            lost += stakes[order[k]]
+    pay = min(won, capital + lost) if cap_loss else won
+    take = min(lost, capital + won) if cap_gain else lost
     back = 0.0
     for k in range(order.shape[0]):
-        s = order[k]
-        stake = stakes[s]
-        r = outcomes[s]
+        stake = stakes[order[k]]
+        r = outcomes[order[k]]
         if r == _WIN:
-            paid = min(stake, capital + net) if cap_loss else stake
-            paid = max(paid, 0.0)
-            net -= paid
+            paid = min(stake, pay)
+            pay -= paid
             back += stake + paid * (1.0 - commission)
         elif r == _PUSH:
             back += stake
         else:
-            taken = min(stake, capital - net) if cap_gain else stake
-            taken = max(taken, 0.0)
-            net += taken
+            taken = min(stake, take)
+            take -= taken
             back += stake - taken
     return back
 

@@ -109,17 +109,26 @@ def mc_lookup(seeds: list[int], rounds: list[int], codes: list[list[int]]) -> li
 def settle(outcomes: list[int], order: list[int], stakes: list[float], capital: float,
            commission: float, cap_loss: bool, cap_gain: bool) -> float:
     """Twin of ``_kernels.settle``: money back to the players of one round."""
-    net, back = 0.0, 0.0
+    won = sum(stakes[s] for s in order if outcomes[s] == 2)
+    lost = sum(stakes[s] for s in order if outcomes[s] == 0)
+    net = lost - won  # the banker's result without a cap
+    if cap_loss and net < -capital:
+        pay, take = lost + capital, lost
+    elif cap_gain and net > capital:
+        pay, take = won, won + capital
+    else:
+        pay, take = won, lost
+    back = 0.0
     for seat in order:
         stake = stakes[seat]
         if outcomes[seat] == 2:
-            paid = max(min(stake, capital + net), 0.0) if cap_loss else stake
-            net -= paid
+            paid = min(stake, pay)
+            pay -= paid
             back += stake + paid * (1.0 - commission)
         elif outcomes[seat] == 1:
             back += stake
         else:
-            taken = max(min(stake, capital - net), 0.0) if cap_gain else stake
-            net += taken
+            taken = min(stake, take)
+            take -= taken
             back += stake - taken
     return back

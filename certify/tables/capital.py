@@ -2,10 +2,11 @@
 
 Seed 001 art. 5.3 and seed 002 art. 5.c: "em caso algum poderá o ganho ou
 perda do banqueiro exceder o montante do seu capital em cada jogada".  Each
-round deals every seat, then settles the player seats in dealing order (from
-the seat the four dice select, counter-clockwise) while keeping the banker's
-running net within [-capital, +capital] (mode ``gain_and_loss``, the seeds'
-rule) or only above -capital (mode ``payout``); see ``_kernels.settle``.  The same
+round deals every seat; the banker's result of the round is kept within
+[-capital, +capital] (mode ``gain_and_loss``, the seeds' rule) or only above
+-capital (mode ``payout``: the banker's payout is limited by his capital plus
+what he collects).  Who goes short is decided by the settlement order, from
+the seat the four dice select, counter-clockwise; see ``_kernels.settle``.  The same
 rounds are settled without the cap, so the change in the players' return is
 measured on common random numbers.
 """
