@@ -1,0 +1,1 @@
+"""Meter reconciliation: dump readers, the meter registry, checks and the floor simulator."""

@@ -1,0 +1,224 @@
+"""The floor file (which machine runs which certified model) and soft-count files.
+
+Floor file columns (CSV, header required)::
+
+    machine_id, model, bet_level, denomination, jackpot_pools, theoretical_rtp, sigma
+
+plus an optional ``digits`` column (meter width of that machine). ``model``
+names a machine model file (resolved against the floor file's folder, then the
+working directory); its return and sigma per unit bet then come from
+``certify.exact.theory``. For machines certified elsewhere ``model`` is empty
+and ``theoretical_rtp``/``sigma`` come from the PAR sheet. ``jackpot_pools``
+lists ``pool_id=rate`` entries separated by ``;`` (``pool_id`` alone takes the
+rate of the model's jackpot with that id).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from certify.errors import EngineError, InputError
+
+FLOOR_COLUMNS = ("machine_id", "model", "bet_level", "denomination", "jackpot_pools",
+                 "theoretical_rtp", "sigma")
+COUNT_COLUMNS = ("machine_id", "period_start", "period_end", "amount")
+
+
+def exact_theory():
+    """``certify.exact.theory`` if the exact calculator is installed, else None."""
+    try:
+        from certify.exact import theory
+    except ImportError:
+        return None
+    return theory
+
+
+def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
+    """Read and validate a floor file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The floor CSV.
+    digits : int
+        Meter width for machines whose row has no ``digits`` value.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``machine_id`` with ``model, bet_level, denomination``
+        (float money per credit), ``theo_rtp, sigma, rate`` (total jackpot
+        contribution rate) and ``digits``.
+
+    Raises
+    ------
+    InputError
+        Naming the file, the line and the value for every unusable row.
+    """
+    file = str(path)
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise InputError(f"{file}: not a readable CSV floor file: {exc}") from None
+    raw.columns = [c.strip() for c in raw.columns]
+    missing = [c for c in ("machine_id", "denomination") if c not in raw.columns]
+    if missing:
+        raise InputError(f"{file}: missing column(s) {', '.join(missing)}; "
+                         f"expected {', '.join(FLOOR_COLUMNS)}")
+    rows, problems = [], []
+    for i, rec in enumerate(raw.to_dict("records")):
+        try:
+            rows.append(_floor_row(rec, Path(file).parent, digits))
+        except ValueError as exc:
+            problems.append(f"{file}: line {i + 2}: {exc}")
+    if problems:
+        raise InputError("; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)"
+                                                    if len(problems) > 5 else ""))
+    floor = pd.DataFrame(rows, columns=["machine_id", "model", "bet_level", "denomination",
+                                        "theo_rtp", "sigma", "rate", "pools", "digits"])
+    dup = floor["machine_id"][floor["machine_id"].duplicated()]
+    if len(dup):
+        raise InputError(f"{file}: machine_id {dup.iloc[0]!r} appears more than once")
+    return floor.set_index("machine_id")
+
+
+def _floor_row(rec: dict[str, str], folder: Path, digits: int) -> dict:
+    """Validate one floor row; raise ValueError naming the bad value."""
+    mid = rec.get("machine_id", "").strip()
+    if not mid:
+        raise ValueError("machine_id is empty")
+    denom = _decimal(rec, "denomination")
+    if denom is None or denom <= 0:
+        raise ValueError(f"denomination={rec.get('denomination')!r} must be a positive decimal")
+    level = _integer(rec, "bet_level")
+    width = _integer(rec, "digits") or digits
+    if not 4 <= width <= 15:
+        raise ValueError(f"digits={width!r} must be in [4, 15]")
+    rtp, sigma = _decimal(rec, "theoretical_rtp"), _decimal(rec, "sigma")
+    model = rec.get("model", "").strip()
+    pools = _pools(rec.get("jackpot_pools", ""))
+    if model:
+        rtp, sigma, pools = _model_theory(model, folder, level, rtp, sigma, pools)
+    if rtp is None or sigma is None:
+        raise ValueError("theoretical_rtp and sigma are required when model is empty")
+    if not 0 < rtp < 2 or sigma <= 0:
+        raise ValueError(f"theoretical_rtp={str(rtp)!r} must be in (0, 2) and "
+                         f"sigma={str(sigma)!r} positive")
+    if any(r is None or not 0 <= r < 1 for r in pools.values()):
+        raise ValueError(f"jackpot_pools={rec.get('jackpot_pools')!r}: each rate must be in "
+                         "[0, 1) (write pool_id=rate)")
+    return {"machine_id": mid, "model": model, "bet_level": level or 0,
+            "denomination": float(denom), "theo_rtp": float(rtp), "sigma": float(sigma),
+            "rate": float(sum(pools.values(), Decimal(0))), "pools": ";".join(pools),
+            "digits": width}
+
+
+def _decimal(rec: dict[str, str], key: str) -> Decimal | None:
+    text = rec.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"{key}={text!r} is not a decimal number") from None
+    if not value.is_finite():
+        raise ValueError(f"{key}={text!r} is not a finite number")
+    return value
+
+
+def _integer(rec: dict[str, str], key: str) -> int | None:
+    value = _decimal(rec, key)
+    if value is None:
+        return None
+    if value != value.to_integral_value():
+        raise ValueError(f"{key}={rec[key]!r} must be a whole number")
+    return int(value)
+
+
+def _pools(text: str) -> dict[str, Decimal | None]:
+    pools: dict[str, Decimal | None] = {}
+    for entry in (e.strip() for e in text.replace("|", ";").split(";")):
+        if not entry:
+            continue
+        name, _, rate = entry.partition("=")
+        try:
+            pools[name.strip()] = Decimal(rate.strip()) if rate.strip() else None
+        except InvalidOperation:
+            raise ValueError(f"jackpot_pools entry {entry!r}: rate is not a decimal") from None
+    return pools
+
+
+def _model_theory(model: str, folder: Path, level: int | None, rtp, sigma, pools):
+    """Return, sigma and pool rates of a model row (exact calculator if present)."""
+    from certify.model import load_machine
+
+    path = folder / model if (folder / model).exists() else Path(model)
+    machine = load_machine(path)
+    if level is None or level not in machine.bet_levels:
+        raise ValueError(f"bet_level={level!r} is not one of {list(machine.bet_levels)} "
+                         f"of model {model!r}")
+    theory = exact_theory()
+    try:
+        figures = theory(machine, machine.bet_levels.index(level)) if theory else None
+    except EngineError:  # cycle too large: the PAR figures of the row must do
+        figures = None
+    if figures is not None:
+        rtp, sigma = Decimal(repr(float(figures[0]))), Decimal(repr(float(figures[1])))
+    elif rtp is None or sigma is None:
+        raise ValueError(f"model {model!r} needs certify.exact (not installed) or "
+                         "theoretical_rtp and sigma from the PAR sheet")
+    rates = {j.id: j.contribution for j in machine.jackpots}
+    for name, rate in list(pools.items()):
+        if rate is None:
+            if name not in rates:
+                raise ValueError(f"jackpot pool {name!r} is not a jackpot of model {model!r}")
+            pools[name] = rates[name]
+    return rtp, sigma, pools
+
+
+def load_counts(path: str | Path) -> pd.DataFrame:
+    """Read a soft-count file: ``machine_id, period_start, period_end, amount``.
+
+    ``amount`` is counted money; the period bounds are ISO 8601 with offset.
+
+    Returns
+    -------
+    pandas.DataFrame
+        With ``start``/``end`` as int64 nanoseconds UTC and ``amount`` float.
+    """
+    file = str(path)
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise InputError(f"{file}: not a readable CSV soft-count file: {exc}") from None
+    raw.columns = [c.strip() for c in raw.columns]
+    missing = [c for c in COUNT_COLUMNS if c not in raw.columns]
+    if missing:
+        raise InputError(f"{file}: missing column(s) {', '.join(missing)}")
+    start = pd.to_datetime(raw["period_start"], utc=True, format="ISO8601", errors="coerce")
+    end = pd.to_datetime(raw["period_end"], utc=True, format="ISO8601", errors="coerce")
+    amount = pd.to_numeric(raw["amount"], errors="coerce")
+    bad = start.isna() | end.isna() | amount.isna() | (end <= start) | (amount < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(f"{file}: line {i + 2}: unusable count "
+                         f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, "
+                         "a non-negative amount)")
+    return pd.DataFrame({"machine_id": raw["machine_id"].str.strip().astype(object),
+                         "start": _ns(start), "end": _ns(end),
+                         "amount": amount.astype(float), "line": np.arange(len(raw)) + 2,
+                         }).assign(file=file)
+
+
+def _ns(values: pd.Series) -> np.ndarray:
+    """Timestamps as int64 nanoseconds since the epoch (UTC)."""
+    return values.dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype("int64").to_numpy()
+

@@ -1,0 +1,351 @@
+"""Readers for meter dumps: CSV, Parquet and JSON lines, into one normalised frame.
+
+A dump holds cumulative readings: ``machine_id``, ``read_at`` (ISO 8601 with a
+UTC offset) and meters under canonical names or SAS codes (see
+:mod:`meters.registry`). Every reader yields *normalised* frames:
+
+==============  ==============================================================
+``machine_id``  categorical, stripped text
+``read_at``     int64 nanoseconds since the epoch, UTC (0 when unreadable)
+<meter>         float64 per canonical meter present in the file (NaN = empty)
+``_file``       the dump path as given
+``_line``       CSV/JSONL: physical line (header = line 1); Parquet: row number
+                from 1
+``_bad``        why the row cannot be used ("" when it can)
+==============  ==============================================================
+
+Rows are validated column by column with vectorised operations; only the
+original text of quarantined rows is fetched again at the end
+(:func:`original_rows`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from certify.errors import InputError
+from meters.registry import KEY_COLUMNS, canonical
+
+FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl",
+           ".ndjson": "jsonl", ".json": "jsonl"}
+_EXTRA = 8
+_OFFSET_RE = r"(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
+
+
+def dump_format(path: str | Path) -> str:
+    """The format of a dump from its file name: ``csv``, ``parquet`` or ``jsonl``."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise InputError(f"{path}: unknown dump format {suffix!r} "
+                         "(use .csv, .parquet or .jsonl)")
+    return FORMATS[suffix]
+
+
+def column_map(columns: list[str], file: str) -> dict[str, str]:
+    """Map a dump's headers to canonical names; reject unknown or doubled meters.
+
+    Parameters
+    ----------
+    columns : list of str
+        Headers as they appear in the dump.
+    file : str
+        The dump, for messages.
+
+    Returns
+    -------
+    dict
+        Header -> canonical name (``machine_id`` and ``read_at`` included).
+    """
+    mapping: dict[str, str] = {}
+    for col in columns:
+        name = str(col).strip()
+        target = name.lower() if name.lower() in KEY_COLUMNS else canonical(name)
+        if target is None:
+            raise InputError(f"{file}: column {name!r} is neither machine_id, read_at, a "
+                             "canonical meter name nor a known SAS meter code")
+        if target in mapping.values():
+            raise InputError(f"{file}: meter {target!r} appears twice (column {name!r})")
+        mapping[col] = target
+    for key in KEY_COLUMNS:
+        if key not in mapping.values():
+            raise InputError(f"{file}: missing column {key!r}")
+    return mapping
+
+
+def dump_meters(paths: list[str]) -> list[str]:
+    """Canonical meters present in any of the dumps (header-only read)."""
+    found: set[str] = set()
+    for path in paths:
+        found.update(v for v in column_map(_headers(path), str(path)).values()
+                     if v not in KEY_COLUMNS)
+    return sorted(found)
+
+
+def _headers(path: str | Path) -> list[str]:
+    fmt = dump_format(path)
+    try:
+        if fmt == "parquet":
+            return list(pq.read_schema(path).names)
+        with open(path, newline="", encoding="utf-8") as handle:
+            first = handle.readline()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (pa.ArrowInvalid, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read: {exc}") from None
+    if fmt == "csv":
+        return next(csv.reader([first]), [])
+    try:
+        return list(json.loads(first)) if first.strip() else []
+    except (json.JSONDecodeError, TypeError):
+        raise InputError(f"{path}: line 1 is not a JSON object") from None
+
+
+def read_dump(path: str | Path, meters: list[str] | None = None) -> pd.DataFrame:
+    """Read a whole dump into one normalised frame (see module docstring)."""
+    parts = list(iter_dump(path, meters=meters))
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
+              meters: list[str] | None = None) -> Iterator[pd.DataFrame]:
+    """Yield normalised frames of at most ``batch_rows`` rows from one dump.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.csv``, ``.parquet`` or ``.jsonl`` dump.
+    batch_rows : int
+        Rows per yielded frame.
+    meters : list of str, optional
+        Canonical meters every frame carries (NaN where the file lacks them),
+        so frames of several files share one schema.
+    """
+    file = str(path)
+    mapping = column_map(_headers(path), file)
+    fmt = dump_format(path)
+    readers = {"csv": _csv_batches, "parquet": _parquet_batches, "jsonl": _jsonl_batches}
+    empty = True
+    for frame, lines, bad in readers[fmt](file, mapping, batch_rows):
+        empty = False
+        yield normalise(frame, mapping, file, lines, bad, meters)
+    if empty:
+        yield normalise(pd.DataFrame({c: pd.Series([], dtype=object) for c in mapping}),
+                        mapping, file, np.zeros(0, np.int64), np.zeros(0, object), meters)
+
+
+def _csv_batches(file: str, mapping: dict[str, str], batch_rows: int):
+    headers = list(mapping)
+    names = headers + [f"_extra{i}" for i in range(_EXTRA)]
+    try:
+        chunks = pd.read_csv(file, header=None, skiprows=1, names=names, dtype=str,
+                             keep_default_na=False, skip_blank_lines=False,
+                             chunksize=batch_rows, encoding="utf-8")
+        start = 2
+        for chunk in chunks:
+            lines = np.arange(start, start + len(chunk), dtype=np.int64)
+            start += len(chunk)
+            values = chunk[headers]
+            blank = (chunk == "").all(axis=1).to_numpy()
+            extra = (chunk[names[len(headers):]] != "").any(axis=1).to_numpy()
+            bad = np.where(extra, "too many fields", "").astype(object)
+            keep = ~blank
+            yield values[keep].reset_index(drop=True), lines[keep], bad[keep]
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise InputError(f"{file}: not a readable CSV dump: {' '.join(str(exc).split())}"
+                         ) from None
+
+
+def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
+    try:
+        handle = pq.ParquetFile(file, read_dictionary=[c for c in mapping
+                                                       if mapping[c] == "machine_id"])
+        start = 1
+        for batch in handle.iter_batches(batch_size=batch_rows):
+            frame = batch.to_pandas()
+            lines = np.arange(start, start + len(frame), dtype=np.int64)
+            start += len(frame)
+            yield frame, lines, np.full(len(frame), "", dtype=object)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
+
+
+def _jsonl_batches(file: str, mapping: dict[str, str], batch_rows: int):
+    with open(file, encoding="utf-8") as handle:
+        start = 1
+        while True:
+            text = [handle.readline() for _ in range(batch_rows)]
+            text = [t for t in text if t]
+            if not text:
+                return
+            lines = np.arange(start, start + len(text), dtype=np.int64)
+            start += len(text)
+            yield _jsonl_chunk(text, lines, list(mapping))
+
+
+def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
+    """Parse a chunk of JSON lines; a bad line is kept as a row marked bad."""
+    blank = np.array([not t.strip() for t in text])
+    try:
+        frame = pd.read_json(io.StringIO("".join(t for t, b in zip(text, blank) if not b)),
+                             lines=True, dtype=False, convert_axes=False)
+        bad = np.full(len(frame), "", dtype=object)
+        if any(c not in headers for c in frame.columns):
+            raise ValueError("unexpected key")
+    except ValueError:
+        records, reasons = [], []
+        for t in (t for t, b in zip(text, blank) if not b):  # slow path: bad chunk only
+            try:
+                rec = json.loads(t)
+                ok = isinstance(rec, dict) and all(k in headers for k in rec)
+            except json.JSONDecodeError:
+                rec, ok = {}, False
+            records.append(rec if ok else {})
+            reasons.append("" if ok else "not a JSON object with the dump's keys")
+        frame, bad = pd.DataFrame.from_records(records), np.array(reasons, dtype=object)
+    frame = frame.reindex(columns=headers)
+    return frame, lines[~blank], bad
+
+
+def normalise(frame: pd.DataFrame, mapping: dict[str, str], file: str, lines: np.ndarray,
+              bad: np.ndarray, meters: list[str] | None = None) -> pd.DataFrame:
+    """Turn a raw frame into the normalised schema, marking unusable rows.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Raw columns as read (text or typed).
+    mapping : dict
+        Header -> canonical name, from :func:`column_map`.
+    file : str
+        Source file, stored in ``_file``.
+    lines : numpy.ndarray
+        Source line (or Parquet row number) of each row.
+    bad : numpy.ndarray
+        Reasons already known (e.g. "too many fields"), ``""`` otherwise.
+    meters : list of str, optional
+        Canonical meters to carry (default: those of this file).
+    """
+    frame = frame.rename(columns=mapping)
+    reason = np.asarray(bad, dtype=object).copy()
+    own = [c for c in frame.columns if c not in KEY_COLUMNS]
+    out = {"machine_id": _machine_ids(frame["machine_id"], reason)}
+    out["read_at"] = _timestamps(frame["read_at"], reason)
+    for meter in meters if meters is not None else own:
+        if meter in frame.columns:
+            out[meter] = _meter_values(frame[meter], meter, reason)
+        else:
+            out[meter] = np.full(len(frame), np.nan)
+    result = pd.DataFrame(out)
+    result["_file"] = pd.Categorical.from_codes(np.zeros(len(frame), np.int8), [file])
+    result["_line"] = np.asarray(lines, dtype=np.int64)
+    result["_bad"] = reason
+    return result
+
+
+def _set(reason: np.ndarray, mask: np.ndarray, text: np.ndarray | str) -> None:
+    """Record ``text`` for rows in ``mask`` that have no reason yet."""
+    target = mask & (reason == "")
+    if target.any():
+        reason[target] = text[target] if isinstance(text, np.ndarray) else text
+
+
+def _machine_ids(values: pd.Series, reason: np.ndarray) -> pd.Categorical:
+    missing = values.isna().to_numpy()
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        cats = pd.Index(values.cat.categories.astype(str)).str.strip()
+        codes = values.cat.codes.to_numpy()
+        if cats.is_unique:
+            ids = pd.Categorical.from_codes(codes, cats)
+        else:
+            ids = pd.Categorical(np.where(missing, "", np.asarray(cats, dtype=object)[codes]))
+    else:
+        text = values.astype(object).where(~missing, "").astype(str).str.strip()
+        ids = pd.Categorical(text.to_numpy(dtype=object))
+    empty = missing | (ids.codes < 0)
+    if "" in ids.categories:
+        empty |= ids.codes == ids.categories.get_loc("")
+    _set(reason, empty, "machine_id is empty")
+    return ids
+
+
+def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
+    if pd.api.types.is_datetime64_any_dtype(values.dtype):
+        ts = values if getattr(values.dtype, "tz", None) else values.dt.tz_localize("UTC")
+        ok = ts.notna().to_numpy()
+        _set(reason, ~ok, "read_at is empty")
+    else:
+        text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
+        ts = pd.to_datetime(text, utc=True, format="ISO8601", errors="coerce")
+        ok = ts.notna().to_numpy()
+        _set(reason, ~ok, _fill(len(ok), ~ok, text, "read_at={!r} is not an ISO 8601 time"))
+        offset = text.str.contains(_OFFSET_RE, regex=True).to_numpy()
+        _set(reason, ok & ~offset, _fill(len(ok), ok & ~offset, text,
+                                         "read_at={!r} has no UTC offset"))
+    ns = np.zeros(len(values), dtype=np.int64)
+    if ok.any():
+        ns[ok] = ts[ok].dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype(
+            "int64").to_numpy()
+    return ns
+
+
+def _fill(n: int, mask: np.ndarray, text: pd.Series, template: str) -> np.ndarray:
+    """An object array with ``template.format(value)`` at ``mask``, "" elsewhere."""
+    out = np.full(n, "", dtype=object)
+    if mask.any():
+        out[mask] = [template.format(v) for v in text[mask].tolist()]
+    return out
+
+
+def _meter_values(values: pd.Series, meter: str, reason: np.ndarray) -> np.ndarray:
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+            values.dtype):
+        num = values.to_numpy(dtype=float, na_value=np.nan, copy=True)
+        text = values.astype(object)
+    else:
+        text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
+        num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
+        garbage = np.isnan(num) & (text.to_numpy() != "")
+        _set(reason, garbage, _fill(len(num), garbage, text, meter + "={!r} is not a number"))
+    with np.errstate(invalid="ignore"):
+        wrong = ~np.isnan(num) & (~np.isfinite(num) | (num < 0) | (num != np.floor(num)))
+    _set(reason, wrong, _fill(len(num), wrong, pd.Series(num),
+                              meter + "={!r} is not a whole non-negative number"))
+    num[wrong] = np.nan
+    return num
+
+
+def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
+    """The original text of some rows of a dump, by line (Parquet: JSON of the row).
+
+    Parameters
+    ----------
+    path : str
+        The dump.
+    lines : numpy.ndarray
+        Line numbers (Parquet: row numbers from 1) as stored in ``_line``.
+    """
+    wanted = set(int(x) for x in lines)
+    if not wanted:
+        return {}
+    if dump_format(path) == "parquet":
+        idx = np.array(sorted(wanted), dtype=np.int64)
+        rows = pq.read_table(path).take(pa.array(idx - 1)).to_pylist()
+        return {int(i): json.dumps(r, default=str, sort_keys=False) for i, r in zip(idx, rows)}
+    found: dict[int, str] = {}
+    last = max(wanted)
+    with open(path, encoding="utf-8", newline="") as handle:
+        for number, text in enumerate(handle, start=1):
+            if number in wanted:
+                found[number] = text.rstrip("\r\n")
+            if number >= last:
+                break
+    return found

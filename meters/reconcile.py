@@ -1,0 +1,259 @@
+"""Reconcile meter dumps against a floor: the whole pipeline, in one piece or many.
+
+:func:`reconcile` reads the dumps, and either reconciles them in memory or,
+with ``pieces > 1``, spills them to Parquet partitioned by machine (a hash of
+``machine_id``) and reconciles one partition at a time. Every check is local to
+a machine, so both paths give the same rows; outputs are sorted at the end.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from meters import checks, events
+from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, SEVERITY, Code
+from meters.config import Config
+from meters.readers import dump_meters, iter_dump, original_rows
+from meters.sequence import intervals, screen
+
+
+@dataclass
+class Result:
+    """Everything one reconciliation produced (frames as written to the outputs)."""
+
+    findings: pd.DataFrame
+    periods: pd.DataFrame
+    quarantine: pd.DataFrame
+    totals: pd.DataFrame
+    rows_in: int = 0
+    rows_reconciled: int = 0
+    counts_unmatched: int = 0
+    z_critical: float = float("nan")
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def rows_quarantined(self) -> int:
+        """Rows set aside with a reason."""
+        return len(self.quarantine)
+
+    @property
+    def errors(self) -> int:
+        """Number of error-level findings."""
+        return int((self.findings["severity"] == "error").sum())
+
+
+def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
+              cfg: Config | None = None, pieces: int = 1, batch_rows: int = 1_000_000,
+              workdir: str | None = None) -> Result:
+    """Reconcile dumps against a floor.
+
+    Parameters
+    ----------
+    dumps : list of str
+        CSV / Parquet / JSONL dump files.
+    floor : pandas.DataFrame
+        From :func:`meters.floor.load_floor`.
+    counts : pandas.DataFrame, optional
+        From :func:`meters.floor.load_counts`.
+    cfg : Config, optional
+        Tolerances (defaults of :class:`~meters.config.Config`).
+    pieces : int
+        1 reconciles in memory; more partitions the readings by machine into
+        that many Parquet pieces on disk and reconciles them one at a time.
+    batch_rows : int
+        Rows read at a time when partitioning.
+    workdir : str, optional
+        Where the pieces go (a temporary folder by default).
+
+    Returns
+    -------
+    Result
+    """
+    cfg = cfg or Config()
+    meters = dump_meters([str(d) for d in dumps])
+    if pieces <= 1:
+        frames = [f for d in dumps for f in iter_dump(d, batch_rows=batch_rows, meters=meters)]
+        results = [reconcile_frame(_concat(frames), floor, counts, cfg)]
+    else:
+        with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+            parts = spill(dumps, meters, pieces, Path(tmp), batch_rows)
+            results = [reconcile_frame(pq.read_table(p).to_pandas(), floor, counts, cfg)
+                       for p in parts]
+    result = combine(results, counts)
+    attach_originals(result)
+    return result
+
+
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate normalised frames keeping categorical columns categorical."""
+    if len(frames) == 1:
+        return frames[0]
+    cats = {c: pd.api.types.union_categoricals([f[c] for f in frames]).categories
+            for c in ("machine_id", "_file")}
+    fixed = [f.assign(**{c: pd.Categorical(f[c], categories=k) for c, k in cats.items()})
+             for f in frames]
+    return pd.concat(fixed, ignore_index=True)
+
+
+def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
+          batch_rows: int) -> list[Path]:
+    """Write the dumps' rows to ``pieces`` Parquet files partitioned by machine.
+
+    Returns the paths of the pieces that received rows.
+    """
+    writers: dict[int, pq.ParquetWriter] = {}
+    try:
+        for dump in dumps:
+            for frame in iter_dump(dump, batch_rows=batch_rows, meters=meters):
+                ids = frame["machine_id"].cat
+                bucket_of = pd.util.hash_array(np.asarray(ids.categories, dtype=object)) % pieces
+                bucket = np.where(ids.codes.to_numpy() >= 0,
+                                  bucket_of[np.maximum(ids.codes.to_numpy(), 0)], 0)
+                for b in np.unique(bucket):
+                    part = frame[bucket == b].astype({"machine_id": object, "_file": object})
+                    table = pa.Table.from_pandas(part, preserve_index=False)
+                    table = table.cast(_schema(meters))
+                    if b not in writers:
+                        writers[b] = pq.ParquetWriter(folder / f"piece-{b:05d}.parquet",
+                                                      table.schema)
+                    writers[b].write_table(table)
+    finally:
+        for w in writers.values():
+            w.close()
+    return [folder / f"piece-{b:05d}.parquet" for b in sorted(writers)]
+
+
+def _schema(meters: list[str]) -> pa.Schema:
+    return pa.schema([("machine_id", pa.dictionary(pa.int32(), pa.string())),
+                      ("read_at", pa.int64()), *[(m, pa.float64()) for m in meters],
+                      ("_file", pa.dictionary(pa.int32(), pa.string())), ("_line", pa.int64()),
+                      ("_bad", pa.string())])
+
+
+def reconcile_frame(df: pd.DataFrame, floor: pd.DataFrame, counts: pd.DataFrame | None,
+                    cfg: Config) -> Result:
+    """Reconcile the normalised readings of whole machines held in memory."""
+    df = df.reset_index(drop=True)
+    scr = screen(df, floor, cfg.digits)
+    iv = intervals(df, scr)
+    direct = checks.add_prizes(iv, scr.reported, scr.meters)
+    sums = [m for m in iv.columns if m in scr.meters or m == "prizes_paid"]
+    per = checks.aggregate(iv, sums, cfg.period)
+    pm = per["mcode"].to_numpy(dtype=np.int64)
+    rows = floor.loc[scr.machines[pm]]
+    rep = {m: scr.reported[pm, j] for j, m in enumerate(scr.meters)}
+    if "prizes_paid" in sums:
+        rep["prizes_paid"] = direct[pm] | rep.get("coin_out", False)
+    checks.hold_columns(per, rows)
+    tot = checks.machine_totals(per, floor, scr.machines)
+    hold, zc = checks.hold_findings(tot, cfg, len(floor))
+    span = _span(df, scr)
+    drop, unmatched = events.drop_variance(df, iv, scr, counts, floor, cfg)
+    parts = [*checks.period_findings(per, rep, direct[pm], rows, cfg),
+             *events.reset_and_rollover(df, iv, scr), events.time_gaps(df, scr, cfg),
+             *events.quarantine_findings(df, scr), events.missing_meters(scr, cfg, direct, span),
+             drop, hold]
+    findings = _findings(df, scr, [p for p in parts if len(p)])
+    return Result(findings, _periods(per, scr, sums), _quarantine(df, scr),
+                  tot.drop(columns=["mcode", "row_start", "row_end"]), rows_in=len(df),
+                  rows_reconciled=len(scr.order), counts_unmatched=unmatched, z_critical=zc)
+
+
+def _span(df: pd.DataFrame, scr) -> pd.DataFrame:
+    """First and last kept reading of each machine, by machine code."""
+    m = scr.mcode[scr.order]
+    t = df["read_at"].to_numpy()[scr.order]
+    frame = pd.DataFrame({"m": m, "t": t, "row": scr.order})
+    g = frame.groupby("m")
+    return pd.DataFrame({"start": g["t"].first(), "end": g["t"].last(),
+                         "row_start": g["row"].first(), "row_end": g["row"].last()})
+
+
+def iso(ns: np.ndarray) -> np.ndarray:
+    """ISO 8601 UTC text of int64 nanosecond times ("" for 0)."""
+    ns = np.asarray(ns, dtype=np.int64)
+    text = pd.DatetimeIndex(ns.astype("datetime64[ns]")).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return np.where(ns == 0, "", np.asarray(text, dtype=object))
+
+
+def _findings(df: pd.DataFrame, scr, parts: list[pd.DataFrame]) -> pd.DataFrame:
+    if not parts:
+        return pd.DataFrame(columns=list(FINDING_COLUMNS))
+    f = pd.concat(parts, ignore_index=True)
+    files = df["_file"].to_numpy(dtype=object)
+    lines = df["_line"].to_numpy()
+    f["source_rows"] = [_rows_text(files, lines, r) for r in f["rows"]]
+    f["machine_id"] = scr.machines[f["mcode"].to_numpy(dtype=np.int64)]
+    f["period_start"], f["period_end"] = iso(f["start"]), iso(f["end"])
+    f["severity"] = [SEVERITY[Code(c)] for c in f["code"]]
+    return f[list(FINDING_COLUMNS)]
+
+
+def _rows_text(files: np.ndarray, lines: np.ndarray, rows: np.ndarray, limit: int = 20) -> str:
+    rows = np.unique(np.asarray(rows, dtype=np.int64))
+    text = ";".join(f"{files[r]}:{lines[r]}" for r in rows[:limit])
+    return text + (f";... (+{len(rows) - limit} more)" if len(rows) > limit else "")
+
+
+def _periods(per: pd.DataFrame, scr, sums: list[str]) -> pd.DataFrame:
+    out = per.drop(columns=["mcode", "row_start", "row_end"])
+    out.insert(0, "machine_id", scr.machines[per["mcode"].to_numpy(dtype=np.int64)])
+    out["period"] = iso(per["period"])
+    out["period_start"] = iso(per["period_start"])
+    out["period_end"] = iso(per["period_end"])
+    for m in [c for c in sums if c in out]:
+        out[m] = out[m].astype("Int64")
+    for m in ("hold", "hold_money", "coin_in_money"):
+        out[m] = out[m].round(6)
+    return out
+
+
+def _quarantine(df: pd.DataFrame, scr) -> pd.DataFrame:
+    idx = np.flatnonzero(scr.qcode != "")
+    return pd.DataFrame({"source_file": df["_file"].to_numpy(dtype=object)[idx],
+                         "source_line": df["_line"].to_numpy()[idx],
+                         "machine_id": df["machine_id"].to_numpy(dtype=object)[idx],
+                         "read_at": iso(df["read_at"].to_numpy()[idx]),
+                         "code": scr.qcode[idx], "reason": scr.qreason[idx], "original": ""})
+
+
+def combine(results: list[Result], counts: pd.DataFrame | None) -> Result:
+    """Merge piece results and sort every table into its canonical order."""
+    def cat(name: str) -> pd.DataFrame:
+        frames = [getattr(r, name) for r in results if len(getattr(r, name))]
+        return pd.concat(frames, ignore_index=True) if frames else getattr(results[0], name)
+
+    findings = cat("findings").sort_values(
+        ["machine_id", "period_start", "code", "meter", "period_end", "source_rows"],
+        kind="stable").reset_index(drop=True)
+    periods = cat("periods").sort_values(["machine_id", "period_start"],
+                                         kind="stable").reset_index(drop=True)
+    quarantine = cat("quarantine").sort_values(["source_file", "source_line"],
+                                               kind="stable").reset_index(drop=True)
+    totals = cat("totals").sort_values("machine_id", kind="stable").reset_index(drop=True)
+    n_counts = 0 if counts is None else len(counts)
+    compared = sum(n_counts - r.counts_unmatched for r in results)
+    return Result(findings, periods, quarantine, totals,
+                  rows_in=sum(r.rows_in for r in results),
+                  rows_reconciled=sum(r.rows_reconciled for r in results),
+                  counts_unmatched=n_counts - compared, z_critical=results[0].z_critical)
+
+
+def attach_originals(result: Result) -> None:
+    """Fill ``original`` of the quarantine with the rows' text from their files."""
+    q = result.quarantine
+    if q.empty:
+        return
+    original = np.full(len(q), "", dtype=object)
+    for file, idx in q.groupby("source_file").indices.items():
+        text = original_rows(str(file), q["source_line"].to_numpy()[idx])
+        original[idx] = [text.get(int(n), "") for n in q["source_line"].to_numpy()[idx]]
+    q["original"] = original
+    result.quarantine = q[list(QUARANTINE_COLUMNS)]

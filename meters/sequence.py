@@ -1,0 +1,273 @@
+"""Order each machine's readings, quarantine bad rows, cut segments, take deltas.
+
+All steps are vectorised over every machine at once: rows are sorted by
+(machine, read_at, file, line) and neighbours are compared with shifted
+arrays masked to the same machine.
+
+Rules (documented in docs/METERS.md):
+
+- a row that cannot be parsed, names no known machine, lacks a value of a
+  meter its machine reports, or exceeds the meter width is quarantined;
+- a second row of a machine at the same ``read_at`` is a ``duplicate_row``;
+- a value is *behind* its predecessor when ``(cur - prev) mod 10**digits``
+  is at least half the modulus (a smaller wrap is a rollover);
+- a row behind its predecessor while its successor is ahead of that
+  predecessor (a dip), or ahead of a successor that is itself ahead of the
+  predecessor (a spike), is out of sequence: ``out_of_order`` when the
+  sequence meter (``games_played``, else ``coin_in``) shows it, otherwise a
+  ``malformed_row`` ("impossible"); repeated until no row is out of sequence;
+- any remaining step behind is a reset (RAM clear): the interval is dropped
+  and a new segment starts; no negative delta is ever produced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from meters.codes import Code
+
+SEQUENCE_METERS = ("games_played", "coin_in")
+
+
+@dataclass
+class Screened:
+    """Rows of one piece after quarantine, kept rows in machine/time order."""
+
+    order: np.ndarray
+    qcode: np.ndarray
+    qreason: np.ndarray
+    mcode: np.ndarray
+    machines: np.ndarray
+    reported: np.ndarray
+    meters: list[str]
+    modulus: np.ndarray
+
+
+def meter_columns(df: pd.DataFrame) -> list[str]:
+    """The canonical meter columns of a normalised frame."""
+    return [c for c in df.columns if c not in ("machine_id", "read_at")
+            and not c.startswith("_")]
+
+
+def screen(df: pd.DataFrame, floor: pd.DataFrame, digits: int = 10) -> Screened:
+    """Quarantine unusable rows and order the rest.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Normalised readings of whole machines (see :mod:`meters.readers`).
+    floor : pandas.DataFrame
+        From :func:`meters.floor.load_floor`.
+    digits : int
+        Fallback meter width.
+
+    Returns
+    -------
+    Screened
+    """
+    meters = meter_columns(df)
+    ids = pd.Categorical(df["machine_id"])
+    machines = np.asarray(ids.categories, dtype=object)
+    mcode = ids.codes.astype(np.int64)
+    qcode = np.full(len(df), "", dtype=object)
+    qreason = np.full(len(df), "", dtype=object)
+    bad = df["_bad"].to_numpy(dtype=object) != ""
+    qcode[bad], qreason[bad] = Code.MALFORMED_ROW.value, df["_bad"].to_numpy(dtype=object)[bad]
+    known = np.isin(machines, floor.index.to_numpy(dtype=object))
+    unknown = ~known[mcode] & ~bad
+    qcode[unknown] = Code.UNKNOWN_MACHINE.value
+    qreason[unknown] = "machine_id is not in the floor file"
+    width = floor["digits"].reindex(machines).fillna(digits).to_numpy(dtype=float)
+    modulus = 10.0 ** width
+    values = df[meters].to_numpy(dtype=float)
+    reported = _reported(values, mcode, qcode == "", len(machines))
+    _incomplete(values, mcode, reported, modulus, meters, qcode, qreason)
+    order = _sorted(df, mcode, np.flatnonzero(qcode == ""))
+    order = _duplicates(df, values, mcode, order, qcode, qreason)
+    order = _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason)
+    return Screened(order, qcode, qreason, mcode, machines, reported, meters, modulus)
+
+
+def _reported(values: np.ndarray, mcode: np.ndarray, ok: np.ndarray, n: int) -> np.ndarray:
+    """Which machine reports which meter (any value among its usable rows)."""
+    counts = np.zeros((n, values.shape[1]), dtype=np.int64)
+    m = mcode[ok]
+    for j in range(values.shape[1]):
+        counts[:, j] = np.bincount(m, weights=~np.isnan(values[ok, j]), minlength=n)
+    return counts > 0
+
+
+def _incomplete(values, mcode, reported, modulus, meters, qcode, qreason) -> None:
+    """Quarantine rows missing a reported meter or exceeding the meter width."""
+    free = qcode == ""
+    missing = np.isnan(values) & reported[mcode]
+    over = values >= modulus[mcode][:, None]
+    for mask, text in ((missing, "no value for meter {m} that this machine reports"),
+                       (over, "{m}={v:.0f} exceeds the meter width")):
+        hit = mask.any(axis=1) & free
+        if hit.any():
+            rows = np.flatnonzero(hit)
+            first = mask[rows].argmax(axis=1)
+            qcode[rows] = Code.MALFORMED_ROW.value
+            qreason[rows] = [text.format(m=meters[j], v=values[r, j])
+                             for r, j in zip(rows, first)]
+            free &= ~hit
+
+
+def _sorted(df: pd.DataFrame, mcode: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``rows`` ordered by machine, read_at, source file and line."""
+    t = df["read_at"].to_numpy()[rows]
+    m = mcode[rows]
+    f = df["_file"].cat.codes.to_numpy()[rows] if hasattr(df["_file"], "cat") else \
+        pd.factorize(df["_file"])[0][rows]
+    line = df["_line"].to_numpy()[rows]
+    if len(rows) < 2 or _is_sorted(m, t, f, line):
+        return rows
+    return rows[np.lexsort((line, f, t, m))]
+
+
+def _is_sorted(*keys: np.ndarray) -> bool:
+    """True if rows are already in lexicographic order of ``keys``."""
+    ahead = np.zeros(len(keys[0]) - 1, dtype=bool)
+    tie = np.ones(len(keys[0]) - 1, dtype=bool)
+    for key in keys:
+        d = np.diff(key)
+        ahead |= tie & (d > 0)
+        if (tie & (d < 0)).any():
+            return False
+        tie &= d == 0
+    return True
+
+
+def _duplicates(df, values, mcode, order, qcode, qreason) -> np.ndarray:
+    """Quarantine later rows of a machine with the same read_at; keep the first."""
+    if len(order) < 2:
+        return order
+    t = df["read_at"].to_numpy()[order]
+    m = mcode[order]
+    dup = np.zeros(len(order), dtype=bool)
+    dup[1:] = (m[1:] == m[:-1]) & (t[1:] == t[:-1])
+    if not dup.any():
+        return order
+    first = order[np.maximum.accumulate(np.where(dup, 0, np.arange(len(order))))]
+    rows = order[dup]
+    same = np.all((values[rows] == values[first[dup]]) |
+                  (np.isnan(values[rows]) & np.isnan(values[first[dup]])), axis=1)
+    where = _where(df, first[dup])
+    qcode[rows] = Code.DUPLICATE_ROW.value
+    qreason[rows] = [("identical to " if s else "same read_at as ") + w +
+                     ("" if s else " with different meter values") for s, w in zip(same, where)]
+    return order[~dup]
+
+
+def _where(df: pd.DataFrame, rows: np.ndarray) -> list[str]:
+    """``file:line`` of some rows."""
+    files = df["_file"].to_numpy(dtype=object)[rows]
+    lines = df["_line"].to_numpy()[rows]
+    return [f"{f}:{n}" for f, n in zip(files, lines)]
+
+
+def behind(prev: np.ndarray, cur: np.ndarray, modulus: np.ndarray) -> np.ndarray:
+    """True where ``cur`` is behind ``prev`` (a decrease that is not a rollover).
+
+    NaN on either side is never behind.
+    """
+    with np.errstate(invalid="ignore"):
+        return np.mod(cur - prev, modulus) >= modulus / 2
+
+
+def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode,
+                     qreason) -> np.ndarray:
+    """Quarantine dips and spikes, pass after pass, until none is left."""
+    key = _sequence_meter(reported, meters)
+    while len(order) > 2:
+        flag, on_key, culprit = _dips_and_spikes(values[order], mcode[order],
+                                                 modulus[mcode[order]][:, None], key)
+        if not flag.any():
+            break
+        rows = order[flag]
+        qcode[rows] = np.where(on_key[flag], Code.OUT_OF_ORDER.value, Code.MALFORMED_ROW.value)
+        qreason[rows] = [("read_at out of sequence with the machine's other readings "
+                          f"({meters[j]} does not fit between its neighbours)") if k else
+                         f"impossible value: {meters[j]} out of sequence with its neighbours"
+                         for k, j in zip(on_key[flag], culprit[flag])]
+        order = order[~flag]
+    return order
+
+
+def _sequence_meter(reported: np.ndarray, meters: list[str]) -> np.ndarray:
+    """Per machine, the column of its sequence meter (-1 when it has none)."""
+    key = np.full(reported.shape[0], -1, dtype=np.int64)
+    for name in reversed(SEQUENCE_METERS):
+        if name in meters:
+            j = meters.index(name)
+            key = np.where(reported[:, j], j, key)
+    return key
+
+
+def _dips_and_spikes(v, m, mod, key):
+    """One pass of the out-of-sequence rule on sorted rows."""
+    n = len(v)
+    has_prev = np.zeros(n, dtype=bool)
+    has_prev[1:] = m[1:] == m[:-1]
+    has_next = np.zeros(n, dtype=bool)
+    has_next[:-1] = has_prev[1:]
+    back = np.zeros(v.shape, dtype=bool)
+    back[1:] = behind(v[:-1], v[1:], mod[1:]) & has_prev[1:, None]
+    ahead2 = np.zeros(v.shape, dtype=bool)  # next is not behind prev
+    ahead2[1:-1] = ~behind(v[:-2], v[2:], mod[1:-1])
+    both = (has_prev & has_next)[:, None] & ahead2
+    dip = back & both
+    spike = np.zeros(v.shape, dtype=bool)
+    spike[:-1] = both[:-1] & back[1:] & ~back[:-1] & ~dip[1:]
+    bad = dip | spike
+    flag = bad.any(axis=1)
+    k = key[m]
+    on_key = np.where(k >= 0, bad[np.arange(n), np.maximum(k, 0)], False)
+    culprit = np.where(on_key, np.maximum(k, 0), bad.argmax(axis=1))
+    return flag, on_key, culprit
+
+
+def intervals(df: pd.DataFrame, scr: Screened) -> pd.DataFrame:
+    """Deltas between consecutive kept readings of each machine.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per interval: ``mcode, start, end, row_start, row_end, reset``,
+        ``rolled`` (names of meters that rolled over, ``;``-joined) and one
+        delta column per meter (NaN where not reported or the interval is lost
+        to a reset).
+    """
+    order = scr.order
+    m = scr.mcode[order]
+    t = df["read_at"].to_numpy()[order]
+    v = df[scr.meters].to_numpy(dtype=float)[order] if len(order) else \
+        np.zeros((0, len(scr.meters)))
+    pair = np.flatnonzero(m[1:] == m[:-1]) + 1 if len(order) > 1 else np.zeros(0, np.int64)
+    mod = scr.modulus[m[pair]][:, None]
+    prev, cur = v[pair - 1], v[pair]
+    reset = behind(prev, cur, mod).any(axis=1)
+    with np.errstate(invalid="ignore"):
+        delta = np.mod(cur - prev, mod)
+        rolled = (cur < prev) & ~reset[:, None]
+    delta[reset] = np.nan
+    out = pd.DataFrame(delta, columns=scr.meters)
+    out.insert(0, "mcode", m[pair])
+    out.insert(1, "start", t[pair - 1])
+    out.insert(2, "end", t[pair])
+    out.insert(3, "row_start", order[pair - 1])
+    out.insert(4, "row_end", order[pair])
+    out.insert(5, "reset", reset)
+    out["rolled"] = _rolled_names(rolled, scr.meters)
+    return out
+
+
+def _rolled_names(rolled: np.ndarray, meters: list[str]) -> np.ndarray:
+    names = np.full(len(rolled), "", dtype=object)
+    for i in np.flatnonzero(rolled.any(axis=1)):
+        names[i] = ";".join(meters[j] for j in np.flatnonzero(rolled[i]))
+    return names
