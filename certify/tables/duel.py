@@ -8,14 +8,13 @@ and the optional ``[capital]`` study, and turns a table into its hand space
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from certify.model.reader import Reader, join
 from certify.tables import hands as hk
-from certify.tables.loader import array_of_tables, capital, ratio, section
+from certify.tables.loader import array_of_tables, capital, commission, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 POKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -41,14 +40,12 @@ def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     deck = _poker_deck(rd, data) if poker else _tiles(rd, data)
     rules = section(rd, data, "rules", ("commission", "banker_wins_zero"),
                     () if poker else ("banker_wins_equal",))
-    commission = ratio(rd, rules.get("commission"), "rules.commission") or Fraction(0)
-    if commission >= 1:
-        rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
     seats = deck.pop("seats")
     if seats and seats != SEED_SEATS[game.kind]:
-        rd.warn("deck.seats" if poker else "tiles.seats", f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}", "seats")
-    return Table(game=game, bets=tuple(_bets(rd, array_of_tables(rd, data, "bets"))), commission=commission,
-                 seats=seats, banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
+        rd.warn("deck.seats" if poker else "tiles.seats",
+                f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}", "seats")
+    bets = tuple(_bets(rd, array_of_tables(rd, data, "bets")))
+    return Table(game=game, bets=bets, commission=commission(rd, rules), seats=seats, banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
                  banker_wins_equal=rd.boolean(rules, "banker_wins_equal", "rules", True),
                  capital=capital(rd, data.get("capital"), seats), **deck)
 

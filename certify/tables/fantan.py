@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify.model.reader import Reader, join
-from certify.tables.loader import array_of_tables, int_list, ratio, section
+from certify.tables.loader import array_of_tables, commission, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 #: (numbers that win, numbers that tie) per bet type, art. 6.
@@ -31,16 +31,13 @@ RESULTS = (1, 2, 3, 4)
 def parse_fantan(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     """Read the ``[rules]`` and ``[[bets]]`` of a Fantan file."""
     rules = section(rd, data, "rules", ("commission",), ("results",))
-    commission = ratio(rd, rules.get("commission"), "rules.commission") or Fraction(0)
-    if commission >= 1:
-        rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
     results = tuple(int_list(rd, rules.get("results", list(RESULTS)), "rules.results", 1, 4))
     if sorted(results) != list(RESULTS):
         rd.error("rules.results", f"must be the remainders 1, 2, 3, 4 (0 counts as 4), "
                  f"got {list(results)}", "fantan_results")
     raw = array_of_tables(rd, data, "bets")
     bets = [b for i, spec in enumerate(raw) if (b := _bet(rd, spec, join("bets", i)))]
-    return Table(game=game, bets=tuple(bets), commission=commission, outcomes=RESULTS)
+    return Table(game=game, bets=tuple(bets), commission=commission(rd, rules), outcomes=RESULTS)
 
 
 def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:

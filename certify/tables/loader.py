@@ -133,6 +133,14 @@ def ratio(rd: Reader, value: Any, where: str) -> Fraction | None:
     return number
 
 
+def commission(rd: Reader, rules: dict[str, Any]) -> Fraction:
+    """The house's share of every prize, ``rules.commission``, in [0, 1)."""
+    rate = ratio(rd, rules.get("commission"), "rules.commission")
+    if rate is not None and rate >= 1:
+        rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
+    return rate if rate is not None and rate < 1 else Fraction(0)
+
+
 def int_list(rd: Reader, raw: Any, where: str, low: int, high: int) -> list[int]:
     """Read an array of integers in ``[low, high]``; bad entries are reported and dropped."""
     if not isinstance(raw, list):
