@@ -218,7 +218,8 @@ class _Glass:
     def scatters(self) -> Section:
         tr, m = self.tr, self.m
         symbols = list(dict.fromkeys(s.symbol for s in m.scatter_pays))
-        rows = tuple(Row((tr.t("scatter_sequence", count=s.count, symbol=s.symbol),),
+        counts = {sym: [s.count for s in m.scatter_pays if s.symbol == sym] for sym in symbols}
+        rows = tuple(Row((self.count_label(s.symbol, s.count, counts[s.symbol]),),
                          tuple(self.credits_cell(s.pays * m.total_bet(lv))
                                for lv in m.bet_levels))
                      for s in m.scatter_pays)
@@ -226,10 +227,17 @@ class _Glass:
                                                     for s in symbols),
                        columns=(tr.t("sequence"), *self.level_columns()), rows=rows)
 
+    def count_label(self, symbol: str, count: int, counts: list[int]) -> str:
+        """``N SC`` when a higher count has its own entry, else ``N or more SC``."""
+        key = "scatter_sequence" if count >= max(counts) else "scatter_sequence_exact"
+        return self.tr.t(key, count=count, symbol=symbol)
+
     def free_spins(self) -> Section:
         tr, fs = self.tr, self.m.free_spins
         assert fs is not None
-        awards = "; ".join(tr.t("free_spins_award", count=c, symbol=fs.trigger.symbol, spins=s)
+        counts = [c for c, _ in fs.spins]
+        awards = "; ".join(tr.t("free_spins_award", spins=s,
+                                sequence=self.count_label(fs.trigger.symbol, c, counts))
                            for c, s in fs.spins)
         text = [tr.t("free_spins_trigger", count=fs.trigger.count, symbol=fs.trigger.symbol,
                      awards=awards)]

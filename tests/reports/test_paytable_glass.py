@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from certify.errors import ModelError
-from certify.model.schema import Jackpot
+from certify.model.schema import Jackpot, ScatterPay
 from reports.paytable import glass_languages, pay_glass, render_pay_glass
 from reports.translations import I18N_DIR, available_languages, translation
 
@@ -93,6 +93,16 @@ def test_hand_pay_above_the_limit(small_machine):
     text = _texts(pay_glass(no_limit)[0])
     assert "†" not in text
     assert "Quando o valor de um prémio não permita o pagamento pela máquina" in text
+
+
+def test_only_the_highest_count_reads_or_more(small_machine):
+    scatters = (ScatterPay("SC", 3, 2), ScatterPay("SC", 4, 10), ScatterPay("SC", 5, 50))
+    fs = dataclasses.replace(small_machine.free_spins, spins=((3, 8), (5, 20)))
+    machine = dataclasses.replace(small_machine, scatter_pays=scatters, free_spins=fs)
+    text = _texts(pay_glass(machine)[1])
+    assert "\n3 SC | 10 cr." in text and "\n4 SC | 50 cr." in text
+    assert "\n5 or more SC | 250 cr." in text
+    assert "3 SC: 8 free spins; 5 or more SC: 20 free spins." in text
 
 
 def test_standalone_mystery_jackpot_and_ways_game(small_machine):
