@@ -135,3 +135,36 @@ def test_quoted_keys_and_type_changes():
 def test_fingerprint_of_round_trips_through_json(small_machine):
     form = json.loads(json.dumps(canonical_form(small_machine), indent=3))
     assert fingerprint_of(form) == fingerprint(small_machine)
+
+
+# Every field of the model dataclasses must be in the canonical form, or a new
+# characteristic could change without changing the fingerprint. Update both the
+# canonical form and this table when a field is added.
+_COVERED = {
+    "Machine": {"id", "name", "manufacturer", "version", "instruction_languages",
+                "denomination", "currency", "bet_levels", "symbols", "groups", "rows", "strips",
+                "weights", "evaluation", "pays", "lines", "paylines", "ways", "cost",
+                "scatter_pays", "free_spins", "bonus", "jackpots", "handpay_limit", "source"},
+    "Symbol": {"name", "kind", "multiplier", "substitutes"},
+    "PayEntry": {"index", "combo", "pays", "pays_by_level"},
+    "ScatterPay": {"symbol", "count", "pays"},
+    "Trigger": {"symbol", "count"},
+    "FreeSpins": {"trigger", "spins", "multiplier", "retrigger", "max_spins", "strips",
+                  "weights"},
+    "BonusAward": {"pays", "weight"},
+    "Bonus": {"trigger", "awards"},
+    "Jackpot": {"id", "kind", "contribution", "reset", "cap", "overflow", "reserve_rate",
+                "trigger_combo", "min_bet_level", "mystery", "link"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COVERED))
+def test_every_model_field_is_fingerprinted(name):
+    import dataclasses
+
+    from certify.model import schema
+
+    fields = {f.name for f in dataclasses.fields(getattr(schema, name))}
+    assert fields == _COVERED[name], (
+        f"{name} fields changed: add {sorted(fields - _COVERED[name])} to canonical_form "
+        "(certify/model/fingerprint.py) and to this table")
