@@ -5,7 +5,7 @@ import json
 import pytest
 
 from certify.cli import main
-from tables_support import FANTAN, FRENCH, PAIKAO, POKER, TABLES
+from tables_support import FANTAN, FRENCH, PAIKAO, POKER, TABLES, write_variant
 
 
 @pytest.mark.parametrize("path", [FRENCH, FANTAN, POKER, PAIKAO], ids=lambda p: p.stem)
@@ -25,9 +25,9 @@ def test_shipped_tables_validate(capsys):
     assert capsys.readouterr().out.count(": valid") == 5
 
 
-def test_invalid_table_exits_2_with_one_line_per_problem(capsys, variant):
-    path = variant(FRENCH, ("numbers = [17, 20]", "numbers = [5, 9]"),
-                   ('rua = {min = "5", max = "150"}', 'rua = {min = "5", max = "100"}'))
+def test_invalid_table_exits_2_with_one_line_per_problem(capsys, tmp_path):
+    path = write_variant(tmp_path, FRENCH, ("numbers = [17, 20]", "numbers = [5, 9]"),
+                         ('rua = {min = "5", max = "150"}', 'rua = {min = "5", max = "100"}'))
     assert main(["exact", str(path), "--json"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert f"slotcert: {path}: bets[4].numbers: [5, 9] is not a cavalo on the layout " \

@@ -6,7 +6,7 @@ import pytest
 
 from certify.errors import ModelError
 from certify.tables import exact_results, load_table
-from tables_support import FANTAN
+from tables_support import FANTAN, write_variant
 
 
 def test_exact_returns_match_hand_calculations():
@@ -40,8 +40,8 @@ def test_exact_returns_match_hand_calculations():
     (("results = [1, 2, 3, 4]", "results = [0, 1, 2, 3]"), "rules.results[0]: 0 is not a "
                                                            "number 1–4"),
 ])
-def test_invalid_fantan_files(variant, edit, message):
-    path = variant(FANTAN, edit)
+def test_invalid_fantan_files(tmp_path, edit, message):
+    path = write_variant(tmp_path, FANTAN, edit)
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert f"{path}: {message}" in [str(p) for p in info.value.problems]

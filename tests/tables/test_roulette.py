@@ -11,7 +11,7 @@ from certify.errors import ModelError
 from certify.tables import exact_results, load_table
 from certify.tables import layout
 from certify.tables.roulette import permutation_problem
-from tables_support import AMERICAN, FRENCH, IX_FRENCH_AS_PRINTED
+from tables_support import AMERICAN, FRENCH, IX_FRENCH_AS_PRINTED, write_variant
 
 SEQUENCE_RE = re.compile(r"sequence = \[[^\]]*\]", re.S)
 
@@ -71,9 +71,10 @@ def test_seed_ix_french_numbering_is_rejected_naming_duplicate_and_missing(tmp_p
     assert errors_of(info) == [f"{path}: wheel.sequence: 6 appears twice; missing 16"]
 
 
-def test_every_wheel_problem_is_reported_at_once(variant):
-    path = variant(FRENCH, ("sequence = [0, 32, 15", "sequence = [0, 32, 32"),
-                   ("33, 1, 20, 14", "33, 1, 20, 20"), ("12, 14, 16, 18", "12, 14, 16, 17"))
+def test_every_wheel_problem_is_reported_at_once(tmp_path):
+    path = write_variant(tmp_path, FRENCH,
+                         ("sequence = [0, 32, 15", "sequence = [0, 32, 32"),
+                         ("33, 1, 20, 14", "33, 1, 20, 20"), ("12, 14, 16, 18", "12, 14, 16, 17"))
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert errors_of(info) == [
@@ -82,8 +83,8 @@ def test_every_wheel_problem_is_reported_at_once(variant):
     ]
 
 
-def test_cavalo_on_non_adjacent_numbers_is_rejected(variant):
-    path = variant(FRENCH, ("numbers = [17, 20]", "numbers = [5, 9]"))
+def test_cavalo_on_non_adjacent_numbers_is_rejected(tmp_path):
+    path = write_variant(tmp_path, FRENCH, ("numbers = [17, 20]", "numbers = [5, 9]"))
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert errors_of(info) == [
@@ -91,9 +92,9 @@ def test_cavalo_on_non_adjacent_numbers_is_rejected(variant):
         "(a cavalo is two adjacent numbers, or 0 with 1, 2 or 3)"]
 
 
-def test_limits_breaking_a_seed_ratio_are_rejected(variant):
-    path = variant(FRENCH, ('cavalo = {min = "5", max = "100"}',
-                            'cavalo = {min = "20", max = "600"}'))
+def test_limits_breaking_a_seed_ratio_are_rejected(tmp_path):
+    path = write_variant(tmp_path, FRENCH, ('cavalo = {min = "5", max = "100"}',
+                                            'cavalo = {min = "20", max = "600"}'))
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert errors_of(info) == [
@@ -131,8 +132,8 @@ def test_american_numbering_is_a_permutation_with_a_colour_warning():
     (('pleno = {min = "5", max = "50"}', 'pleno = {min = "5", max = 50}'),
      'limits.pleno.max: must be a decimal string such as "0.05", got 50'),
 ])
-def test_invalid_roulette_files_name_key_and_value(variant, edit, message):
-    path = variant(FRENCH, edit)
+def test_invalid_roulette_files_name_key_and_value(tmp_path, edit, message):
+    path = write_variant(tmp_path, FRENCH, edit)
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert f"{path}: {message}" in [str(p) for p in info.value.problems]
