@@ -72,7 +72,8 @@ def aggregate(iv: pd.DataFrame, meters: list[str], freq: str) -> pd.DataFrame:
     cols = ["mcode", "period", "period_start", "period_end", "row_start", "row_end",
             "intervals", "lost_intervals", *meters]
     if iv.empty:
-        return pd.DataFrame(columns=cols)
+        return pd.DataFrame({c: np.zeros(0, dtype=float if c in meters else np.int64)
+                             for c in cols})
     m = iv["mcode"].to_numpy()
     key = period_key(iv["end"].to_numpy(), freq)
     change = np.ones(len(iv), dtype=bool)

@@ -62,6 +62,9 @@ class Config:
             raise InputError(f"digits={self.digits!r} must be in [4, 15]")
         if not 0.5 <= self.confidence < 1:
             raise InputError(f"confidence={self.confidence!r} must be in [0.5, 1)")
+        from meters.checks import period_ns
+
+        period_ns(self.period)
         unknown = [m for m in self.required if m not in BY_NAME]
         if unknown:
             raise InputError(f"required meters {unknown!r} are not canonical meter names")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,8 +183,7 @@ def _jsonl_batches(file: str, mapping: dict[str, str], batch_rows: int):
     with open(file, encoding="utf-8") as handle:
         start = 1
         while True:
-            text = [handle.readline() for _ in range(batch_rows)]
-            text = [t for t in text if t]
+            text = list(itertools.islice(handle, batch_rows))
             if not text:
                 return
             lines = np.arange(start, start + len(text), dtype=np.int64)

@@ -192,7 +192,8 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left} th{background:#eee}
 def html(result: Result, info: dict) -> str:
     """A self-contained HTML report (autoescaped; plots embedded as PNG)."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    shown = result.findings.head(HTML_FINDINGS_LIMIT).fillna("")
+    shown = result.findings.head(HTML_FINDINGS_LIMIT).astype(object)
+    shown = shown.where(shown.notna(), "")
     return env.from_string(_TEMPLATE).render(
         s=info, sev={c.value: SEVERITY[c] for c in Code},
         funnel=funnel_plot(result.totals, result.z_critical, info["config"]["confidence"]),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from meters.floor import load_counts, load_floor
@@ -34,3 +36,12 @@ def faulty_files(faulty_sim, tmp_path_factory):
 def load(paths):
     """Floor and counts of a written simulation."""
     return load_floor(paths["floor"]), load_counts(paths["counts"])
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """The repository root."""
+    return ROOT

@@ -140,7 +140,7 @@ def test_time_gap(tmp_path):
     assert result.findings["observed"].iloc[0] == pytest.approx(48)
 
 
-def test_digits_from_the_jurisdiction(tmp_path, root):
-    cfg = from_jurisdiction(root / "models" / "jurisdictions" / "pt.toml", digits=None)
+def test_digits_from_the_jurisdiction(tmp_path, repo):
+    cfg = from_jurisdiction(repo / "models" / "jurisdictions" / "pt.toml", digits=None)
     assert cfg.digits == 10 and cfg.confidence == pytest.approx(0.99)
-    assert from_jurisdiction(root / "models" / "jurisdictions" / "pt.toml", digits=8).digits == 8
+    assert from_jurisdiction(repo / "models" / "jurisdictions" / "pt.toml", digits=8).digits == 8
