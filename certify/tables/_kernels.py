@@ -178,10 +178,12 @@ def settle(outcomes, order, stakes, capital, commission, cap_loss, cap_gain):  #
 @jit(parallel=True)
 def mc_capital(seeds, rounds, n_cards, size, seats, keys, zero, binom, banker_wins_zero,
                banker_wins_equal, stakes, capital, commission, cap_gain, out):  # pragma: no cover
-    """Whole rounds at a banked table; ``out[c]`` sums per round: returned with the cap
-    on the banker's loss (and gain, with ``cap_gain``),
-    returned without it, squared difference, rounds where the cap changed
-    anything, squared return without the cap.
+    """Whole rounds at a banked table, settled with and without the capital cap.
+
+    ``out[c]`` sums over chunk c's rounds: money back to the players with the
+    cap on the banker's loss (and on his gain, with ``cap_gain``), money back
+    without a cap, the squared difference of the two, the rounds where the
+    cap changed anything, and the squared money back without a cap.
 
     Seat 0 is the banker; the four dice count seats from the banker (as 1)
     counter-clockwise and the first seat dealt is the first settled.

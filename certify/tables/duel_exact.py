@@ -97,12 +97,12 @@ def duel_odds(hands: np.ndarray, keys: np.ndarray, zero: np.ndarray, n_cards: in
     if zero.any() and (~zero).any() and keys[zero].max() >= keys[~zero].min():
         raise ValueError("zero hands must have the lowest keys")
     below, equal = disjoint_below_equal(hands, keys, n_cards)
-    free = len(hands) and int(binom_table(n_cards, hands.shape[1])[
-        n_cards - hands.shape[1], hands.shape[1]])
+    size = hands.shape[1]
+    banker_hands = int(binom_table(n_cards, size)[n_cards - size, size])  # per player hand
     blocked = zero if banker_wins_zero else np.zeros_like(zero)
     win = int(below[~blocked].sum())
     push = 0 if banker_wins_equal else int(equal[~blocked].sum())
-    return DuelOdds(win=win, push=push, lose=len(hands) * int(free) - win - push)
+    return DuelOdds(win=win, push=push, lose=len(hands) * banker_hands - win - push)
 
 
 def duel_odds_brute(hands: np.ndarray, keys: np.ndarray, zero: np.ndarray,

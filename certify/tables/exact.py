@@ -86,5 +86,8 @@ def exact_results(table: Table) -> list[BetResult]:
 def _lookup_probabilities(table: Table) -> list[tuple[Fraction, Fraction, Fraction]]:
     codes = lookup_codes(table)
     n = codes.shape[1]
-    return [tuple(Fraction(int((row == c).sum()), n) for c in (LOSE, PUSH, WIN))  # type: ignore
-            for row in codes]
+    out = []
+    for row in codes:
+        lose, push, win = (Fraction(int((row == c).sum()), n) for c in (LOSE, PUSH, WIN))
+        out.append((lose, push, win))
+    return out

@@ -80,10 +80,8 @@ def simulate_counts(table: Table, rounds: int | None = None, seed: int | None = 
         _kernels.mc_lookup(seeds, per, codes, out)
         return out.sum(axis=0)
     space = duel_space(table)
-    lookup = np.empty(len(space.keys), dtype=np.int64)
-    lookup[:] = space.keys
     out = np.zeros((len(seeds), 3), dtype=np.int64)
-    _kernels.mc_duel(seeds, per, space.n_cards, space.size, lookup, space.zero,
+    _kernels.mc_duel(seeds, per, space.n_cards, space.size, space.keys, space.zero,
                      binom_table(space.n_cards, space.size), table.banker_wins_zero,
                      table.banker_wins_equal, out)
     player = out.sum(axis=0)
