@@ -59,9 +59,22 @@ def load_table(path: str | Path) -> Table:
     simulation = _simulation(rd, data.get("simulation", {}))
     parse = _parser(game.kind)
     table = parse(rd, data, game) if parse else None
+    _unique_names(rd, data.get("bets"))
     rd.raise_if_errors()
     assert table is not None
     return replace(table, simulation=simulation, warnings=tuple(rd.problems))
+
+
+def _unique_names(rd: Reader, raw: Any) -> None:
+    """A bet's name identifies it in reports: two bets may not share one."""
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(raw if isinstance(raw, list) else []):
+        name = spec.get("name") if isinstance(spec, dict) else None
+        if isinstance(name, str) and name in seen:
+            rd.error(join(join("bets", i), "name"), f"{name!r} is already the name of "
+                     f"bets[{seen[name]}]", "duplicate_name")
+        elif isinstance(name, str):
+            seen[name] = i
 
 
 def _parser(kind: str) -> Callable[[Reader, dict[str, Any], Game], Table] | None:

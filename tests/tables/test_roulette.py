@@ -129,6 +129,8 @@ def test_american_numbering_is_a_permutation_with_a_colour_warning():
      "maior, encarnado, preto, got 'street'"),
     (('numbers = [0, 1, 2]', 'numbers = [0, 1, 37]'), "bets[5].numbers[2]: 37 is not a "
                                                       "number 0–36"),
+    (('name = "pleno 17"', 'name = "pleno 0"'), "bets[1].name: 'pleno 0' is already the name "
+                                                 "of bets[0]"),
     (('pleno = {min = "5", max = "50"}', 'pleno = {min = "5", max = 50}'),
      'limits.pleno.max: must be a decimal string such as "0.05", got 50'),
 ])
