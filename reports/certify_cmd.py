@@ -10,7 +10,7 @@ from typing import Any
 
 from certify.batch import certify_machine, load_for_certification
 from certify.cli.commands import model_files
-from certify.errors import EngineError, ModelError, UsageError
+from certify.errors import EngineError, ModelError, SlotcertError, UsageError
 from certify.model import load_jurisdiction, schema_of
 from certify.progress import Progress
 from reports.certificate import build_certificate, write_json
@@ -91,11 +91,17 @@ def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
     write_json(certificate, out / f"{stem}.certificate.json")
     write_par_csv(certificate, out / f"{stem}.par.csv")
     row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
-    if not args.no_html:
-        _write_html(certificate, cert, out / f"{stem}.html")
-        row["files"].append(f"{stem}.html")
     row.update(machine_id=machine.id, verdict=cert.verdict, **_returns(certificate))
-    return row, EXIT_FOR[cert.verdict]
+    status = EXIT_FOR[cert.verdict]
+    if not args.no_html:
+        try:
+            _write_html(certificate, cert, out / f"{stem}.html")
+            row["files"].append(f"{stem}.html")
+        except SlotcertError as exc:
+            print(f"slotcert: {path}: HTML report not written: {exc}", file=sys.stderr)
+            row["error"] = f"HTML report not written: {exc}"
+            status = 2
+    return row, status
 
 
 def _returns(certificate: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +132,8 @@ def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
     lc = cert.levels[0]
     hist = None
     if lc.simulation is not None:
-        hist = [(2.0 ** (k - 11), int(n)) for k, n in enumerate(lc.simulation.histogram)]
+        hist = [(0.0 if k == 0 else 2.0 ** (k - 11), int(n))
+                for k, n in enumerate(lc.simulation.histogram)]
     html = render_machine_report(certificate, cert.machine, lc.convergence, hist)
     path.write_text(html, encoding="utf-8")
 

@@ -267,3 +267,42 @@ def simulate_chunks(states, chunk_spins, base, free, level, game, n_bins, out, o
         out_sq[c] = s_sq
         out_awards[c, :] = awards
         out_hist[c, :] = hist
+
+
+@jit(parallel=True)
+def evaluate_stops(stop_rows, reels, level, game, out):
+    """Line/ways + scatter credits of given stop vectors (no features): a test hook."""
+    n_families = game[14]
+    for i in prange(stop_rows.shape[0]):
+        window, counted = reels[0], reels[5]
+        trans, live, state_win, state_entry = level[0], level[1], level[2], level[3]
+        credits, scatter_pay = level[4], level[5]
+        stops = stop_rows[i]
+        counts = np.zeros(counted.shape[0], dtype=np.int64)
+        awards = np.zeros(credits.shape[0], dtype=np.int64)
+        if game[1]:
+            win = ways_win(stops, window, game[2], game[3], game[4], credits,
+                           np.zeros(n_families, dtype=np.int64),
+                           np.zeros(n_families, dtype=np.int64),
+                           np.zeros(n_families, dtype=np.int64), awards, False)
+        else:
+            win = line_win(stops, window, game[0], trans, live, state_win, state_entry, awards,
+                           False)
+        count_symbols(stops, counted, counts)
+        out[i] = win + scatter_win(counts, scatter_pay)
+
+
+@jit(parallel=True)
+def stream_sample(states, draws, bound, out_sum, out_sq, out_counts):
+    """Per stream: sum and sum of squares of ``draws`` bounded draws, and their histogram."""
+    for c in prange(states.shape[0]):
+        rng = np.zeros(6, dtype=np.uint64)
+        rng[:4] = states[c]
+        s, sq = 0.0, 0.0
+        for _ in range(draws):
+            x = bounded(rng, bound)
+            s += x
+            sq += float(x) * float(x)
+            out_counts[c, x] += 1
+        out_sum[c] = s
+        out_sq[c] = sq

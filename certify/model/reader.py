@@ -67,7 +67,7 @@ class Reader:
         """Read an integer (not a bool, not a float) at least ``minimum``."""
         value = data.get(key, default)
         where = join(path, key)
-        if value is _MISSING:
+        if value is _MISSING or (value is None and default is None):
             return None
         return self.check_int(value, where, minimum)
 
@@ -86,7 +86,7 @@ class Reader:
         """Read a non-empty string, optionally one of ``choices``."""
         value = data.get(key, default)
         where = join(path, key)
-        if value is _MISSING:
+        if value is _MISSING or (value is None and default is None):
             return None
         if not isinstance(value, str) or not value:
             self.error(where, f"must be a non-empty string, got {_show(value)}", "type")

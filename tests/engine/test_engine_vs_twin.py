@@ -1,0 +1,84 @@
+"""The numba engine against the pure-Python twin and against exact figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import twin
+from testpaths import DATA, MACHINES, ROOT
+
+from certify.engine import _kernels as k
+from certify.engine import compile_machine, simulate
+from certify.engine.simulate import game_args, level_args, reel_args
+from certify.exact import compute_exact
+from certify.model import load_machine
+from certify.stats import z_value
+
+SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
+
+
+@pytest.mark.parametrize("name", SMALL + ["../../models/machines/ref-5x3-20.toml",
+                                          "../../models/machines/ways-243.toml"])
+def test_kernel_spin_equals_twin_on_random_windows(name):
+    """2,000 random stop vectors: kernel credits == twin credits, exactly."""
+    machine = load_machine(DATA / name)
+    tables = compile_machine(machine)
+    rng = np.random.default_rng(7)
+    stops = np.stack([rng.integers(0, len(s), 2000) for s in machine.strips], axis=1)
+    for lt in tables.levels:
+        out = np.zeros(stops.shape[0], dtype=np.int64)
+        k.evaluate_stops(stops, reel_args(tables.base), level_args(lt), game_args(tables), out)
+        expected = [twin.spin_value(machine, twin.window(machine.strips, row, machine.rows),
+                                    lt.level_index)[0] for row in stops.tolist()]
+        assert out.tolist() == expected
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_simulation_agrees_with_exact_small(name):
+    """Simulation within its 99.9% interval of the exact return (sigma from exact)."""
+    machine = load_machine(DATA / name)
+    exact = compute_exact(machine)
+    for li, lvl in enumerate(exact.levels):
+        sim = simulate(machine, li, 2_000_000, seed=11, stream=li)
+        band = z_value(0.999) * lvl.sigma / np.sqrt(sim.spins)
+        assert abs(sim.rtp - lvl.rtp) < band
+        assert sim.hit_frequency == pytest.approx(lvl.hit_frequency, abs=5 * np.sqrt(
+            lvl.hit_frequency * (1 - lvl.hit_frequency) / sim.spins))
+
+
+def test_same_seed_same_result_and_chunks_are_pure():
+    """Chunk i of seed s is the same numbers whatever the run length around it."""
+    machine = load_machine(DATA / "small_features.toml")
+    a = simulate(machine, 0, 3 * 4096, seed=5, chunk_spins=4096)
+    b = simulate(machine, 0, 3 * 4096, seed=5, chunk_spins=4096)
+    assert (a.total_win, a.sum_sq, a.hits) == (b.total_win, b.sum_sq, b.hits)
+    first_two = simulate(machine, 0, 2 * 4096, seed=5, chunk_spins=4096)
+    third = _chunk(machine, seed=5, index=2, size=4096)
+    assert first_two.total_win + third == a.total_win
+    assert simulate(machine, 0, 3 * 4096, seed=6, chunk_spins=4096).total_win != a.total_win
+
+
+def _chunk(machine, seed, index, size):
+    from certify.engine.simulate import run_chunks
+
+    out, _, _, _ = run_chunks(compile_machine(machine), 0, seed, index,
+                              np.array([size], dtype=np.int64))
+    return int(out[0, k.OUT_WIN])
+
+
+def _simulate_json(threads: int) -> dict:
+    env = {**os.environ, "NUMBA_NUM_THREADS": str(threads)}
+    cmd = [sys.executable, "-m", "certify", "simulate", str(MACHINES / "ref-5x3-20.toml"),
+           "--spins", "3000000", "--seed", "42", "--level", "1", "--json"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(done.stdout)
+
+
+def test_identical_with_one_and_two_threads():
+    """Same seed: bit-identical figures with NUMBA_NUM_THREADS=1 and =2."""
+    assert _simulate_json(1) == _simulate_json(2)
