@@ -173,7 +173,7 @@ def _substitutes(rd: Reader, t: dict[str, Any], where: str, kinds: dict[str, str
     for i, sub in enumerate(subs):
         at = join(join(where, "substitutes"), i)
         if sub not in kinds:
-            rd.error(at, f"unknown symbol {sub!r}", "unknown_symbol")
+            rd.error(at, f'unknown symbol "{sub}"', "unknown_symbol")
         elif kinds[sub] != "regular":
             rd.error(at, f"a wild substitutes only regular symbols; {sub!r} is {kinds[sub]}",
                      "bad_substitute")
@@ -194,7 +194,7 @@ def _groups(rd: Reader, raw: Any, symbols: dict[str, Symbol]) -> tuple:
             continue
         for i, sym in enumerate(members):
             if sym not in symbols:
-                rd.error(join(where, i), f"unknown symbol {sym!r}", "unknown_symbol")
+                rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
         groups.append((name, tuple(m for m in members if isinstance(m, str))))
     return tuple(groups)
 
@@ -211,7 +211,7 @@ def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Sym
             continue
         for i, sym in enumerate(strip):
             if sym not in symbols:
-                rd.error(join(where, i), f"unknown symbol {sym!r}", "unknown_symbol")
+                rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
         out.append(tuple(strip))
     if reels is None and strips and len(strips) < 2:
         rd.error(join(path, "strips"), f"needs at least 2 reels, got {len(strips)}",
@@ -309,7 +309,7 @@ class _Context:
 
     def counted(self, name: str, rd: Reader, where: str, kinds: tuple[str, ...]) -> None:
         if name not in self.symbols:
-            rd.error(where, f"unknown symbol {name!r}", "unknown_symbol")
+            rd.error(where, f'unknown symbol "{name}"', "unknown_symbol")
         elif self.symbols[name].kind not in kinds:
             rd.error(where, f"{name!r} is {self.symbols[name].kind}; expected "
                      f"{' or '.join(kinds)}", "bad_kind")
@@ -327,7 +327,7 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
         ok = True
         for j, token in enumerate(combo):
             if not ctx.token_ok(token):
-                rd.error(join(join(where, "combo"), j), f"unknown symbol or group {token!r}",
+                rd.error(join(join(where, "combo"), j), f'unknown symbol or group "{token}"',
                          "unknown_symbol")
                 ok = False
         if len(combo) > len(ctx.strips):
@@ -364,7 +364,7 @@ def _warn_impossible(rd: Reader, ctx: _Context, combo: tuple[str, ...], where: s
     for j, token in enumerate(combo):
         if not any(ctx.matches(token, s) for s in set(ctx.strips[j])):
             rd.warn(join(where, "combo"), f"{list(combo)} can never occur: nothing on reel "
-                    f"{j + 1} matches {token!r}", "impossible_combo")
+                    f"{j + 1} matches \"{token}\"", "impossible_combo")
             return
 
 
@@ -486,7 +486,7 @@ def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
     combo = tuple(rd.array(t, "combo", at) or [])
     for j, token in enumerate(combo):
         if not ctx.token_ok(token):
-            rd.error(join(join(at, "combo"), j), f"unknown symbol or group {token!r}",
+            rd.error(join(join(at, "combo"), j), f'unknown symbol or group "{token}"',
                      "unknown_symbol")
     if combo and all(ctx.token_ok(x) for x in combo) and combo not in ctx.pay_combos:
         rd.error(join(at, "combo"), f"{list(combo)} is not one of the [[pays]] combos; a "
