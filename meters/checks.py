@@ -81,8 +81,9 @@ def aggregate(iv: pd.DataFrame, meters: list[str], freq: str) -> pd.DataFrame:
     first = np.flatnonzero(change)
     last = np.r_[first[1:], len(iv)] - 1
     values = iv[meters].to_numpy(dtype=float)
-    sums = np.add.reduceat(np.nan_to_num(values), first, axis=0)
-    seen = np.add.reduceat(~np.isnan(values), first, axis=0)
+    missing = np.isnan(values)
+    sums = np.add.reduceat(np.where(missing, 0.0, values), first, axis=0)
+    seen = np.add.reduceat(~missing, first, axis=0)
     sums[seen == 0] = np.nan
     out = pd.DataFrame(sums, columns=meters)
     head = {"mcode": m[first], "period": key[first],

@@ -31,9 +31,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from certify.errors import InputError
+from meters import _kernels
 from meters.registry import KEY_COLUMNS, canonical
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl",
@@ -171,12 +173,36 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
                                                        if mapping[c] == "machine_id"])
         start = 1
         for batch in handle.iter_batches(batch_size=batch_rows):
-            frame = batch.to_pandas()
+            frame = pd.DataFrame({name: _arrow_column(batch.column(name))
+                                  for name in batch.schema.names}, copy=False)
             lines = np.arange(start, start + len(frame), dtype=np.int64)
             start += len(frame)
             yield frame, lines, np.full(len(frame), "", dtype=object)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
+
+
+def _arrow_column(col: pa.Array):
+    """An Arrow column as NumPy / pandas without going through ``to_pandas``.
+
+    Numbers become float64 (NaN for nulls), times int64 ns UTC in a
+    ``datetime64[ns, UTC]`` series, text a categorical.
+    """
+    kind = col.type
+    if pa.types.is_dictionary(kind) or pa.types.is_string(kind) or \
+            pa.types.is_large_string(kind):
+        enc = col if pa.types.is_dictionary(kind) else pc.dictionary_encode(col)
+        codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        cats = pd.Index(enc.dictionary.to_pylist(), dtype=object)
+        return pd.Categorical.from_codes(codes, cats.astype(str)) if cats.is_unique else \
+            pd.Categorical(np.where(codes >= 0, cats.to_numpy()[codes], None))
+    if pa.types.is_timestamp(kind):
+        ns = col.cast(pa.timestamp("ns", tz=kind.tz)).cast(pa.int64())
+        values = ns.fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False)
+        return pd.Series(values.view("M8[ns]")).dt.tz_localize("UTC")
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+        return col.cast(pa.float64()).to_numpy(zero_copy_only=False)
+    return col.to_pandas()
 
 
 def _jsonl_batches(file: str, mapping: dict[str, str], batch_rows: int):
@@ -247,15 +273,20 @@ def normalise(frame: pd.DataFrame, mapping: dict[str, str], file: str, lines: np
     result = pd.DataFrame(out)
     result["_file"] = pd.Categorical.from_codes(np.zeros(len(frame), np.int8), [file])
     result["_line"] = np.asarray(lines, dtype=np.int64)
-    result["_bad"] = reason
+    result["_bad"] = pd.Series(reason, dtype=object, copy=False)
     return result
 
 
-def _set(reason: np.ndarray, mask: np.ndarray, text: np.ndarray | str) -> None:
-    """Record ``text`` for rows in ``mask`` that have no reason yet."""
+def _set(reason: np.ndarray, mask: np.ndarray, text: str, values: pd.Series | None = None
+         ) -> None:
+    """Record ``text`` (formatted with the row's value) for rows in ``mask`` without one."""
+    if not mask.any():
+        return
     target = mask & (reason == "")
-    if target.any():
-        reason[target] = text[target] if isinstance(text, np.ndarray) else text
+    if values is None:
+        reason[target] = text
+    else:
+        reason[target] = [text.format(v) for v in values[target].tolist()]
 
 
 def _machine_ids(values: pd.Series, reason: np.ndarray) -> pd.Categorical:
@@ -286,10 +317,9 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
         text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
         ts = pd.to_datetime(text, utc=True, format="ISO8601", errors="coerce")
         ok = ts.notna().to_numpy()
-        _set(reason, ~ok, _fill(len(ok), ~ok, text, "read_at={!r} is not an ISO 8601 time"))
+        _set(reason, ~ok, "read_at={!r} is not an ISO 8601 time", text)
         offset = text.str.contains(_OFFSET_RE, regex=True).to_numpy()
-        _set(reason, ok & ~offset, _fill(len(ok), ok & ~offset, text,
-                                         "read_at={!r} has no UTC offset"))
+        _set(reason, ok & ~offset, "read_at={!r} has no UTC offset", text)
     ns = np.zeros(len(values), dtype=np.int64)
     if ok.any():
         ns[ok] = ts[ok].dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype(
@@ -297,29 +327,21 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
     return ns
 
 
-def _fill(n: int, mask: np.ndarray, text: pd.Series, template: str) -> np.ndarray:
-    """An object array with ``template.format(value)`` at ``mask``, "" elsewhere."""
-    out = np.full(n, "", dtype=object)
-    if mask.any():
-        out[mask] = [template.format(v) for v in text[mask].tolist()]
-    return out
-
-
 def _meter_values(values: pd.Series, meter: str, reason: np.ndarray) -> np.ndarray:
     if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
             values.dtype):
         num = values.to_numpy(dtype=float, na_value=np.nan, copy=True)
-        text = values.astype(object)
     else:
         text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
         num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
         garbage = np.isnan(num) & (text.to_numpy() != "")
-        _set(reason, garbage, _fill(len(num), garbage, text, meter + "={!r} is not a number"))
-    with np.errstate(invalid="ignore"):
-        wrong = ~np.isnan(num) & (~np.isfinite(num) | (num < 0) | (num != np.floor(num)))
-    _set(reason, wrong, _fill(len(num), wrong, pd.Series(num),
-                              meter + "={!r} is not a whole non-negative number"))
-    num[wrong] = np.nan
+        _set(reason, garbage, meter + "={!r} is not a number", text)
+    wrong = np.empty(len(num), dtype=bool)
+    _kernels.bad_numbers(num, wrong)
+    if wrong.any():
+        _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
+             pd.Series(num, copy=False))
+        num[wrong] = np.nan
     return num
 
 

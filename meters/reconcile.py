@@ -21,7 +21,7 @@ from meters import checks, events
 from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, SEVERITY, Code
 from meters.config import Config
 from meters.readers import dump_meters, iter_dump, original_rows
-from meters.sequence import intervals, screen
+from meters.sequence import column_at, intervals, screen
 
 
 @dataclass
@@ -187,8 +187,9 @@ def _findings(df: pd.DataFrame, scr, parts: list[pd.DataFrame]) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame(columns=list(FINDING_COLUMNS))
     f = pd.concat(parts, ignore_index=True)
-    files = df["_file"].to_numpy(dtype=object)
-    lines = df["_line"].to_numpy()
+    rows = np.unique(np.concatenate([np.asarray(r, dtype=np.int64) for r in f["rows"]]))
+    files = dict(zip(rows, column_at(df["_file"], rows)))
+    lines = dict(zip(rows, df["_line"].to_numpy()[rows]))
     f["source_rows"] = [_rows_text(files, lines, r) for r in f["rows"]]
     f["machine_id"] = scr.machines[f["mcode"].to_numpy(dtype=np.int64)]
     f["period_start"], f["period_end"] = iso(f["start"]), iso(f["end"])
@@ -196,7 +197,7 @@ def _findings(df: pd.DataFrame, scr, parts: list[pd.DataFrame]) -> pd.DataFrame:
     return f[list(FINDING_COLUMNS)]
 
 
-def _rows_text(files: np.ndarray, lines: np.ndarray, rows: np.ndarray, limit: int = 20) -> str:
+def _rows_text(files: dict, lines: dict, rows: np.ndarray, limit: int = 20) -> str:
     rows = np.unique(np.asarray(rows, dtype=np.int64))
     text = ";".join(f"{files[r]}:{lines[r]}" for r in rows[:limit])
     return text + (f";... (+{len(rows) - limit} more)" if len(rows) > limit else "")
@@ -217,9 +218,9 @@ def _periods(per: pd.DataFrame, scr, sums: list[str]) -> pd.DataFrame:
 
 def _quarantine(df: pd.DataFrame, scr) -> pd.DataFrame:
     idx = np.flatnonzero(scr.qcode != "")
-    return pd.DataFrame({"source_file": df["_file"].to_numpy(dtype=object)[idx],
+    return pd.DataFrame({"source_file": column_at(df["_file"], idx),
                          "source_line": df["_line"].to_numpy()[idx],
-                         "machine_id": df["machine_id"].to_numpy(dtype=object)[idx],
+                         "machine_id": column_at(df["machine_id"], idx),
                          "read_at": iso(df["read_at"].to_numpy()[idx]),
                          "code": scr.qcode[idx], "reason": scr.qreason[idx], "original": ""})
 

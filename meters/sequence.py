@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from meters import _kernels
 from meters.codes import Code
 
 SEQUENCE_METERS = ("games_played", "coin_in")
@@ -44,6 +45,7 @@ class Screened:
     reported: np.ndarray
     meters: list[str]
     modulus: np.ndarray
+    values: np.ndarray
 
 
 def meter_columns(df: pd.DataFrame) -> list[str]:
@@ -82,22 +84,22 @@ def screen(df: pd.DataFrame, floor: pd.DataFrame, digits: int = 10) -> Screened:
     qreason[unknown] = "machine_id is not in the floor file"
     width = floor["digits"].reindex(machines).fillna(digits).to_numpy(dtype=float)
     modulus = 10.0 ** width
-    values = df[meters].to_numpy(dtype=float)
+    values = np.empty((len(df), len(meters)))
+    for j, name in enumerate(meters):
+        values[:, j] = df[name].to_numpy(dtype=float)
     reported = _reported(values, mcode, qcode == "", len(machines))
     _incomplete(values, mcode, reported, modulus, meters, qcode, qreason)
     order = _sorted(df, mcode, np.flatnonzero(qcode == ""))
     order = _duplicates(df, values, mcode, order, qcode, qreason)
     order = _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason)
-    return Screened(order, qcode, qreason, mcode, machines, reported, meters, modulus)
+    return Screened(order, qcode, qreason, mcode, machines, reported, meters, modulus, values)
 
 
 def _reported(values: np.ndarray, mcode: np.ndarray, ok: np.ndarray, n: int) -> np.ndarray:
     """Which machine reports which meter (any value among its usable rows)."""
-    counts = np.zeros((n, values.shape[1]), dtype=np.int64)
-    m = mcode[ok]
-    for j in range(values.shape[1]):
-        counts[:, j] = np.bincount(m, weights=~np.isnan(values[ok, j]), minlength=n)
-    return counts > 0
+    out = np.zeros((n, values.shape[1]), dtype=bool)
+    _kernels.reported(values, mcode, ok, out)
+    return out
 
 
 def _incomplete(values, mcode, reported, modulus, meters, qcode, qreason) -> None:
@@ -165,18 +167,31 @@ def _duplicates(df, values, mcode, order, qcode, qreason) -> np.ndarray:
 
 def _where(df: pd.DataFrame, rows: np.ndarray) -> list[str]:
     """``file:line`` of some rows."""
-    files = df["_file"].to_numpy(dtype=object)[rows]
+    files = column_at(df["_file"], rows)
     lines = df["_line"].to_numpy()[rows]
     return [f"{f}:{n}" for f, n in zip(files, lines)]
+
+
+def column_at(column: pd.Series, idx: np.ndarray) -> np.ndarray:
+    """Values of a (categorical) column at some rows, as an object array."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()[idx]
+        cats = np.asarray(column.cat.categories, dtype=object)
+        return np.where(codes >= 0, cats[np.maximum(codes, 0)], "").astype(object)
+    return column.to_numpy(dtype=object)[idx]
 
 
 def behind(prev: np.ndarray, cur: np.ndarray, modulus: np.ndarray) -> np.ndarray:
     """True where ``cur`` is behind ``prev`` (a decrease that is not a rollover).
 
-    NaN on either side is never behind.
+    Both values lie in ``[0, modulus)``, so ``(cur - prev) mod modulus`` is
+    ``d`` or ``d + modulus`` for ``d = cur - prev``. NaN on either side is
+    never behind.
     """
+    d = cur - prev
+    half = modulus / 2
     with np.errstate(invalid="ignore"):
-        return np.mod(cur - prev, modulus) >= modulus / 2
+        return (d >= half) | ((d < 0) & (d >= -half))
 
 
 def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode,
@@ -184,8 +199,7 @@ def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode,
     """Quarantine dips and spikes, pass after pass, until none is left."""
     key = _sequence_meter(reported, meters)
     while len(order) > 2:
-        flag, on_key, culprit = _dips_and_spikes(values[order], mcode[order],
-                                                 modulus[mcode[order]][:, None], key)
+        flag, on_key, culprit = dips_and_spikes(values, order, mcode, modulus, key)
         if not flag.any():
             break
         rows = order[flag]
@@ -208,8 +222,42 @@ def _sequence_meter(reported: np.ndarray, meters: list[str]) -> np.ndarray:
     return key
 
 
-def _dips_and_spikes(v, m, mod, key):
-    """One pass of the out-of-sequence rule on sorted rows."""
+def dips_and_spikes(values, order, mcode, modulus, key):
+    """One pass of the out-of-sequence rule over the sorted rows ``order``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        (rows, meters) float64 readings.
+    order : numpy.ndarray
+        Kept rows, sorted by machine and time.
+    mcode : numpy.ndarray
+        Machine code of every row.
+    modulus : numpy.ndarray
+        Meter modulus per machine code.
+    key : numpy.ndarray
+        Sequence-meter column per machine code (-1 for none).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Per position of ``order``: out of sequence, shown by the sequence
+        meter, culprit meter column.
+    """
+    n = len(order)
+    flag, on_key = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    culprit = np.zeros(n, dtype=np.int64)
+    _kernels.out_of_sequence(np.ascontiguousarray(values, dtype=np.float64),
+                             order.astype(np.int64), mcode.astype(np.int64),
+                             modulus.astype(np.float64), key.astype(np.int64), flag, on_key,
+                             culprit)
+    return flag, on_key, culprit
+
+
+def dips_and_spikes_numpy(values, order, mcode, modulus, key):
+    """NumPy twin of :func:`dips_and_spikes` (the rule in whole-array form)."""
+    v, m = values[order], mcode[order]
+    mod = modulus[m][:, None]
     n = len(v)
     has_prev = np.zeros(n, dtype=bool)
     has_prev[1:] = m[1:] == m[:-1]
@@ -231,6 +279,44 @@ def _dips_and_spikes(v, m, mod, key):
     return flag, on_key, culprit
 
 
+def deltas(values, order, mcode, modulus):
+    """Interval deltas of consecutive same-machine rows of ``order``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``pair`` (positions in ``order`` closing an interval), ``delta``
+        (modular; NaN when missing or on a reset), ``reset``, ``rolled``.
+    """
+    m = mcode[order]
+    pair = np.flatnonzero(m[1:] == m[:-1]) + 1 if len(order) > 1 else np.zeros(0, np.int64)
+    k = values.shape[1]
+    delta = np.empty((len(pair), k))
+    reset = np.zeros(len(pair), dtype=bool)
+    rolled = np.zeros((len(pair), k), dtype=bool)
+    _kernels.interval_deltas(np.ascontiguousarray(values, dtype=np.float64),
+                             order.astype(np.int64), mcode.astype(np.int64),
+                             modulus.astype(np.float64), pair.astype(np.int64), delta, reset,
+                             rolled)
+    return pair, delta, reset, rolled
+
+
+def deltas_numpy(values, order, mcode, modulus):
+    """NumPy twin of :func:`deltas`."""
+    m = mcode[order]
+    pair = np.flatnonzero(m[1:] == m[:-1]) + 1 if len(order) > 1 else np.zeros(0, np.int64)
+    mod = modulus[m[pair]][:, None]
+    prev, cur = values[order[pair - 1]], values[order[pair]]
+    reset = behind(prev, cur, mod).any(axis=1)
+    delta = cur - prev
+    with np.errstate(invalid="ignore"):
+        back = delta < 0
+        rolled = back & ~reset[:, None]
+    delta += np.where(back, mod, 0.0)
+    delta[reset] = np.nan
+    return pair, delta, reset, rolled
+
+
 def intervals(df: pd.DataFrame, scr: Screened) -> pd.DataFrame:
     """Deltas between consecutive kept readings of each machine.
 
@@ -243,22 +329,12 @@ def intervals(df: pd.DataFrame, scr: Screened) -> pd.DataFrame:
         to a reset).
     """
     order = scr.order
-    m = scr.mcode[order]
-    t = df["read_at"].to_numpy()[order]
-    v = df[scr.meters].to_numpy(dtype=float)[order] if len(order) else \
-        np.zeros((0, len(scr.meters)))
-    pair = np.flatnonzero(m[1:] == m[:-1]) + 1 if len(order) > 1 else np.zeros(0, np.int64)
-    mod = scr.modulus[m[pair]][:, None]
-    prev, cur = v[pair - 1], v[pair]
-    reset = behind(prev, cur, mod).any(axis=1)
-    with np.errstate(invalid="ignore"):
-        delta = np.mod(cur - prev, mod)
-        rolled = (cur < prev) & ~reset[:, None]
-    delta[reset] = np.nan
-    out = pd.DataFrame(delta, columns=scr.meters)
-    out.insert(0, "mcode", m[pair])
-    out.insert(1, "start", t[pair - 1])
-    out.insert(2, "end", t[pair])
+    pair, delta, reset, rolled = deltas(scr.values, order, scr.mcode, scr.modulus)
+    t = df["read_at"].to_numpy()
+    out = pd.DataFrame(delta, columns=scr.meters, copy=False)
+    out.insert(0, "mcode", scr.mcode[order[pair]])
+    out.insert(1, "start", t[order[pair - 1]])
+    out.insert(2, "end", t[order[pair]])
     out.insert(3, "row_start", order[pair - 1])
     out.insert(4, "row_end", order[pair])
     out.insert(5, "reset", reset)

@@ -229,6 +229,7 @@ def write_dump(readings: pd.DataFrame, path: str | Path, fmt: str = "csv", sas: 
     local = out["read_at"].dt.tz_convert(tz)
     if fmt == "parquet":
         out["read_at"] = local
+        out["machine_id"] = out["machine_id"].astype("category")
     else:
         text = local.dt.strftime("%Y-%m-%dT%H:%M:%S%z")
         out["read_at"] = text.str[:-2] + ":" + text.str[-2:]
