@@ -457,6 +457,7 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         if cap is not None and cap < reset:
             rd.error(join(where, "cap"), f"cap \"{cap}\" is below the reset \"{reset}\"", "range")
         combo, min_level, mystery = _jackpot_trigger(rd, t.get("trigger", {}), where, ctx, levels)
+        _jackpot_identity(rd, t, where, [j.id for j in out])
         out.append(Jackpot(
             id=rd.string(t, "id", where) or "", contribution=rate, reset=reset, cap=cap,
             kind=rd.string(t, "kind", where, ("standalone", "linked")) or "standalone",
@@ -477,12 +478,16 @@ def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
     if ("combo" in t) == ("mystery" in t):
         rd.error(at, "needs exactly one of `combo` or `mystery`", "jackpot_trigger")
         return None, None, None
+    min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
+    if min_level is not None and min_level not in levels:
+        rd.error(join(at, "min_bet_level"), f"{min_level} is not one of bet.bet_levels "
+                 f"{list(levels)}", "range")
     if "mystery" in t:
         p = rd.money(t, "mystery", at)
         if p is not None and not 0 < p < 1:
             rd.error(join(at, "mystery"), f"must be a probability in (0, 1), got \"{p}\"",
                      "range")
-        return None, None, p
+        return None, min_level, p
     combo = tuple(rd.array(t, "combo", at) or [])
     for j, token in enumerate(combo):
         if not ctx.token_ok(token):
@@ -491,8 +496,17 @@ def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
     if combo and all(ctx.token_ok(x) for x in combo) and combo not in ctx.pay_combos:
         rd.error(join(at, "combo"), f"{list(combo)} is not one of the [[pays]] combos; a "
                  "jackpot replaces a line pay", "jackpot_trigger")
-    min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
-    if min_level is not None and min_level not in levels:
-        rd.error(join(at, "min_bet_level"), f"{min_level} is not one of bet.bet_levels "
-                 f"{list(levels)}", "range")
     return combo, min_level, None
+
+
+def _jackpot_identity(rd: Reader, t: dict, where: str, seen: list[str]) -> None:
+    """Jackpot ids are unique; a linked pool names its link, a standalone one does not."""
+    if t.get("id") in seen:
+        rd.error(join(where, "id"), f"\"{t.get('id')}\" duplicates another jackpot id",
+                 "jackpot_duplicate")
+    if t.get("kind") == "linked" and "link" not in t:
+        rd.error(join(where, "link"), "is required for a linked jackpot (the id of its "
+                 "models/links group)", "missing_key")
+    if t.get("kind", "standalone") == "standalone" and "link" in t:
+        rd.error(join(where, "link"), f"a standalone jackpot has no link, got "
+                 f"{t.get('link')!r}", "jackpot_link")
