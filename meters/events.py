@@ -29,7 +29,7 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
     out = []
     r = iv[iv["reset"]]
     games = "games_played" if "games_played" in scr.meters else scr.meters[0]
-    values = df[games].to_numpy() if len(r) else np.zeros(0)
+    values = scr.values[:, scr.meters.index(games)]
     prev, cur = values[r["row_start"].to_numpy()], values[r["row_end"].to_numpy()]
     out.append(_frame(r["mcode"], r["start"], r["end"], Code.RESET, games, prev, cur,
                       [f"meters went back ({games} {p:.0f} -> {c:.0f}): RAM clear; the "
@@ -40,24 +40,15 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
     if len(rolled):
         parts = rolled.assign(meter=rolled["rolled"].str.split(";")).explode("meter")
         mod = scr.modulus[parts["mcode"].to_numpy()]
-        before = df_values(df, parts["meter"], parts["row_start"])
-        after = df_values(df, parts["meter"], parts["row_end"])
+        col = parts["meter"].map({m: j for j, m in enumerate(scr.meters)}).to_numpy(np.int64)
+        before = scr.values[parts["row_start"].to_numpy(np.int64), col]
+        after = scr.values[parts["row_end"].to_numpy(np.int64), col]
         out.append(_frame(parts["mcode"], parts["start"], parts["end"], Code.ROLLOVER,
                           parts["meter"].to_numpy(dtype=object), before, after,
                           [f"{m} rolled over modulo {md:.0e}: {b:.0f} -> {a:.0f}"
                            for m, md, b, a in zip(parts["meter"], mod, before, after)],
                           [np.array([a, b]) for a, b in zip(parts["row_start"],
                                                             parts["row_end"])]))
-    return out
-
-
-def df_values(df: pd.DataFrame, meters: pd.Series, rows: pd.Series) -> np.ndarray:
-    """Values of (meter, row) pairs."""
-    out = np.empty(len(rows))
-    m, r = meters.to_numpy(dtype=object), rows.to_numpy()
-    for name in set(m):
-        sel = m == name
-        out[sel] = df[name].to_numpy()[r[sel]]
     return out
 
 

@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from certify.errors import InputError
 from meters import _kernels
+from meters.frame import Readings
 from meters.registry import KEY_COLUMNS, canonical
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl",
@@ -112,15 +113,14 @@ def _headers(path: str | Path) -> list[str]:
         raise InputError(f"{path}: line 1 is not a JSON object") from None
 
 
-def read_dump(path: str | Path, meters: list[str] | None = None) -> pd.DataFrame:
-    """Read a whole dump into one normalised frame (see module docstring)."""
-    parts = list(iter_dump(path, meters=meters))
-    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+def read_dump(path: str | Path, meters: list[str] | None = None) -> Readings:
+    """Read a whole dump into normalised readings (see module docstring)."""
+    return Readings.concat(list(iter_dump(path, meters=meters)))
 
 
 def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
-              meters: list[str] | None = None) -> Iterator[pd.DataFrame]:
-    """Yield normalised frames of at most ``batch_rows`` rows from one dump.
+              meters: list[str] | None = None) -> Iterator[Readings]:
+    """Yield normalised readings of at most ``batch_rows`` rows from one dump.
 
     Parameters
     ----------
@@ -141,8 +141,8 @@ def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
         empty = False
         yield normalise(frame, mapping, file, lines, bad, meters)
     if empty:
-        yield normalise(pd.DataFrame({c: pd.Series([], dtype=object) for c in mapping}),
-                        mapping, file, np.zeros(0, np.int64), np.zeros(0, object), meters)
+        yield normalise({c: pd.Series([], dtype=object) for c in mapping}, mapping, file,
+                        np.zeros(0, np.int64), np.zeros(0, object), meters)
 
 
 def _csv_batches(file: str, mapping: dict[str, str], batch_rows: int):
@@ -173,11 +173,10 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
                                                        if mapping[c] == "machine_id"])
         start = 1
         for batch in handle.iter_batches(batch_size=batch_rows):
-            frame = pd.DataFrame({name: _arrow_column(batch.column(name))
-                                  for name in batch.schema.names}, copy=False)
-            lines = np.arange(start, start + len(frame), dtype=np.int64)
-            start += len(frame)
-            yield frame, lines, np.full(len(frame), "", dtype=object)
+            frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
+            lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
+            start += batch.num_rows
+            yield frame, lines, np.full(batch.num_rows, "", dtype=object)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
 
@@ -194,8 +193,9 @@ def _arrow_column(col: pa.Array):
         enc = col if pa.types.is_dictionary(kind) else pc.dictionary_encode(col)
         codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
         cats = pd.Index(enc.dictionary.to_pylist(), dtype=object)
-        return pd.Categorical.from_codes(codes, cats.astype(str)) if cats.is_unique else \
+        ids = pd.Categorical.from_codes(codes, cats.astype(str)) if cats.is_unique else \
             pd.Categorical(np.where(codes >= 0, cats.to_numpy()[codes], None))
+        return pd.Series(ids, copy=False)
     if pa.types.is_timestamp(kind):
         ns = col.cast(pa.timestamp("ns", tz=kind.tz)).cast(pa.int64())
         values = ns.fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False)
@@ -241,14 +241,14 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
     return frame, lines[~blank], bad
 
 
-def normalise(frame: pd.DataFrame, mapping: dict[str, str], file: str, lines: np.ndarray,
-              bad: np.ndarray, meters: list[str] | None = None) -> pd.DataFrame:
-    """Turn a raw frame into the normalised schema, marking unusable rows.
+def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
+              bad: np.ndarray, meters: list[str] | None = None) -> Readings:
+    """Turn raw columns into normalised readings, marking unusable rows.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        Raw columns as read (text or typed).
+    frame : pandas.DataFrame or dict
+        Raw columns as read (text or typed), by header.
     mapping : dict
         Header -> canonical name, from :func:`column_map`.
     file : str
@@ -260,21 +260,21 @@ def normalise(frame: pd.DataFrame, mapping: dict[str, str], file: str, lines: np
     meters : list of str, optional
         Canonical meters to carry (default: those of this file).
     """
-    frame = frame.rename(columns=mapping)
+    cols = {mapping[k]: frame[k] for k in mapping if k in frame}
+    n = len(lines)
     reason = np.asarray(bad, dtype=object).copy()
-    own = [c for c in frame.columns if c not in KEY_COLUMNS]
-    out = {"machine_id": _machine_ids(frame["machine_id"], reason)}
-    out["read_at"] = _timestamps(frame["read_at"], reason)
-    for meter in meters if meters is not None else own:
-        if meter in frame.columns:
-            out[meter] = _meter_values(frame[meter], meter, reason)
-        else:
-            out[meter] = np.full(len(frame), np.nan)
-    result = pd.DataFrame(out)
-    result["_file"] = pd.Categorical.from_codes(np.zeros(len(frame), np.int8), [file])
-    result["_line"] = np.asarray(lines, dtype=np.int64)
-    result["_bad"] = pd.Series(reason, dtype=object, copy=False)
-    return result
+    names = meters if meters is not None else [c for c in cols if c not in KEY_COLUMNS]
+    keys = pd.DataFrame({"machine_id": _machine_ids(pd.Series(cols["machine_id"], copy=False),
+                                                    reason)})
+    keys["read_at"] = _timestamps(pd.Series(cols["read_at"], copy=False), reason)
+    values = np.full((n, len(names)), np.nan)
+    for j, meter in enumerate(names):
+        if meter in cols:
+            values[:, j] = _meter_values(pd.Series(cols[meter], copy=False), meter, reason)
+    keys["_file"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [file])
+    keys["_line"] = np.asarray(lines, dtype=np.int64)
+    keys["_bad"] = pd.Series(reason, dtype=object, copy=False)
+    return Readings(keys, values, list(names))
 
 
 def _set(reason: np.ndarray, mask: np.ndarray, text: str, values: pd.Series | None = None

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from meters import checks, events
 from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, SEVERITY, Code
 from meters.config import Config
+from meters.frame import Readings, machine_blocks
 from meters.readers import dump_meters, iter_dump, original_rows
 from meters.sequence import column_at, intervals, screen
 
@@ -51,7 +51,7 @@ class Result:
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
               cfg: Config | None = None, pieces: int = 1, batch_rows: int = 1_000_000,
-              workdir: str | None = None) -> Result:
+              workdir: str | None = None, block_rows: int = 1_000_000) -> Result:
     """Reconcile dumps against a floor.
 
     Parameters
@@ -71,6 +71,9 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
         Rows read at a time when partitioning.
     workdir : str, optional
         Where the pieces go (a temporary folder by default).
+    block_rows : int
+        Rows of whole machines reconciled at a time within memory (bounds the
+        working memory of the checks; results do not depend on it).
 
     Returns
     -------
@@ -79,27 +82,18 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     cfg = cfg or Config()
     meters = dump_meters([str(d) for d in dumps])
     if pieces <= 1:
-        frames = [f for d in dumps for f in iter_dump(d, batch_rows=batch_rows, meters=meters)]
-        results = [reconcile_frame(_concat(frames), floor, counts, cfg)]
+        parts = [f for d in dumps for f in iter_dump(d, batch_rows=batch_rows, meters=meters)]
+        results = [reconcile_frame(block, floor, counts, cfg)
+                   for block in machine_blocks(parts, block_rows)]
     else:
         with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-            parts = spill(dumps, meters, pieces, Path(tmp), batch_rows)
-            results = [reconcile_frame(pq.read_table(p).to_pandas(), floor, counts, cfg)
-                       for p in parts]
+            files = spill(dumps, meters, pieces, Path(tmp), batch_rows)
+            results = [reconcile_frame(block, floor, counts, cfg) for f in files
+                       for block in machine_blocks(
+                           [Readings.from_table(pq.read_table(f), meters)], block_rows)]
     result = combine(results, counts)
     attach_originals(result)
     return result
-
-
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """Concatenate normalised frames keeping categorical columns categorical."""
-    if len(frames) == 1:
-        return frames[0]
-    cats = {c: pd.api.types.union_categoricals([f[c] for f in frames]).categories
-            for c in ("machine_id", "_file")}
-    fixed = [f.assign(**{c: pd.Categorical(f[c], categories=k) for c, k in cats.items()})
-             for f in frames]
-    return pd.concat(fixed, ignore_index=True)
 
 
 def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
@@ -111,15 +105,13 @@ def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
     writers: dict[int, pq.ParquetWriter] = {}
     try:
         for dump in dumps:
-            for frame in iter_dump(dump, batch_rows=batch_rows, meters=meters):
-                ids = frame["machine_id"].cat
+            for part in iter_dump(dump, batch_rows=batch_rows, meters=meters):
+                ids = part.keys["machine_id"].cat
                 bucket_of = pd.util.hash_array(np.asarray(ids.categories, dtype=object)) % pieces
-                bucket = np.where(ids.codes.to_numpy() >= 0,
-                                  bucket_of[np.maximum(ids.codes.to_numpy(), 0)], 0)
+                codes = ids.codes.to_numpy()
+                bucket = np.where(codes >= 0, bucket_of[np.maximum(codes, 0)], 0)
                 for b in np.unique(bucket):
-                    part = frame[bucket == b].astype({"machine_id": object, "_file": object})
-                    table = pa.Table.from_pandas(part, preserve_index=False)
-                    table = table.cast(_schema(meters))
+                    table = part.take(np.flatnonzero(bucket == b)).to_table()
                     if b not in writers:
                         writers[b] = pq.ParquetWriter(folder / f"piece-{b:05d}.parquet",
                                                       table.schema)
@@ -130,17 +122,9 @@ def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
     return [folder / f"piece-{b:05d}.parquet" for b in sorted(writers)]
 
 
-def _schema(meters: list[str]) -> pa.Schema:
-    return pa.schema([("machine_id", pa.dictionary(pa.int32(), pa.string())),
-                      ("read_at", pa.int64()), *[(m, pa.float64()) for m in meters],
-                      ("_file", pa.dictionary(pa.int32(), pa.string())), ("_line", pa.int64()),
-                      ("_bad", pa.string())])
-
-
-def reconcile_frame(df: pd.DataFrame, floor: pd.DataFrame, counts: pd.DataFrame | None,
+def reconcile_frame(df: Readings, floor: pd.DataFrame, counts: pd.DataFrame | None,
                     cfg: Config) -> Result:
     """Reconcile the normalised readings of whole machines held in memory."""
-    df = df.reset_index(drop=True)
     scr = screen(df, floor, cfg.digits)
     iv = intervals(df, scr)
     direct = checks.add_prizes(iv, scr.reported, scr.meters)

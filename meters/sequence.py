@@ -29,6 +29,7 @@ import pandas as pd
 
 from meters import _kernels
 from meters.codes import Code
+from meters.frame import Readings
 
 SEQUENCE_METERS = ("games_played", "coin_in")
 
@@ -48,18 +49,12 @@ class Screened:
     values: np.ndarray
 
 
-def meter_columns(df: pd.DataFrame) -> list[str]:
-    """The canonical meter columns of a normalised frame."""
-    return [c for c in df.columns if c not in ("machine_id", "read_at")
-            and not c.startswith("_")]
-
-
-def screen(df: pd.DataFrame, floor: pd.DataFrame, digits: int = 10) -> Screened:
+def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
     """Quarantine unusable rows and order the rest.
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    df : Readings
         Normalised readings of whole machines (see :mod:`meters.readers`).
     floor : pandas.DataFrame
         From :func:`meters.floor.load_floor`.
@@ -70,7 +65,7 @@ def screen(df: pd.DataFrame, floor: pd.DataFrame, digits: int = 10) -> Screened:
     -------
     Screened
     """
-    meters = meter_columns(df)
+    meters = list(df.meters)
     ids = pd.Categorical(df["machine_id"])
     machines = np.asarray(ids.categories, dtype=object)
     mcode = ids.codes.astype(np.int64)
@@ -78,15 +73,13 @@ def screen(df: pd.DataFrame, floor: pd.DataFrame, digits: int = 10) -> Screened:
     qreason = np.full(len(df), "", dtype=object)
     bad = df["_bad"].to_numpy(dtype=object) != ""
     qcode[bad], qreason[bad] = Code.MALFORMED_ROW.value, df["_bad"].to_numpy(dtype=object)[bad]
-    known = np.isin(machines, floor.index.to_numpy(dtype=object))
+    known = floor.index.get_indexer(pd.Index(machines, dtype=object)) >= 0
     unknown = ~known[mcode] & ~bad
     qcode[unknown] = Code.UNKNOWN_MACHINE.value
     qreason[unknown] = "machine_id is not in the floor file"
     width = floor["digits"].reindex(machines).fillna(digits).to_numpy(dtype=float)
     modulus = 10.0 ** width
-    values = np.empty((len(df), len(meters)))
-    for j, name in enumerate(meters):
-        values[:, j] = df[name].to_numpy(dtype=float)
+    values = np.ascontiguousarray(df.values, dtype=np.float64)
     reported = _reported(values, mcode, qcode == "", len(machines))
     _incomplete(values, mcode, reported, modulus, meters, qcode, qreason)
     order = _sorted(df, mcode, np.flatnonzero(qcode == ""))

@@ -44,10 +44,11 @@ def test_formats_and_sas_codes_give_identical_findings(faulty_files, other):
     pd.testing.assert_frame_equal(base.periods, alt.periods)
 
 
-def test_piecewise_equals_in_memory(faulty_files, tmp_path):
+@pytest.mark.parametrize("how", [dict(pieces=7, batch_rows=97), dict(block_rows=50),
+                                 dict(pieces=3, block_rows=100, batch_rows=200)])
+def test_piecewise_equals_in_memory(faulty_files, tmp_path, how):
     whole = reconcile_files(faulty_files["parquet-sas"])
-    parts = reconcile_files(faulty_files["parquet-sas"], pieces=7, batch_rows=97,
-                            workdir=str(tmp_path))
+    parts = reconcile_files(faulty_files["parquet-sas"], workdir=str(tmp_path), **how)
     for name in ("findings", "periods", "quarantine", "totals"):
         pd.testing.assert_frame_equal(getattr(whole, name), getattr(parts, name))
     assert (whole.rows_in, whole.rows_reconciled) == (parts.rows_in, parts.rows_reconciled)

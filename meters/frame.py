@@ -1,0 +1,114 @@
+"""Normalised readings: key columns in a DataFrame, meters in one row-major array.
+
+Keeping the meters out of pandas avoids the block consolidation copies that
+dominate at tens of millions of rows: readers write each meter once into the
+(rows, meters) float64 matrix that the kernels read directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+KEYS = ("machine_id", "read_at", "_file", "_line", "_bad")
+
+
+@dataclass
+class Readings:
+    """Readings of one or more dumps.
+
+    Parameters
+    ----------
+    keys : pandas.DataFrame
+        ``machine_id`` (categorical), ``read_at`` (int64 ns UTC, 0 when
+        unreadable), ``_file`` (categorical), ``_line`` (int64) and ``_bad``
+        (why the row cannot be used, ``""`` when it can).
+    values : numpy.ndarray
+        (rows, meters) float64 meter readings, NaN where empty.
+    meters : list of str
+        Canonical meter of each column of ``values``.
+    """
+
+    keys: pd.DataFrame
+    values: np.ndarray
+    meters: list[str]
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, name: str) -> pd.Series:
+        """A key column, or a meter column as a float Series."""
+        if name in self.meters:
+            return pd.Series(self.values[:, self.meters.index(name)], copy=False, name=name)
+        return self.keys[name]
+
+    @property
+    def columns(self) -> list[str]:
+        """Key columns then meters."""
+        return [*self.keys.columns, *self.meters]
+
+    def take(self, rows: np.ndarray) -> Readings:
+        """The readings at positions ``rows``."""
+        return Readings(self.keys.iloc[rows].reset_index(drop=True), self.values[rows],
+                        self.meters)
+
+    @staticmethod
+    def concat(parts: list[Readings]) -> Readings:
+        """Readings of several parts (same meters), categoricals kept categorical."""
+        if len(parts) == 1:
+            return parts[0]
+        cats = {c: pd.api.types.union_categoricals([p.keys[c] for p in parts]).categories
+                for c in ("machine_id", "_file")}
+        keys = pd.concat([p.keys.assign(**{c: pd.Categorical(p.keys[c], categories=k)
+                                           for c, k in cats.items()}) for p in parts],
+                         ignore_index=True)
+        return Readings(keys, np.concatenate([p.values for p in parts]), parts[0].meters)
+
+    def to_table(self) -> pa.Table:
+        """An Arrow table (for spilling pieces to Parquet)."""
+        cols = {"machine_id": pa.array(self.keys["machine_id"].astype(object), pa.string()),
+                "read_at": pa.array(self.keys["read_at"].to_numpy(), pa.int64()),
+                **{m: pa.array(self.values[:, j]) for j, m in enumerate(self.meters)},
+                "_file": pa.array(self.keys["_file"].astype(object), pa.string()),
+                "_line": pa.array(self.keys["_line"].to_numpy(), pa.int64()),
+                "_bad": pa.array(self.keys["_bad"].astype(object), pa.string())}
+        return pa.table(cols)
+
+    @staticmethod
+    def from_table(table: pa.Table, meters: list[str]) -> Readings:
+        """Inverse of :meth:`to_table`."""
+        keys = pd.DataFrame({
+            "machine_id": pd.Categorical(table.column("machine_id").to_numpy(
+                zero_copy_only=False)),
+            "read_at": table.column("read_at").to_numpy(),
+            "_file": pd.Categorical(table.column("_file").to_numpy(zero_copy_only=False)),
+            "_line": table.column("_line").to_numpy(),
+            "_bad": pd.Series(table.column("_bad").to_numpy(zero_copy_only=False),
+                              dtype=object)})
+        values = np.empty((table.num_rows, len(meters)))
+        for j, m in enumerate(meters):
+            values[:, j] = table.column(m).to_numpy(zero_copy_only=False)
+        return Readings(keys, values, meters)
+
+
+def machine_blocks(parts: list[Readings], block_rows: int):
+    """Yield Readings of whole machines, about ``block_rows`` rows each.
+
+    Machines are taken in the order of their ids; every row of a machine,
+    from every part, lands in the same block, in input order.
+    """
+    if sum(len(p) for p in parts) <= block_rows:
+        yield Readings.concat(parts)
+        return
+    cats = pd.api.types.union_categoricals([p.keys["machine_id"] for p in parts],
+                                           sort_categories=True).categories
+    codes = [pd.Categorical(p.keys["machine_id"], categories=cats).codes.astype(np.int64) + 1
+             for p in parts]
+    sizes = sum(np.bincount(c, minlength=len(cats) + 1) for c in codes)
+    group = (np.cumsum(sizes) - sizes) // block_rows
+    for g in np.unique(group):
+        pieces = [p.take(np.flatnonzero(group[c] == g)) for p, c in zip(parts, codes)]
+        yield Readings.concat([p for p in pieces if len(p)] or pieces[:1])

@@ -1,0 +1,42 @@
+"""numba kernels against their NumPy twins (the rules in whole-array form)."""
+
+import numpy as np
+import pytest
+
+from meters.sequence import deltas, deltas_numpy, dips_and_spikes, dips_and_spikes_numpy
+
+
+def random_rows(seed, n=3000, k=5, machines=40):
+    rng = np.random.default_rng(seed)
+    mcode = np.sort(rng.integers(0, machines, n))
+    modulus = 10.0 ** rng.choice([4, 8, 10], machines)
+    steps = rng.integers(0, 50, (n, k)).astype(float)
+    values = np.cumsum(steps, axis=0) % modulus[mcode][:, None]
+    jumble = rng.random(n) < 0.05  # dips, spikes, resets, rollovers
+    values[jumble] = rng.integers(0, 10**4, (jumble.sum(), k))
+    values[rng.random((n, k)) < 0.02] = np.nan
+    order = np.flatnonzero(rng.random(n) < 0.9)
+    key = rng.integers(-1, k, machines)
+    return values, order, mcode, modulus, key
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_dips_and_spikes_match_the_twin(seed):
+    values, order, mcode, modulus, key = random_rows(seed)
+    fast = dips_and_spikes(values, order, mcode, modulus, key)
+    slow = dips_and_spikes_numpy(values, order, mcode, modulus, key)
+    for a, b in zip(fast, slow):
+        np.testing.assert_array_equal(a[fast[0]], b[fast[0]])
+    np.testing.assert_array_equal(fast[0], slow[0])
+    assert fast[0].any()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_deltas_match_the_twin(seed):
+    values, order, mcode, modulus, _ = random_rows(seed)
+    fast = deltas(values, order, mcode, modulus)
+    slow = deltas_numpy(values, order, mcode, modulus)
+    for a, b in zip(fast, slow):
+        np.testing.assert_array_equal(a, b)
+    assert fast[2].any() and fast[3].any()
+    assert (fast[1][~np.isnan(fast[1])] >= 0).all()
