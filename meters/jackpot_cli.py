@@ -170,7 +170,7 @@ def _q(value: Decimal) -> str:
 
 
 def _text(value: object) -> object:
-    return _q(value) if isinstance(value, Decimal) else value
+    return str(value) if isinstance(value, Decimal) else value
 
 
 def write_ledger(ledger: Ledger, out: Path) -> None:

@@ -215,7 +215,10 @@ def _add_pool(book: Book, fm: FloorMachine, pool_id: str, rate: Decimal | None,
 
 
 def _stake(value: Decimal | None) -> str:
-    return "" if value is None else f"{value.normalize():f}"
+    if value is None:
+        return ""
+    cents = value.quantize(Decimal("0.01"))
+    return f"{cents}" if cents == value else f"{value.normalize():f}"
 
 
 def as_time(text: str | pd.Timestamp | None) -> int | None:
@@ -336,13 +339,23 @@ def read_readings(dumps: list[str | Path]) -> tuple[pd.DataFrame, int, int]:
     """Readings of every dump (meters package readers); unusable rows are dropped."""
     from meters.readers import read_dump
 
-    frames = [read_dump(p, meters=list(METERS)) for p in dumps]
+    frames = [_as_frame(read_dump(p, meters=list(METERS))) for p in dumps]
     if not frames:
         raise InputError("no meter dump given")
     data = pd.concat(frames, ignore_index=True)
     good = data["_bad"] == ""
     data = data[good].astype({"machine_id": str})
     return data.sort_values(["machine_id", "read_at"], kind="stable"), len(good), int((~good).sum())
+
+
+def _as_frame(readings: object) -> pd.DataFrame:
+    """A DataFrame of readings (the readers return frames or ``Readings`` objects)."""
+    if isinstance(readings, pd.DataFrame):
+        return readings
+    keys = readings.keys.reset_index(drop=True)  # type: ignore[attr-defined]
+    meters = {m: readings.values[:, j]  # type: ignore[attr-defined]
+              for j, m in enumerate(readings.meters)}  # type: ignore[attr-defined]
+    return keys.assign(**meters)
 
 
 def compute_ledger(book: Book, readings: pd.DataFrame, hits: list[Hit],
