@@ -124,7 +124,7 @@ def parse_link(data: dict[str, Any], file: str, base: Path, machines_dir: Path) 
     combo, min_level, mystery = _trigger(rd, data.get("trigger"))
     members = _members(rd, data.get("members"), base, machines_dir)
     link = Link(
-        id=rd.string(data, "id", "") or "", name=rd.string(data, "name", "", default="") or "",
+        id=rd.string(data, "id", "") or "", name=rd.string(data, "name", "", default=None) or "",
         currency=rd.string(data, "currency", "") or "", contribution=rate or Decimal(0),
         reset=reset or Decimal(0), members=tuple(members), cap=cap,
         overflow=rd.string(data, "overflow", "", ("reserve", "next-reset"),
@@ -132,7 +132,7 @@ def parse_link(data: dict[str, Any], file: str, base: Path, machines_dir: Path) 
         reserve_rate=reserve or Decimal(0),
         same_model=rd.boolean(data, "same_model", "", True),
         trigger_combo=combo, min_bet_level=min_level, mystery=mystery, source=file)
-    _check_group(rd, link)
+    _check_group(rd, link, declared=not rd.errors)
     rd.raise_if_errors()
     return link
 
@@ -183,7 +183,7 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
                      "range")
             rate = None
         casino = rd.string(t, "casino", where)
-        location = rd.string(t, "location", where, default="") or ""
+        location = rd.string(t, "location", where, default=None) or ""
         if ref is None:
             continue
         if ref not in cache:
@@ -220,6 +220,9 @@ def _resolve_model(rd: Reader, ref: str, where: str, base: Path,
                     and info.get("id") == ref:
                 path = file
                 break
+    if path is None and (ref.endswith(".toml") or "/" in ref):
+        rd.error(where, f"no machine file \"{ref}\" (relative to {base})", "unknown_member")
+        return None
     if path is None:
         rd.error(where, f"no machine file or model id \"{ref}\" (looked in {machines_dir})",
                  "unknown_member")
@@ -233,9 +236,14 @@ def _resolve_model(rd: Reader, ref: str, where: str, base: Path,
     return machine
 
 
-def _check_group(rd: Reader, link: Link) -> None:
-    """Group rules: one model and stake when required, contributions, trigger, currency."""
+def _check_group(rd: Reader, link: Link, declared: bool = True) -> None:
+    """Group rules: one model and stake when required, contributions, trigger, currency.
+
+    ``declared``: also compare the members' own ``[[jackpots]]`` entries for
+    this link (skipped when the group's keys are already in error).
+    """
     first = link.members[0] if link.members else None
+    models_seen: set[str] = set()
     for m in link.members:
         where = join("members", m.index)
         if m.machine.currency != link.currency:
@@ -243,9 +251,13 @@ def _check_group(rd: Reader, link: Link) -> None:
                      f"{m.machine.currency}, the group in {link.currency}", "currency")
         if link.same_model and first is not None and m is not first:
             _check_same(rd, link, first, m)
-        _check_contributions(rd, link, m)
-        _check_trigger(rd, link, m)
-        _check_declared(rd, link, m)
+        _check_level(rd, link, m)
+        if m.machine.id not in models_seen:
+            models_seen.add(m.machine.id)
+            _check_contributions(rd, link, m)
+            _check_trigger(rd, link, m)
+            if declared:
+                _check_declared(rd, link, m)
 
 
 def _check_same(rd: Reader, link: Link, first: Member, m: Member) -> None:
@@ -271,8 +283,10 @@ def _check_same(rd: Reader, link: Link, first: Member, m: Member) -> None:
 
 
 def _money(m: Member) -> str:
-    return (f"{m.stake.normalize():f} {m.machine.currency} (level {m.bet_level} x "
-            f"{m.machine.bet_unit} x {m.machine.denomination})")
+    cents = m.stake.quantize(Decimal("0.01"))
+    stake = f"{cents}" if cents == m.stake else f"{m.stake.normalize():f}"
+    return (f"{stake} {m.machine.currency} (level {m.bet_level} x {m.machine.bet_unit} x "
+            f"{m.machine.denomination})")
 
 
 def _check_contributions(rd: Reader, link: Link, m: Member) -> None:
@@ -285,13 +299,16 @@ def _check_contributions(rd: Reader, link: Link, m: Member) -> None:
                  "at or above 100%", "contribution_total")
 
 
-def _check_trigger(rd: Reader, link: Link, m: Member) -> None:
-    where = join("members", m.index)
-    name = f"members[{m.index}] model \"{m.machine.id}\""
+def _check_level(rd: Reader, link: Link, m: Member) -> None:
     if link.min_bet_level is not None and m.bet_level < link.min_bet_level:
-        rd.error(join(where, "bet_level"), f"{m.bet_level} is below trigger.min_bet_level "
-                 f"{link.min_bet_level}: the jackpot can never be won on this machine",
-                 "impossible_trigger")
+        rd.error(join(join("members", m.index), "bet_level"), f"{m.bet_level} is below "
+                 f"trigger.min_bet_level {link.min_bet_level}: the jackpot can never be won "
+                 "on this machine", "impossible_trigger")
+
+
+def _check_trigger(rd: Reader, link: Link, m: Member) -> None:
+    """The trigger combination is a pay of the model and can occur (once per model)."""
+    name = f"members[{m.index}] model \"{m.machine.id}\""
     combo = link.trigger_combo
     if combo is None:
         return
@@ -345,7 +362,7 @@ def _check_declared(rd: Reader, link: Link, m: Member) -> None:
 
 def _show(value: Any) -> str:
     if isinstance(value, Decimal):
-        return f"\"{value}\""
+        return f"\"{value:f}\""
     if isinstance(value, tuple):
         return "[" + ", ".join(f'"{t}"' for t in value) + "]"
     return "none" if value is None else repr(value)
