@@ -137,6 +137,7 @@ def pool_return(pool: Jackpot | Link, stake: float, p_spin: float | None,
     q_group : float, optional
         Hits per unit of money over the whole group; default ``p_spin / stake``
         (the group plays like this stake).
+
     """
     c, reset = float(pool.contribution), float(pool.reset)
     cap = float(pool.cap) if pool.cap is not None else None
@@ -205,26 +206,35 @@ def group_returns(link: Link, exacts: dict[str, list[LevelExact] | None]) -> lis
 
     The group's hit rate per unit of money weights members by coin-in
     (``spins_per_day x stake``; equal spins when the file gives no rates).
+
     """
     rows = []
     for m in link.members:
         levels = exacts.get(m.machine.id)
         li = m.machine.bet_levels.index(m.bet_level)
         ex = levels[li] if levels else None
-        trig = Jackpot(link.id, "linked", link.contribution, link.reset, link.cap,
-                       link.overflow, link.reserve_rate, link.trigger_combo,
-                       link.min_bet_level, link.mystery, link.id)
+        trig = link_as_jackpot(link)
         rows.append((m, li, ex, float(m.stake), spin_probability(m.machine, li, trig, ex)))
     rates = [m.spins_per_day or 1.0 for m in link.members]
+    if not all(m.spins_per_day for m in link.members):
+        rates = [1.0] * len(link.members)  # equal spins unless every member has a rate
     known = all(r[4] is not None for r in rows)
-    money = sum(w * r[3] for w, r in zip(rates, rows))
-    q_group = sum(w * (r[4] or 0.0) for w, r in zip(rates, rows)) / money if known else None
+    money = sum(w * r[3] for w, r in zip(rates, rows, strict=True))
+    hits = sum(w * (r[4] or 0.0) for w, r in zip(rates, rows, strict=True))
+    q_group = hits / money if known else None
     out = []
     for m, li, ex, stake, p in rows:
         pool = pool_return(link, stake, p, q_group if q_group else None)
-        own = sum(x.rtp for x, jp in zip(level_pools(m.machine, li, ex), m.machine.jackpots)
+        own = sum(x.rtp for x, jp in zip(level_pools(m.machine, li, ex), m.machine.jackpots,
+                                           strict=True)
                   if jp.link != link.id)
         out.append(MemberReturn(m.machine_id, m.machine.id, m.bet_level,
                                 ex.rtp if ex else None, pool, own))
     return out
 
+
+def link_as_jackpot(link: Link) -> Jackpot:
+    """A superjackpot group's pool as a :class:`Jackpot` (for the per-machine helpers)."""
+    return Jackpot(link.id, "linked", link.contribution, link.reset, link.cap, link.overflow,
+                   link.reserve_rate, link.trigger_combo, link.min_bet_level, link.mystery,
+                   link.id)

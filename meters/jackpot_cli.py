@@ -15,6 +15,8 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+import pandas as pd
+
 from certify.errors import InputError
 from meters.codes import FINDING_COLUMNS
 from meters.ledger import (
@@ -62,7 +64,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output folder")
 
 
-def _inputs(args: argparse.Namespace) -> tuple[Book, object, list, list, list, int | None]:
+def _inputs(args: argparse.Namespace) -> tuple[Book, tuple[pd.DataFrame, int, int], list,
+                                               list, list, int | None]:
     book = load_book(args.floor, args.links, args.digits)
     readings, rows_in, bad = read_readings(args.dumps)
     hits, findings = read_hits(args.hits, book)
@@ -79,7 +82,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     out = Path(args.out)
     write_ledger(ledger, out)
     errors = sum(f["severity"] == "error" for f in ledger.findings)
-    print(f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {ledger.rows[0]['as_of'] if ledger.rows else '-'}; "
+    when = ledger.rows[0]["as_of"] if ledger.rows else "-"
+    print(f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when}; "
           f"findings: {errors} error, {len(ledger.findings) - errors} other -> {out}")
     return EXIT_FAIL if errors else EXIT_OK
 
@@ -108,7 +112,8 @@ def cmd_transfer(args: argparse.Namespace) -> int:
 def resolve_target(book: Book, source: str, to: str) -> str:
     """The target pool key; refuse one of another model or stake (InputError)."""
     if source not in book.pools:
-        raise InputError(f"--pool {source!r}: no such pool (pools: {', '.join(sorted(book.pools))})")
+        raise InputError(f"--pool {source!r}: no such pool (pools: "
+                         f"{', '.join(sorted(book.pools))})")
     key = to if to in book.pools else None
     if key is None and to in book.machines:
         suffix = source.split(":", 1)[-1]
@@ -138,8 +143,6 @@ def _sig(signature: set[tuple[str, str]], currency: str) -> str:
 
 def transfer_id(source: str, at: int) -> str:
     """A file-safe transfer id: ``TR-<UTC time>-<source>``."""
-    import pandas as pd
-
     stamp = pd.Timestamp(at, tz="UTC").strftime("%Y%m%dT%H%M%SZ")
     return f"TR-{stamp}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', source)}"
 
@@ -211,7 +214,7 @@ def write_transfer(record: Transfer, book: Book, before: Ledger, after: Ledger, 
          [{"id": record.id, "at": iso, "from": record.source, "to": record.target,
            "amount": str(record.amount), "currency": src.currency, "reason": reason}])
     rows = [{"pool": b["pool"], "before": str(b["captive"]), "after": str(a["captive"])}
-            for b, a in zip(before.rows, after.rows)]
+            for b, a in zip(before.rows, after.rows, strict=True)]
     rows.append({"pool": "TOTAL", "before": str(before.total), "after": str(after.total)})
     _csv(out / f"{record.id}.balances.csv", ("pool", "before", "after"), rows)
     return [json_path, csv_path]

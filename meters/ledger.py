@@ -89,6 +89,7 @@ def load_book(floor: str | Path, links: list[str | Path] | None = None,
     ------
     InputError
         Naming the file, the line and the value of every unusable row.
+
     """
     groups: dict[str, Link] = {}
     for path in _link_files(links or []):
@@ -290,7 +291,7 @@ class Ledger:
     @property
     def total(self) -> Decimal:
         """Sum of the captive values of every pool."""
-        return sum((r["captive"] for r in self.rows), ZERO)  # type: ignore[misc]
+        return sum((Decimal(str(r["captive"])) for r in self.rows), ZERO)
 
 
 def read_hits(path: str | Path | None, book: Book) -> tuple[list[Hit], list[dict]]:
@@ -370,6 +371,9 @@ def compute_ledger(book: Book, readings: pd.DataFrame, hits: list[Hit],
         Normalised readings (:func:`read_readings`).
     hits, transfers : list
         Awards and transfer records; those after ``as_of`` are ignored.
+    as_of : int, optional
+        Nanoseconds since the epoch, UTC (:func:`as_time`).
+
     """
     if as_of is None:
         as_of = int(readings["read_at"].max()) if len(readings) else 0

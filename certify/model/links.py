@@ -1,7 +1,7 @@
-"""Superjackpot groups (``slotcert/link@1``): machines of one or several casinos
-sharing one pool (Portaria 1441/95 n.º 4).
+"""Superjackpot groups (``slotcert/link@1``): machines sharing one pool.
 
-A link file declares the pool (contribution, reset, cap, overflow, reserve
+Machines of one or several casinos form a collective prize (Portaria 1441/95
+n.º 4). A link file declares the pool (contribution, reset, cap, overflow, reserve
 rate, trigger) and its members: which machine (``machine_id``) of which model
 (a machine file, or a model id found in the machines folder) plays at which
 bet level in which casino. Every problem of the file is collected and raised
@@ -99,6 +99,7 @@ def load_link(path: str | Path, machines_dir: str | Path | None = None) -> Link:
     ------
     ModelError
         With every problem found, each naming the file, key path and value.
+
     """
     path = Path(path)
     folder = Path(machines_dir) if machines_dir is not None else path.parent.parent / "machines"
@@ -165,7 +166,8 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
             rd.error("members", "must be a non-empty array of [[members]] tables", "type")
         return []
     cache: dict[str, Machine | None] = {}
-    out, seen = [], {}
+    out: list[Member] = []
+    seen: dict[str | None, int] = {}
     for i, spec in enumerate(raw):
         where = join("members", i)
         t = rd.table(spec, where, _MEMBER_REQUIRED, _MEMBER_OPTIONAL)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from certify.errors import UsageError
 from certify.exact.cycle import LevelExact
-from certify.jackpot_return import spin_probability
+from certify.jackpot_return import link_as_jackpot, spin_probability
 from certify.model.links import Link, Member
 from certify.model.schema import Jackpot, Machine
 from certify.pools.simulate import Player, PoolSpec
@@ -19,8 +19,19 @@ def machine_pool(machine: Machine, jackpot_id: str, level: int,
 
     Parameters
     ----------
+    machine : Machine
+        The model.
+    jackpot_id : str
+        One of its ``[[jackpots]]``.
+    level : int
+        The bet level played.
+    spins_per_day : float
+        Play rate.
     exact : list of LevelExact, optional
         Exact figures per bet level; required for a combination trigger.
+    machine_id : str
+        The cabinet's id (default: the model id).
+
     """
     jp = next((j for j in machine.jackpots if j.id == jackpot_id), None)
     if jp is None:
@@ -40,19 +51,12 @@ def machine_pool(machine: Machine, jackpot_id: str, level: int,
 def link_pool(link: Link, exacts: dict[str, list[LevelExact] | None] | None = None,
               spins_per_day: float = DEFAULT_SPINS_PER_DAY) -> PoolSpec:
     """The pool of a superjackpot group; members without a play rate get ``spins_per_day``."""
-    trig = link_trigger(link)
+    trig = link_as_jackpot(link)
     players = tuple(_player(m, trig, (exacts or {}).get(m.machine.id), spins_per_day)
                     for m in link.members)
     return PoolSpec(link.id, float(link.contribution), float(link.reset), players,
                     float(link.cap) if link.cap is not None else None, link.overflow,
                     float(link.reserve_rate))
-
-
-def link_trigger(link: Link) -> Jackpot:
-    """The group's pool as a :class:`Jackpot` (for the per-machine helpers)."""
-    return Jackpot(link.id, "linked", link.contribution, link.reset, link.cap, link.overflow,
-                   link.reserve_rate, link.trigger_combo, link.min_bet_level, link.mystery,
-                   link.id)
 
 
 def _player(m: Member, trig: Jackpot, exact: list[LevelExact] | None,

@@ -111,8 +111,9 @@ def test_mixed_group_shares_reset_funding_at_the_group_hit_rate():
                          "cap": None})
     rows = group_returns(link, {})
     money = [m.spins_per_day * float(m.stake) for m in link.members]
-    pooled = sum(w * r.group.rtp for w, r in zip(money, rows)) / sum(money)
-    hits = sum(m.spins_per_day * r.group.hit_probability for m, r in zip(link.members, rows))
+    pooled = sum(w * r.group.rtp for w, r in zip(money, rows, strict=True)) / sum(money)
+    hits = sum(m.spins_per_day * r.group.hit_probability
+               for m, r in zip(link.members, rows, strict=True))
     assert pooled == pytest.approx(0.005 + hits / sum(money) * 5000.0, rel=1e-12)
     assert rows[1].group.rtp != rows[0].group.rtp  # the small stake wins less often per euro
 
