@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from certify.engine import _kernels as k
+from certify.engine.prefix import build_prefix_table
 from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
 from certify.engine.tables import HIST_BINS, GameTables, LevelTables, ReelSet, compile_machine
 from certify.model.schema import Machine
@@ -91,6 +93,21 @@ def level_args(level: LevelTables) -> tuple:
             level.scatter_pay, level.bonus_pay, level.total_bet)
 
 
+def prefix_args(t: GameTables, reels: ReelSet, level_index: int) -> tuple:
+    """The prefix-table tuple of a reel set at a level (built once, then cached)."""
+    key = (id(reels), level_index)
+    if key not in t.prefix_cache:
+        lt = t.levels[level_index]
+        if t.is_ways:
+            table = build_prefix_table(reels.window, reels.length, t.paylines, lt.trans,
+                                       lt.live, lt.state_win, lt.state_entry, reels.counted, 0)
+        else:
+            table = build_prefix_table(reels.window, reels.length, t.paylines, lt.trans,
+                                       lt.live, lt.state_win, lt.state_entry, reels.counted)
+        t.prefix_cache[key] = table
+    return t.prefix_cache[key].as_tuple()
+
+
 def game_args(t: GameTables) -> tuple:
     """The game tuple the kernels take."""
     return (t.paylines, t.is_ways, t.ways_match, t.entry_len, t.ways_family, t.fs_counted,
@@ -108,6 +125,8 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
     awards = np.zeros((n, len(tables.machine.pays)), dtype=np.int64)
     hist = np.zeros((n, HIST_BINS), dtype=np.int64)
     k.simulate_chunks(states, sizes, reel_args(tables.base), reel_args(tables.free),
+                      prefix_args(tables, tables.base, level_index),
+                      prefix_args(tables, tables.free, level_index),
                       level_args(tables.levels[level_index]), game_args(tables), HIST_BINS,
                       out, sq, awards, hist)
     return out, sq, awards, hist
@@ -115,7 +134,8 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
 
 def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: int, *,
              stream: int = 0, chunk_spins: int = CHUNK_SPINS,
-             progress: Callable[[SimulationResult], None] | None = None) -> SimulationResult:
+             progress: Callable[[SimulationResult], None] | None = None,
+             runner: Any = None) -> SimulationResult:
     """Simulate ``spins`` spins of one bet level with seed ``seed``.
 
     Parameters
@@ -130,15 +150,27 @@ def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: 
         Separates independent runs under one seed.
     progress : callable, optional
         Called with the running result after each batch of chunks.
+    runner : object, optional
+        Where the chunks run (see :mod:`certify.cluster`): an object whose
+        ``batches(tables, level_index, seed, stream, sizes, batch)`` yields
+        ``(first, run_chunks outputs)`` for chunks ``first .. first + batch - 1``
+        in chunk order. Default: :func:`run_chunks` in this process. Batches
+        are merged in chunk order, so the result is bit-identical whatever
+        the runner.
     """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     level = tables.levels[level_index]
     result = SimulationResult(level.total_bet, len(tables.machine.pays))
     sizes = chunk_plan(spins, chunk_spins)
     batch = max(2, -(-sizes.shape[0] // 16))
-    for first in range(0, sizes.shape[0], batch):
-        result.merge(*run_chunks(tables, level_index, seed, first, sizes[first:first + batch],
-                                 stream))
+    if runner is None:
+        batches = ((first, run_chunks(tables, level_index, seed, first,
+                                      sizes[first:first + batch], stream))
+                   for first in range(0, sizes.shape[0], batch))
+    else:
+        batches = runner.batches(tables, level_index, seed, stream, sizes, batch)
+    for _, arrays in batches:
+        result.merge(*arrays)
         if progress is not None:
             progress(result)
     return result

@@ -87,6 +87,7 @@ class GameTables:
     ways_family: np.ndarray           # (n_entries,) family id, entries sorted by family, length desc
     entry_len: np.ndarray             # (n_entries,)
     levels: list[LevelTables]
+    prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def compile_machine(machine: Machine) -> GameTables:
