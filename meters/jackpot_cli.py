@@ -1,4 +1,4 @@
-"""``slotcert jackpots ledger|transfer``: captive values and their transfers.
+"""``slotcert jackpots ledger|transfer|simulate``: captive values, transfers, pool runs.
 
 Registered through the ``slotcert.commands`` entry point (``register``).
 A transfer moves the whole captive value of a pool that cannot be awarded
@@ -50,6 +50,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--to", required=True, help="target pool, or a machine id")
     t.add_argument("--reason", default="force majeure: the pool cannot be awarded")
     t.set_defaults(func=cmd_transfer)
+    m = jsub.add_parser("simulate", help="simulate a pool over time: amount at hit, spins "
+                        "and days between hits, liability percentiles")
+    m.add_argument("model", metavar="MODEL", help="a superjackpot group or a machine file")
+    m.add_argument("--pool", help="the machine's jackpot id (default: its first)")
+    m.add_argument("--level", type=int, help="the machine's bet level (default: its highest)")
+    m.add_argument("--spins-per-day", type=float, default=3000.0,
+                   help="play rate of machines without one (default 3000)")
+    m.add_argument("--days", type=int, default=365)
+    m.add_argument("--paths", type=int, default=200)
+    m.add_argument("--seed", type=int, required=True)
+    m.set_defaults(func=cmd_simulate)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -106,6 +117,35 @@ def cmd_transfer(args: argparse.Namespace) -> int:
     print(f"transferred {_q(amount)} from {args.pool} to {target} at "
           f"{before.rows[0]['as_of']}; total captive {_q(before.total)} before and after "
           f"-> {paths[0]}")
+    return EXIT_OK
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Run ``jackpots simulate``: print the summary of a pool run as JSON."""
+    from certify.model import load_machine, schema_of
+    from certify.model.links import load_link
+    from certify.pools import simulate_pool
+    from certify.pools.specs import link_pool, machine_pool
+    from certify.pools.summary import summarize
+
+    if schema_of(args.model) == "slotcert/link@1":
+        spec = link_pool(load_link(args.model), None, args.spins_per_day)
+    else:
+        machine = load_machine(args.model)
+        if not machine.jackpots:
+            raise InputError(f"{args.model}: model {machine.id} has no [[jackpots]]")
+        pool = args.pool or machine.jackpots[0].id
+        level = args.level or machine.bet_levels[-1]
+        jp = next((j for j in machine.jackpots if j.id == pool), None)
+        exact = None
+        if jp is not None and jp.trigger_combo is not None:
+            from certify.exact import compute_exact
+
+            result = compute_exact(machine)
+            exact = result.levels if result else None
+        spec = machine_pool(machine, pool, level, args.spins_per_day, exact)
+    run = simulate_pool(spec, args.days, args.paths, args.seed)
+    print(json.dumps(summarize(run), indent=2, sort_keys=True))
     return EXIT_OK
 
 

@@ -18,9 +18,14 @@ from the reserve first and by the operator for the rest.
 
 ``params`` (float64[6]): c, h, reset, cap (inf: none), overflow, horizon days.
 ``hits`` rows: amount, day (fractional), group spins since the last hit,
-winner, funded by the operator. ``daily`` rows per day end: pool, reserve,
-carry. ``totals``: contributions, reserve inflow, paid, operator funding,
-hits, truncated hits.
+winner, funded by the operator, tail flag. ``daily`` rows per day end: pool,
+reserve, carry. ``totals``: contributions, reserve inflow, paid, operator
+funding, hits, truncated hits, diverted by the cap.
+
+The cycle open at the horizon is played to its hit (the *tail* hit, flagged,
+outside the day balances and totals): statistics over every cycle started
+before the horizon are then free of the truncation bias that would favour
+short cycles (with ``n`` hits a path, about ``1/n`` of the mean).
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import next_u64
 
-H_AMOUNT, H_DAY, H_SPINS, H_WINNER, H_SEED = range(5)
+H_AMOUNT, H_DAY, H_SPINS, H_WINNER, H_SEED, H_TAIL = range(6)
+N_HIT = 6
 D_POOL, D_RESERVE, D_CARRY = range(3)
 T_CONTRIB, T_RESERVE_IN, T_PAID, T_SEED, T_HITS, T_LOST, T_DIVERTED = range(7)
 N_TOTALS = 7
@@ -184,7 +190,7 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
         tot = totals[path]
         tot[T_SEED] += reset
         counts = np.zeros(1, dtype=np.int64)
-        spare = np.zeros(5)
+        spare = np.zeros(N_HIT)
         k = 0
         for d in range(days):
             left = 1.0
@@ -202,5 +208,12 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
             daily[path, d, D_POOL] = state[0]
             daily[path, d, D_RESERVE] = state[1]
             daily[path, d, D_CARRY] = state[2]
+        if hit_rate > 0:  # finish the cycle open at the horizon (scratch accounts)
+            out = hits[path, k] if k < hits.shape[1] else spare
+            t = exponential(rng) / hit_rate
+            record(rng, state.copy(), params, rate, stake, p_hit, weight, hit_rate, t,
+                   days + t, counts, out, np.zeros(N_TOTALS))
+            out[H_TAIL] = 1.0
+            k += 1
         n_hits[path] = k
         tot[T_LOST] = max(0, k - hits.shape[1])

@@ -64,7 +64,12 @@ class PoolSpec:
 
 @dataclass
 class PoolRun:
-    """Result of :func:`simulate_pool`; hit arrays are flattened over paths."""
+    """Result of :func:`simulate_pool`; hit arrays are flattened over paths.
+
+    Hit arrays hold every cycle started before the horizon, the last one of
+    each path played past it (``in_horizon`` False); use them for the
+    distributions, and ``in_horizon`` to count hits in the horizon.
+    """
 
     spec: PoolSpec
     days: int
@@ -77,6 +82,12 @@ class PoolRun:
     path_of_hit: np.ndarray
     daily: np.ndarray
     totals: np.ndarray
+    in_horizon: np.ndarray
+
+    @property
+    def hits_in_horizon(self) -> int:
+        """Hits inside the horizon (the tail hit of each path left out)."""
+        return int(self.in_horizon.sum())
 
     @property
     def paths(self) -> int:
@@ -85,11 +96,9 @@ class PoolRun:
 
     @property
     def days_between(self) -> np.ndarray:
-        """Days from each hit to the next one on its path (first hits left out)."""
-        out = []
-        for path in range(self.paths):
-            d = self.hit_days[self.path_of_hit == path]
-            out.append(np.diff(d))
+        """Days of every cycle started before the horizon (from day 0 or the last hit)."""
+        out = [np.diff(self.hit_days[self.path_of_hit == path], prepend=0.0)
+               for path in range(self.paths)]
         return np.concatenate(out) if out else np.zeros(0)
 
     @property
@@ -121,17 +130,18 @@ def simulate_pool(spec: PoolSpec, days: int, paths: int, seed: int, stream: int 
     capacity : int, optional
         Hits stored per path (default: mean + 8 sd + 16); the run is redone
         with more room if a path overflows it.
+
     """
     _check(spec, days, paths)
     rate, stake, p_hit = spec.arrays()
     mean = spec.hits_per_day * days
-    room = capacity or int(mean + 8 * math.sqrt(mean) + 16)
+    room = capacity or int(mean + 8 * math.sqrt(mean) + 17)
     params = np.array([spec.contribution, spec.reserve_rate, spec.reset,
                        spec.cap if spec.cap is not None else np.inf,
                        1.0 if spec.overflow == "next-reset" else 0.0, days], dtype=np.float64)
     states = chunk_states(seed, 0, paths, stream)
     while True:
-        hits = np.zeros((paths, room, 5))
+        hits = np.zeros((paths, room, K.N_HIT))
         n_hits = np.zeros(paths, dtype=np.int64)
         daily = np.zeros((paths, days, 3))
         totals = np.zeros((paths, K.N_TOTALS))
@@ -143,7 +153,8 @@ def simulate_pool(spec: PoolSpec, days: int, paths: int, seed: int, stream: int 
     flat = hits[keep]
     return PoolRun(spec, days, seed, flat[:, K.H_AMOUNT], flat[:, K.H_DAY],
                    flat[:, K.H_SPINS].astype(np.int64), flat[:, K.H_WINNER].astype(np.int64),
-                   flat[:, K.H_SEED], np.repeat(np.arange(paths), n_hits), daily, totals)
+                   flat[:, K.H_SEED], np.repeat(np.arange(paths), n_hits), daily, totals,
+                   flat[:, K.H_TAIL] == 0)
 
 
 def _check(spec: PoolSpec, days: int, paths: int) -> None:

@@ -47,7 +47,7 @@ def summarize(run: PoolRun, quantiles: tuple[float, ...] = QUANTILES) -> dict[st
     totals = run.totals.sum(axis=0)
     return {
         "pool": run.spec.id, "paths": run.paths, "days": run.days, "seed": run.seed,
-        "hits": int(run.amounts.size),
+        "hits": run.hits_in_horizon, "cycles": int(run.amounts.size),
         "amount_at_hit": _dist(run.amounts, q),
         "spins_between_hits": _dist(run.spins.astype(float), q),
         "days_between_hits": _dist(run.days_between, q),
