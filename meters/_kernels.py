@@ -108,3 +108,31 @@ def bad_numbers(num, wrong):
     for i in range(num.shape[0]):
         x = num[i]
         wrong[i] = x == x and (x < 0 or x > 9.0e15 or x != np.floor(x))
+
+
+@jit
+def segment_sums(values, first, sums, seen):
+    """Per segment starting at ``first[s]``: sum and count of non-NaN values per column."""
+    n, k = values.shape
+    segments = first.shape[0]
+    for s in range(segments):
+        end = first[s + 1] if s + 1 < segments else n
+        for i in range(first[s], end):
+            for j in range(k):
+                x = values[i, j]
+                if x == x:
+                    sums[s, j] += x
+                    seen[s, j] += 1
+
+
+@jit
+def fill_column(src, out, j, wrong):
+    """Copy meter values into column ``j`` of ``out``; NaN and mark the impossible ones.
+
+    A value is impossible when it is negative, not whole or beyond 9e15.
+    """
+    for i in range(src.shape[0]):
+        x = float(src[i])
+        bad = x == x and (x < 0 or x > 9.0e15 or x != np.floor(x))
+        wrong[i] = bad
+        out[i, j] = np.nan if bad else x

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from certify.errors import InputError
+from meters import _kernels
 from meters.codes import Code
 from meters.config import Config
 
@@ -37,7 +38,7 @@ def period_ns(freq: str) -> int:
                          "'D', '12h' or '7D'") from None
 
 
-def add_prizes(iv: pd.DataFrame, reported: np.ndarray, meters: list[str]) -> np.ndarray:
+def add_prizes(iv, reported: np.ndarray, meters: list[str]) -> np.ndarray:
     """Derive ``prizes_paid`` deltas where a machine does not read it directly.
 
     Returns the per-machine flag "prizes_paid read directly".
@@ -51,18 +52,18 @@ def add_prizes(iv: pd.DataFrame, reported: np.ndarray, meters: list[str]) -> np.
                                            if "jackpot_handpaid" in col else 0.0)
     use = ~direct[iv["mcode"].to_numpy()]
     if "prizes_paid" in col:
-        iv["prizes_paid"] = np.where(use, derived, iv["prizes_paid"].to_numpy())
+        iv.set_meter("prizes_paid", np.where(use, derived, iv["prizes_paid"].to_numpy()))
     else:
-        iv["prizes_paid"] = derived
+        iv.set_meter("prizes_paid", derived)
     return direct
 
 
-def aggregate(iv: pd.DataFrame, meters: list[str], freq: str) -> pd.DataFrame:
+def aggregate(iv, meters: list[str], freq: str) -> pd.DataFrame:
     """Sum interval deltas per machine and period.
 
     Parameters
     ----------
-    iv : pandas.DataFrame
+    iv : Intervals
         From :func:`meters.sequence.intervals` (sorted by machine and end).
     meters : list of str
         Delta columns to sum (NaN stays NaN when every interval is NaN).
@@ -80,10 +81,9 @@ def aggregate(iv: pd.DataFrame, meters: list[str], freq: str) -> pd.DataFrame:
     change[1:] = (m[1:] != m[:-1]) | (key[1:] != key[:-1])
     first = np.flatnonzero(change)
     last = np.r_[first[1:], len(iv)] - 1
-    values = iv[meters].to_numpy(dtype=float)
-    missing = np.isnan(values)
-    sums = np.add.reduceat(np.where(missing, 0.0, values), first, axis=0)
-    seen = np.add.reduceat(~missing, first, axis=0)
+    values = iv.matrix(meters)
+    sums, seen = np.zeros((len(first), values.shape[1])), np.zeros((len(first), values.shape[1]))
+    _kernels.segment_sums(values, first, sums, seen)
     sums[seen == 0] = np.nan
     out = pd.DataFrame(sums, columns=meters)
     head = {"mcode": m[first], "period": key[first],

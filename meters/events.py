@@ -36,9 +36,10 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
                        "interval is not counted and a new segment starts"
                        for p, c in zip(prev, cur)],
                       [np.array([a, b]) for a, b in zip(r["row_start"], r["row_end"])]))
-    rolled = iv[iv["rolled"] != ""]
-    if len(rolled):
-        parts = rolled.assign(meter=rolled["rolled"].str.split(";")).explode("meter")
+    at = np.flatnonzero(iv["rolled"].to_numpy())
+    if len(at):
+        rolled = iv.keys.iloc[at].assign(meter=[n.split(";") for n in iv.rolled_meters(at)])
+        parts = rolled.explode("meter")
         mod = scr.modulus[parts["mcode"].to_numpy()]
         col = parts["meter"].map({m: j for j, m in enumerate(scr.meters)}).to_numpy(np.int64)
         before = scr.values[parts["row_start"].to_numpy(np.int64), col]
@@ -188,6 +189,7 @@ def _cumulative(iv: pd.DataFrame, order: np.ndarray, meter: str):
     at = index[iv["row_end"].to_numpy()]
     d = np.zeros(len(order))
     lost = np.zeros(len(order), dtype=np.int64)
-    d[at] = np.nan_to_num(iv[meter].to_numpy(dtype=float))
+    col = iv[meter].to_numpy()
+    d[at] = np.where(np.isnan(col), 0.0, col)
     lost[at] = iv["reset"].to_numpy()
     return np.cumsum(d), np.cumsum(lost)

@@ -201,7 +201,9 @@ def _arrow_column(col: pa.Array):
         values = ns.fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False)
         return pd.Series(values.view("M8[ns]")).dt.tz_localize("UTC")
     if pa.types.is_integer(kind) or pa.types.is_floating(kind):
-        return col.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        if col.null_count or not (pa.types.is_int64(kind) or pa.types.is_float64(kind)):
+            col = col.cast(pa.float64())
+        return col.to_numpy(zero_copy_only=False)
     return col.to_pandas()
 
 
@@ -267,10 +269,12 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
     keys = pd.DataFrame({"machine_id": _machine_ids(pd.Series(cols["machine_id"], copy=False),
                                                     reason)})
     keys["read_at"] = _timestamps(pd.Series(cols["read_at"], copy=False), reason)
-    values = np.full((n, len(names)), np.nan)
+    values = np.empty((n, len(names)))
     for j, meter in enumerate(names):
         if meter in cols:
-            values[:, j] = _meter_values(pd.Series(cols[meter], copy=False), meter, reason)
+            _meter_values(cols[meter], meter, reason, values, j)
+        else:
+            values[:, j] = np.nan
     keys["_file"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [file])
     keys["_line"] = np.asarray(lines, dtype=np.int64)
     keys["_bad"] = pd.Series(reason, dtype=object, copy=False)
@@ -327,22 +331,25 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
     return ns
 
 
-def _meter_values(values: pd.Series, meter: str, reason: np.ndarray) -> np.ndarray:
-    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
-            values.dtype):
-        num = values.to_numpy(dtype=float, na_value=np.nan, copy=True)
+def _meter_values(raw, meter: str, reason: np.ndarray, out: np.ndarray, j: int) -> None:
+    """Validate one meter column and write it to ``out[:, j]`` (NaN where unusable)."""
+    if isinstance(raw, np.ndarray) and raw.dtype.kind in "iuf":
+        src = raw
     else:
-        text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
-        num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
-        garbage = np.isnan(num) & (text.to_numpy() != "")
-        _set(reason, garbage, meter + "={!r} is not a number", text)
-    wrong = np.empty(len(num), dtype=bool)
-    _kernels.bad_numbers(num, wrong)
+        values = pd.Series(raw, copy=False)
+        if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+                values.dtype):
+            src = values.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
+            src = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
+            garbage = np.isnan(src) & (text.to_numpy() != "")
+            _set(reason, garbage, meter + "={!r} is not a number", text)
+    wrong = np.empty(len(src), dtype=bool)
+    _kernels.fill_column(src, out, j, wrong)
     if wrong.any():
         _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
-             pd.Series(num, copy=False))
-        num[wrong] = np.nan
-    return num
+             pd.Series(src, copy=False))
 
 
 def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:

@@ -128,7 +128,7 @@ def reconcile_frame(df: Readings, floor: pd.DataFrame, counts: pd.DataFrame | No
     scr = screen(df, floor, cfg.digits)
     iv = intervals(df, scr)
     direct = checks.add_prizes(iv, scr.reported, scr.meters)
-    sums = [m for m in iv.columns if m in scr.meters or m == "prizes_paid"]
+    sums = list(iv.meters)
     per = checks.aggregate(iv, sums, cfg.period)
     pm = per["mcode"].to_numpy(dtype=np.int64)
     rows = floor.loc[scr.machines[pm]]
@@ -161,10 +161,11 @@ def _span(df: pd.DataFrame, scr) -> pd.DataFrame:
 
 
 def iso(ns: np.ndarray) -> np.ndarray:
-    """ISO 8601 UTC text of int64 nanosecond times ("" for 0)."""
+    """ISO 8601 UTC text (to the second) of int64 nanosecond times ("" for 0)."""
     ns = np.asarray(ns, dtype=np.int64)
-    text = pd.DatetimeIndex(ns.astype("datetime64[ns]")).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return np.where(ns == 0, "", np.asarray(text, dtype=object))
+    text = np.char.add(np.datetime_as_string((ns // 10**9).astype("datetime64[s]"), unit="s"),
+                       "Z")
+    return np.where(ns == 0, "", text).astype(object)
 
 
 def _findings(df: pd.DataFrame, scr, parts: list[pd.DataFrame]) -> pd.DataFrame:

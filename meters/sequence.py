@@ -310,33 +310,68 @@ def deltas_numpy(values, order, mcode, modulus):
     return pair, delta, reset, rolled
 
 
-def intervals(df: pd.DataFrame, scr: Screened) -> pd.DataFrame:
+@dataclass
+class Intervals:
+    """Reading intervals: key columns in a DataFrame, meter deltas in one matrix."""
+
+    keys: pd.DataFrame
+    delta: np.ndarray
+    meters: list[str]
+    rolled: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def rolled_meters(self, at: np.ndarray) -> list[str]:
+        """``;``-joined names of the meters that rolled over in intervals ``at``."""
+        return [";".join(self.meters[j] for j in np.flatnonzero(self.rolled[i])) for i in at]
+
+    @property
+    def empty(self) -> bool:
+        """No intervals."""
+        return len(self.keys) == 0
+
+    @property
+    def columns(self) -> list[str]:
+        """Key columns then meters."""
+        return [*self.keys.columns, *self.meters]
+
+    def __getitem__(self, name):
+        """A key column, a meter's deltas, or the key rows selected by a mask."""
+        if isinstance(name, str) and name in self.meters:
+            return pd.Series(self.delta[:, self.meters.index(name)], copy=False, name=name)
+        return self.keys[name]
+
+    def set_meter(self, name: str, column: np.ndarray) -> None:
+        """Add or replace the deltas of one meter."""
+        if name in self.meters:
+            self.delta[:, self.meters.index(name)] = column
+        else:
+            self.delta = np.column_stack([self.delta, column])
+            self.meters = [*self.meters, name]
+
+    def matrix(self, meters: list[str]) -> np.ndarray:
+        """Deltas of ``meters`` as a (intervals, meters) array (no copy when all)."""
+        if list(meters) == self.meters:
+            return self.delta
+        return self.delta[:, [self.meters.index(m) for m in meters]]
+
+
+def intervals(df: Readings, scr: Screened) -> Intervals:
     """Deltas between consecutive kept readings of each machine.
 
     Returns
     -------
-    pandas.DataFrame
+    Intervals
         One row per interval: ``mcode, start, end, row_start, row_end, reset``,
-        ``rolled`` (names of meters that rolled over, ``;``-joined) and one
-        delta column per meter (NaN where not reported or the interval is lost
-        to a reset).
+        ``rolled`` (some meter rolled over) and one delta column per meter (NaN
+        where not reported or the interval is lost to a reset).
     """
     order = scr.order
     pair, delta, reset, rolled = deltas(scr.values, order, scr.mcode, scr.modulus)
     t = df["read_at"].to_numpy()
-    out = pd.DataFrame(delta, columns=scr.meters, copy=False)
-    out.insert(0, "mcode", scr.mcode[order[pair]])
-    out.insert(1, "start", t[order[pair - 1]])
-    out.insert(2, "end", t[order[pair]])
-    out.insert(3, "row_start", order[pair - 1])
-    out.insert(4, "row_end", order[pair])
-    out.insert(5, "reset", reset)
-    out["rolled"] = _rolled_names(rolled, scr.meters)
-    return out
-
-
-def _rolled_names(rolled: np.ndarray, meters: list[str]) -> np.ndarray:
-    names = np.full(len(rolled), "", dtype=object)
-    for i in np.flatnonzero(rolled.any(axis=1)):
-        names[i] = ";".join(meters[j] for j in np.flatnonzero(rolled[i]))
-    return names
+    keys = pd.DataFrame({"mcode": scr.mcode[order[pair]], "start": t[order[pair - 1]],
+                         "end": t[order[pair]], "row_start": order[pair - 1],
+                         "row_end": order[pair], "reset": reset,
+                         "rolled": rolled.any(axis=1)})
+    return Intervals(keys, delta, list(scr.meters), rolled)

@@ -12,6 +12,7 @@ HAS_ENGINE = (importlib.util.find_spec("certify.engine") is not None
               and importlib.util.find_spec("certify.exact") is not None)
 
 
+@pytest.mark.slow  # the first engine call compiles its numba kernels (~30 s cold)
 @pytest.mark.skipif(not HAS_ENGINE, reason="certify.engine / certify.exact are not importable "
                     "yet: model machines fall back to their PAR figures")
 def test_model_machine_played_by_the_engine_reconciles_clean(tmp_path, repo):
