@@ -17,11 +17,14 @@ Oracles and tolerances:
 
 from __future__ import annotations
 
+import json
+
 import numba
 import numpy as np
 import pytest
 from pool_twin import twin_amounts
 from scipy import stats
+from testpaths import ROOT
 
 from certify.jackpot_return import expected_amount, geometric_capped_mean, pool_return
 from certify.model.links import load_link
@@ -171,7 +174,7 @@ def test_runs_are_reproducible_and_thread_independent():
 
 
 def test_summary_liability_percentiles_of_the_shipped_group():
-    link = load_link("models/links/atlantico.toml")
+    link = load_link(ROOT / "models" / "links" / "atlantico.toml")
     spec = link_pool(link)
     run = simulate_pool(spec, days=365, paths=100, seed=18)
     s = summarize(run)
@@ -186,9 +189,20 @@ def test_summary_liability_percentiles_of_the_shipped_group():
 def test_few_hits_a_path_are_not_biased_towards_short_cycles():
     """SJ-ATLANTICO hits about 9 times a year: the cycle open at the horizon is
     played out, so cycle statistics keep no 1/9 truncation bias."""
-    spec = link_pool(load_link("models/links/atlantico.toml"))
+    spec = link_pool(load_link(ROOT / "models" / "links" / "atlantico.toml"))
     run = simulate_pool(spec, days=365, paths=300, seed=20)
     form = closed_form(spec)
     _near(run.amounts, form["amount"])
     _near(run.days_between, form["days"])
     _near(run.spins.astype(float), form["spins"])
+
+
+def test_simulate_command_prints_the_summary(capsys):
+    from certify.cli import main
+
+    group = str(ROOT / "models" / "links" / "atlantico.toml")
+    assert main(["jackpots", "simulate", group, "--days", "30", "--paths", "4", "--seed",
+                 "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["pool"] == "SJ-ATLANTICO" and doc["paths"] == 4 and doc["days"] == 30
+    assert doc["closed_form"]["method"] == "exact (one stake)"
