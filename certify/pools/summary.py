@@ -58,6 +58,7 @@ def summarize(run: PoolRun, quantiles: tuple[float, ...] = QUANTILES) -> dict[st
         "totals": {"contributions": totals[K.T_CONTRIB], "paid": totals[K.T_PAID],
                    "operator_funding": totals[K.T_SEED], "diverted": totals[K.T_DIVERTED],
                    "reserve_inflow": totals[K.T_RESERVE_IN]},
+        "wins": _wins(run),
         "balance_error": run.balance_error(),
         "closed_form": closed_form(run.spec),
     }
@@ -73,3 +74,14 @@ def _dist(x: np.ndarray, q: list[float]) -> dict[str, Any]:
 
 def _quantiles(x: np.ndarray, q: list[float]) -> dict[str, float]:
     return {f"p{round(100 * v, 3):g}": float(np.quantile(x, v)) for v in q} if x.size else {}
+
+
+def _wins(run: PoolRun) -> dict[str, dict[str, int]]:
+    """Hits in the horizon by machine and by casino."""
+    counts = np.bincount(run.winners[run.in_horizon], minlength=len(run.spec.players))
+    machines: dict[str, int] = {}
+    casinos: dict[str, int] = {}
+    for player, n in zip(run.spec.players, counts, strict=True):
+        machines[player.machine_id] = int(n)
+        casinos[player.casino or "-"] = casinos.get(player.casino or "-", 0) + int(n)
+    return {"by_machine": machines, "by_casino": casinos}

@@ -184,6 +184,8 @@ def test_summary_liability_percentiles_of_the_shipped_group():
     assert s["closed_form"]["days"] == pytest.approx(1 / spec.hits_per_day)
     assert s["balance_error"] < 1e-6
     assert s["hits"] == run.hits_in_horizon == run.amounts.size - run.paths > 0
+    assert set(s["wins"]["by_casino"]) == {"Casino Estoril", "Casino Lisboa"}
+    assert sum(s["wins"]["by_machine"].values()) == s["hits"]
 
 
 def test_few_hits_a_path_are_not_biased_towards_short_cycles():
