@@ -141,6 +141,8 @@ def parse_link(data: dict[str, Any], file: str, base: Path, machines_dir: Path) 
 def _trigger(rd: Reader, raw: Any) -> tuple:
     """``trigger = {combo = [...], min_bet_level = L}`` or ``{mystery = "p"}``."""
     at = "trigger"
+    if raw is None:  # reported as a missing key
+        return None, None, None
     t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery"))
     if t and ("combo" in t) == ("mystery" in t):
         rd.error(at, "needs exactly one of `combo` or `mystery`", "jackpot_trigger")
