@@ -103,6 +103,9 @@ def machine_blocks(parts: list[Readings], block_rows: int):
     if sum(len(p) for p in parts) <= block_rows:
         yield Readings.concat(parts)
         return
+    if len(parts) == 1 and _grouped(parts[0]):
+        yield from _slices(parts[0], block_rows)
+        return
     cats = pd.api.types.union_categoricals([p.keys["machine_id"] for p in parts],
                                            sort_categories=True).categories
     codes = [pd.Categorical(p.keys["machine_id"], categories=cats).codes.astype(np.int64) + 1
@@ -112,3 +115,23 @@ def machine_blocks(parts: list[Readings], block_rows: int):
     for g in np.unique(group):
         pieces = [p.take(np.flatnonzero(group[c] == g)) for p, c in zip(parts, codes)]
         yield Readings.concat([p for p in pieces if len(p)] or pieces[:1])
+
+
+def _grouped(part: Readings) -> bool:
+    """True when each machine's rows are contiguous (e.g. a dump sorted by machine)."""
+    codes = part.keys["machine_id"].cat.codes.to_numpy()
+    runs = 1 + int(np.count_nonzero(codes[1:] != codes[:-1]))
+    return runs == len(np.unique(codes))
+
+
+def _slices(part: Readings, block_rows: int):
+    """Blocks of whole machines as slices (views) of one grouped part."""
+    codes = part.keys["machine_id"].cat.codes.to_numpy()
+    starts = np.r_[np.flatnonzero(codes[1:] != codes[:-1]) + 1, len(part)]
+    begin = 0
+    while begin < len(part):
+        fits = starts[starts <= begin + block_rows]
+        stop = fits[-1] if len(fits) and fits[-1] > begin else starts[starts > begin][0]
+        yield Readings(part.keys.iloc[begin:stop].reset_index(drop=True),
+                       part.values[begin:stop], part.meters)
+        begin = stop

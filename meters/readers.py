@@ -151,7 +151,7 @@ def _csv_batches(file: str, mapping: dict[str, str], batch_rows: int):
     try:
         chunks = pd.read_csv(file, header=None, skiprows=1, names=names, dtype=str,
                              keep_default_na=False, skip_blank_lines=False,
-                             chunksize=batch_rows, encoding="utf-8")
+                             chunksize=min(batch_rows, 1 << 30), encoding="utf-8")
         start = 2
         for chunk in chunks:
             lines = np.arange(start, start + len(chunk), dtype=np.int64)
@@ -172,7 +172,8 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
         handle = pq.ParquetFile(file, read_dictionary=[c for c in mapping
                                                        if mapping[c] == "machine_id"])
         start = 1
-        for batch in handle.iter_batches(batch_size=batch_rows):
+        size = max(1, min(batch_rows, handle.metadata.num_rows))
+        for batch in handle.iter_batches(batch_size=size):
             frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
             lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
             start += batch.num_rows
@@ -211,7 +212,7 @@ def _jsonl_batches(file: str, mapping: dict[str, str], batch_rows: int):
     with open(file, encoding="utf-8") as handle:
         start = 1
         while True:
-            text = list(itertools.islice(handle, batch_rows))
+            text = list(itertools.islice(handle, min(batch_rows, 1 << 30)))
             if not text:
                 return
             lines = np.arange(start, start + len(text), dtype=np.int64)
@@ -269,12 +270,12 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
     keys = pd.DataFrame({"machine_id": _machine_ids(pd.Series(cols["machine_id"], copy=False),
                                                     reason)})
     keys["read_at"] = _timestamps(pd.Series(cols["read_at"], copy=False), reason)
-    values = np.empty((n, len(names)))
-    for j, meter in enumerate(names):
-        if meter in cols:
-            _meter_values(cols[meter], meter, reason, values, j)
-        else:
-            values[:, j] = np.nan
+    sources = [_meter_numbers(cols[m], m, reason) if m in cols else None for m in names]
+    values, wrongs = _fill_values(sources, n)
+    for meter, src, wrong in zip(names, sources, wrongs):
+        if wrong is not None and wrong.any():
+            _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
+                 pd.Series(src, copy=False))
     keys["_file"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [file])
     keys["_line"] = np.asarray(lines, dtype=np.int64)
     keys["_bad"] = pd.Series(reason, dtype=object, copy=False)
@@ -331,25 +332,39 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
     return ns
 
 
-def _meter_values(raw, meter: str, reason: np.ndarray, out: np.ndarray, j: int) -> None:
-    """Validate one meter column and write it to ``out[:, j]`` (NaN where unusable)."""
+def _meter_numbers(raw, meter: str, reason: np.ndarray) -> np.ndarray:
+    """A meter column as numbers (int or float, NaN where empty); text is parsed."""
     if isinstance(raw, np.ndarray) and raw.dtype.kind in "iuf":
-        src = raw
-    else:
-        values = pd.Series(raw, copy=False)
-        if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
-                values.dtype):
-            src = values.to_numpy(dtype=float, na_value=np.nan)
-        else:
-            text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
-            src = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
-            garbage = np.isnan(src) & (text.to_numpy() != "")
-            _set(reason, garbage, meter + "={!r} is not a number", text)
-    wrong = np.empty(len(src), dtype=bool)
-    _kernels.fill_column(src, out, j, wrong)
-    if wrong.any():
-        _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
-             pd.Series(src, copy=False))
+        return raw
+    values = pd.Series(raw, copy=False)
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+            values.dtype):
+        return values.to_numpy(dtype=float, na_value=np.nan)
+    text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
+    num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
+    garbage = np.isnan(num) & (text.to_numpy() != "")
+    _set(reason, garbage, meter + "={!r} is not a number", text)
+    return num
+
+
+def _fill_values(sources: list, n: int, block: int = 16_384) -> tuple[np.ndarray, list]:
+    """The (rows, meters) matrix of the columns, filled block of rows by block.
+
+    Filling row blocks (all columns of a few thousand rows at a time) keeps
+    the writes in cache. Impossible values become NaN; the second result has
+    one mask of them per column (None for absent columns).
+    """
+    values = np.empty((n, len(sources)))
+    wrong = [np.empty(n, dtype=bool) if s is not None else None for s in sources]
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        part = values[start:stop]
+        for j, src in enumerate(sources):
+            if src is None:
+                part[:, j] = np.nan
+            else:
+                _kernels.fill_column(src[start:stop], part, j, wrong[j][start:stop])
+    return values, wrong
 
 
 def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:

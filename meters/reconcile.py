@@ -50,7 +50,7 @@ class Result:
 
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
-              cfg: Config | None = None, pieces: int = 1, batch_rows: int = 1_000_000,
+              cfg: Config | None = None, pieces: int = 1, batch_rows: int | None = None,
               workdir: str | None = None, block_rows: int = 1_000_000) -> Result:
     """Reconcile dumps against a floor.
 
@@ -67,8 +67,9 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     pieces : int
         1 reconciles in memory; more partitions the readings by machine into
         that many Parquet pieces on disk and reconciles them one at a time.
-    batch_rows : int
-        Rows read at a time when partitioning.
+    batch_rows : int, optional
+        Rows read at a time (default: whole dumps in memory, 1M when
+        partitioning).
     workdir : str, optional
         Where the pieces go (a temporary folder by default).
     block_rows : int
@@ -82,12 +83,13 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     cfg = cfg or Config()
     meters = dump_meters([str(d) for d in dumps])
     if pieces <= 1:
-        parts = [f for d in dumps for f in iter_dump(d, batch_rows=batch_rows, meters=meters)]
+        parts = [f for d in dumps
+                 for f in iter_dump(d, batch_rows=batch_rows or 2**62, meters=meters)]
         results = [reconcile_frame(block, floor, counts, cfg)
                    for block in machine_blocks(parts, block_rows)]
     else:
         with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-            files = spill(dumps, meters, pieces, Path(tmp), batch_rows)
+            files = spill(dumps, meters, pieces, Path(tmp), batch_rows or 1_000_000)
             results = [reconcile_frame(block, floor, counts, cfg) for f in files
                        for block in machine_blocks(
                            [Readings.from_table(pq.read_table(f), meters)], block_rows)]
