@@ -169,7 +169,7 @@ def level_pools(machine: Machine, level_index: int,
 
 def jackpot_rtp(machine: Machine, level_index: int, exact: LevelExact | None) -> float:
     """Jackpot return per unit wagered at a bet level (0 without jackpots)."""
-    return sum(p.rtp for p in level_pools(machine, level_index, exact))
+    return float(sum((p.rtp for p in level_pools(machine, level_index, exact)), 0.0))
 
 
 @dataclass(frozen=True)

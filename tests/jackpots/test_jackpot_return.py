@@ -143,3 +143,9 @@ def test_base_below_pt_minimum_fails_although_total_passes_and_nj_counts_it():
 def test_contribution_is_money_not_float():
     machine = _lowball(MYSTERY)
     assert machine.jackpots[0].contribution == Decimal("0.02")
+
+
+def test_no_jackpot_returns_a_float_zero(lowball_exact):
+    """The certificate writes ``jackpot_rtp`` as a JSON float even without pools."""
+    value = jackpot_rtp(_lowball(), 0, lowball_exact[0])
+    assert value == 0.0 and isinstance(value, float)
