@@ -69,6 +69,7 @@ def aggregate(iv, meters: list[str], freq: str) -> pd.DataFrame:
         Delta columns to sum (NaN stays NaN when every interval is NaN).
     freq : str
         Period length.
+
     """
     cols = ["mcode", "period", "period_start", "period_end", "row_start", "row_end",
             "intervals", "lost_intervals", *meters]
@@ -134,6 +135,8 @@ def period_findings(per: pd.DataFrame, reported: dict[str, np.ndarray], direct: 
     floor_rows : pandas.DataFrame
         The floor row of each period's machine.
     cfg : Config
+        Settings (required meters, stuck threshold).
+
     """
     out = []
     has = per["intervals"].to_numpy() > per["lost_intervals"].to_numpy()
@@ -197,7 +200,7 @@ def _progressive(per, reported, has, floor_rows) -> pd.DataFrame:
 
 def _frame(per: pd.DataFrame, bad: np.ndarray, code: Code, meter: str, expected, observed,
            message: str) -> pd.DataFrame:
-    """Findings for the rows of ``per`` in ``bad``."""
+    """Build findings for the rows of ``per`` in ``bad``."""
     idx = np.flatnonzero(bad)
     exp = np.broadcast_to(np.asarray(expected, dtype=float), (len(per),))[idx]
     obs = np.broadcast_to(np.asarray(observed, dtype=float), (len(per),))[idx]
@@ -206,9 +209,9 @@ def _frame(per: pd.DataFrame, bad: np.ndarray, code: Code, meter: str, expected,
         "start": per["period_start"].to_numpy()[idx],
         "end": per["period_end"].to_numpy()[idx],
         "code": code.value, "meter": meter, "expected": exp, "observed": obs,
-        "message": [message.format(e=e, o=o) for e, o in zip(exp, obs)],
+        "message": [message.format(e=e, o=o) for e, o in zip(exp, obs, strict=False)],
         "rows": [np.array([a, b]) for a, b in zip(per["row_start"].to_numpy()[idx],
-                                                  per["row_end"].to_numpy()[idx])],
+                                                  per["row_end"].to_numpy()[idx], strict=False)],
     })
 
 
@@ -253,8 +256,9 @@ def hold_findings(tot: pd.DataFrame, cfg: Config, tests: int) -> tuple[pd.DataFr
         "message": [f"return {a:.4f} vs theoretical {t:.4f} over {g:.0f} games: "
                     f"z={zz:+.2f} outside +/-{zc:.2f}"
                     for a, t, g, zz in zip(tot["actual"].to_numpy()[idx],
-                                           tot["theo"].to_numpy()[idx], games[idx], z[idx])],
+                                           tot["theo"].to_numpy()[idx], games[idx], z[idx],
+                                           strict=True)],
         "rows": [np.array([a, b]) for a, b in zip(tot["row_start"].to_numpy()[idx],
-                                                  tot["row_end"].to_numpy()[idx])],
+                                                  tot["row_end"].to_numpy()[idx], strict=False)],
     })
     return frame, zc

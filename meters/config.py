@@ -43,6 +43,7 @@ class Config:
         Machines with fewer games are not tested for hold deviation.
     familywise : bool
         Correct the hold band for the number of machines tested.
+
     """
 
     digits: int = 10
@@ -71,7 +72,7 @@ class Config:
 
 
 def from_jurisdiction(path: str | Path, **overrides: object) -> Config:
-    """A Config taking meter width, confidence and required meters from a jurisdiction.
+    """Build a Config with meter width, confidence and required meters of a jurisdiction.
 
     Parameters
     ----------
@@ -80,6 +81,7 @@ def from_jurisdiction(path: str | Path, **overrides: object) -> Config:
     **overrides
         Config fields that win over the jurisdiction (e.g. ``digits`` from
         the command line).
+
     """
     from certify.model import load_jurisdiction
 

@@ -1,5 +1,8 @@
-"""Findings about readings rather than sums: resets, rollovers, gaps, quarantine,
-missing meters, unknown machines, and the soft count against the drop meter."""
+"""Findings about readings rather than sums.
+
+Resets, rollovers, gaps, quarantine, missing meters, unknown machines, and
+the soft count against the drop meter.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +27,11 @@ def _frame(mcode, start, end, code: Code, meter, expected, observed, message,
                          "message": list(message), "rows": list(rows)})
 
 
+def pairs(first, second) -> list[np.ndarray]:
+    """Pair two row-index sequences into ``[first, second]`` arrays."""
+    return list(np.column_stack([np.asarray(first, np.int64), np.asarray(second, np.int64)]))
+
+
 def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> list[pd.DataFrame]:
     """One ``reset`` per interval cut by a RAM clear; one ``rollover`` per meter wrapped."""
     out = []
@@ -34,8 +42,8 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
     out.append(_frame(r["mcode"], r["start"], r["end"], Code.RESET, games, prev, cur,
                       [f"meters went back ({games} {p:.0f} -> {c:.0f}): RAM clear; the "
                        "interval is not counted and a new segment starts"
-                       for p, c in zip(prev, cur)],
-                      [np.array([a, b]) for a, b in zip(r["row_start"], r["row_end"])]))
+                       for p, c in zip(prev, cur, strict=False)],
+                      pairs(r["row_start"], r["row_end"])))
     at = np.flatnonzero(iv["rolled"].to_numpy())
     if len(at):
         rolled = iv.keys.iloc[at].assign(meter=[n.split(";") for n in iv.rolled_meters(at)])
@@ -47,9 +55,10 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
         out.append(_frame(parts["mcode"], parts["start"], parts["end"], Code.ROLLOVER,
                           parts["meter"].to_numpy(dtype=object), before, after,
                           [f"{m} rolled over modulo {md:.0e}: {b:.0f} -> {a:.0f}"
-                           for m, md, b, a in zip(parts["meter"], mod, before, after)],
+                           for m, md, b, a in zip(parts["meter"], mod, before, after,
+                                                   strict=True)],
                           [np.array([a, b]) for a, b in zip(parts["row_start"],
-                                                            parts["row_end"])]))
+                                                            parts["row_end"], strict=False)]))
     return out
 
 
@@ -81,8 +90,8 @@ def time_gaps(df: pd.DataFrame, scr: Screened, cfg: Config) -> pd.DataFrame:
     return _frame(m[s], t[s - 1], t[s], Code.TIME_GAP, "", limit[bad] / 3.6e12,
                   gap[bad] / 3.6e12,
                   [f"no reading for {g / 3.6e12:.1f} h (limit {lim / 3.6e12:.1f} h)"
-                   for g, lim in zip(gap[bad], limit[bad])],
-                  [np.array([a, b]) for a, b in zip(rows[s - 1], rows[s])])
+                   for g, lim in zip(gap[bad], limit[bad], strict=False)],
+                  pairs(rows[s - 1], rows[s]))
 
 
 def quarantine_findings(df: pd.DataFrame, scr: Screened) -> list[pd.DataFrame]:
@@ -124,13 +133,13 @@ def missing_meters(scr: Screened, cfg: Config, direct: np.ndarray,
         s = span.loc[lacking]
         found.append(_frame(lacking, s["start"], s["end"], Code.MISSING_METER, meter, np.nan,
                             np.nan, [f"required meter {meter} is not reported"] * len(lacking),
-                            [np.array([a, b]) for a, b in zip(s["row_start"], s["row_end"])]))
+                            pairs(s["row_start"], s["row_end"])))
     return pd.concat(found, ignore_index=True)
 
 
 def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts: pd.DataFrame,
                   floor: pd.DataFrame, cfg: Config) -> tuple[pd.DataFrame, int]:
-    """Counted drop (money) against the ``coin_drop`` meter, per count period.
+    """Compare counted drop (money) with the ``coin_drop`` meter, per count period.
 
     Counts are matched to readings: a count's end snaps forward to the first
     reading at or after it, its start back to the last reading at or before
@@ -177,8 +186,8 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts: pd.
     return _frame(b["mcode"], b["start"], b["end"], Code.DROP_VARIANCE, "coin_drop",
                   np.round(meter[bad], 6), amount[bad],
                   [f"counted {a:.2f} vs metered drop {e:.2f} (tolerance {tl:.2f})"
-                   for a, e, tl in zip(amount[bad], meter[bad], tol[bad])],
-                  [np.array([scr.order[x], scr.order[y]]) for x, y in zip(b["js"], b["je"])]
+                   for a, e, tl in zip(amount[bad], meter[bad], tol[bad], strict=False)],
+                  pairs(scr.order[b["js"]], scr.order[b["je"]])
                   ), unmatched
 
 

@@ -79,7 +79,7 @@ def shift_to_wrap(cum: np.ndarray, i: int, k: int, modulus: int) -> None:
 
 def apply_meter_faults(plan: Plan, cum: dict[str, np.ndarray], times: np.ndarray,
                        ids: np.ndarray, per_day: int) -> None:
-    """Resets, stuck meters, broken identities and progressive offsets."""
+    """Inject resets, stuck meters, broken identities and progressive offsets."""
     offsets = {"identity_games": ("games_won", 5), "identity_coins": ("coins_to_hopper", 7),
                "identity_prizes": ("jackpot_handpaid", 13),
                "progressive_contribution": ("progressive_contrib", 50)}
@@ -150,7 +150,7 @@ def apply_row_faults(plan: Plan, rows: pd.DataFrame, times: np.ndarray,
 
 def apply_floor_faults(plan: Plan, floor: pd.DataFrame, counts: pd.DataFrame,
                        times: np.ndarray, ids: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """An unknown machine (dropped from the floor) and a miscounted drop."""
+    """Inject an unknown machine (dropped from the floor) and a miscounted drop."""
     if "unknown_machine" in plan.machine:
         i = plan.machine["unknown_machine"]
         floor = floor[floor["machine_id"] != ids[i]].reset_index(drop=True)

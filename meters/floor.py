@@ -58,6 +58,7 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
     ------
     InputError
         Naming the file, the line and the value for every unusable row.
+
     """
     file = str(path)
     try:
@@ -115,7 +116,8 @@ def _floor_row(rec: dict[str, str], folder: Path, digits: int) -> dict:
                          "[0, 1) (write pool_id=rate)")
     return {"machine_id": mid, "model": model, "bet_level": level or 0,
             "denomination": float(denom), "theo_rtp": float(rtp), "sigma": float(sigma),
-            "rate": float(sum(pools.values(), Decimal(0))), "pools": ";".join(pools),
+            "rate": float(sum((r for r in pools.values() if r is not None), Decimal(0))),
+            "pools": ";".join(pools),
             "digits": width}
 
 
@@ -191,6 +193,7 @@ def load_counts(path: str | Path) -> pd.DataFrame:
     -------
     pandas.DataFrame
         With ``start``/``end`` as int64 nanoseconds UTC and ``amount`` float.
+
     """
     file = str(path)
     try:

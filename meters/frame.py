@@ -30,6 +30,7 @@ class Readings:
         (rows, meters) float64 meter readings, NaN where empty.
     meters : list of str
         Canonical meter of each column of ``values``.
+
     """
 
     keys: pd.DataFrame
@@ -40,7 +41,7 @@ class Readings:
         return len(self.keys)
 
     def __getitem__(self, name: str) -> pd.Series:
-        """A key column, or a meter column as a float Series."""
+        """Return a key column, or a meter column as a float Series."""
         if name in self.meters:
             return pd.Series(self.values[:, self.meters.index(name)], copy=False, name=name)
         return self.keys[name]
@@ -51,13 +52,13 @@ class Readings:
         return [*self.keys.columns, *self.meters]
 
     def take(self, rows: np.ndarray) -> Readings:
-        """The readings at positions ``rows``."""
+        """Return the readings at positions ``rows``."""
         return Readings(self.keys.iloc[rows].reset_index(drop=True), self.values[rows],
                         self.meters)
 
     @staticmethod
     def concat(parts: list[Readings]) -> Readings:
-        """Readings of several parts (same meters), categoricals kept categorical."""
+        """Join several parts (same meters), keeping categoricals categorical."""
         if len(parts) == 1:
             return parts[0]
         cats = {c: pd.api.types.union_categoricals([p.keys[c] for p in parts]).categories
@@ -68,7 +69,7 @@ class Readings:
         return Readings(keys, np.concatenate([p.values for p in parts]), parts[0].meters)
 
     def to_table(self) -> pa.Table:
-        """An Arrow table (for spilling pieces to Parquet)."""
+        """Convert to an Arrow table (for spilling pieces to Parquet)."""
         cols = {"machine_id": pa.array(self.keys["machine_id"].astype(object), pa.string()),
                 "read_at": pa.array(self.keys["read_at"].to_numpy(), pa.int64()),
                 **{m: pa.array(self.values[:, j]) for j, m in enumerate(self.meters)},
@@ -113,12 +114,12 @@ def machine_blocks(parts: list[Readings], block_rows: int):
     sizes = sum(np.bincount(c, minlength=len(cats) + 1) for c in codes)
     group = (np.cumsum(sizes) - sizes) // block_rows
     for g in np.unique(group):
-        pieces = [p.take(np.flatnonzero(group[c] == g)) for p, c in zip(parts, codes)]
+        pieces = [p.take(np.flatnonzero(group[c] == g)) for p, c in zip(parts, codes, strict=False)]
         yield Readings.concat([p for p in pieces if len(p)] or pieces[:1])
 
 
 def _grouped(part: Readings) -> bool:
-    """True when each machine's rows are contiguous (e.g. a dump sorted by machine)."""
+    """Tell whether each machine's rows are contiguous (a dump sorted by machine)."""
     codes = part.keys["machine_id"].cat.codes.to_numpy()
     runs = 1 + int(np.count_nonzero(codes[1:] != codes[:-1]))
     return runs == len(np.unique(codes))

@@ -46,7 +46,7 @@ _OFFSET_RE = r"(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
 
 
 def dump_format(path: str | Path) -> str:
-    """The format of a dump from its file name: ``csv``, ``parquet`` or ``jsonl``."""
+    """Tell the format of a dump from its file name: ``csv``, ``parquet`` or ``jsonl``."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"{path}: unknown dump format {suffix!r} "
@@ -68,6 +68,7 @@ def column_map(columns: list[str], file: str) -> dict[str, str]:
     -------
     dict
         Header -> canonical name (``machine_id`` and ``read_at`` included).
+
     """
     mapping: dict[str, str] = {}
     for col in columns:
@@ -131,6 +132,7 @@ def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
     meters : list of str, optional
         Canonical meters every frame carries (NaN where the file lacks them),
         so frames of several files share one schema.
+
     """
     file = str(path)
     mapping = column_map(_headers(path), file)
@@ -183,7 +185,7 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
 
 
 def _arrow_column(col: pa.Array):
-    """An Arrow column as NumPy / pandas without going through ``to_pandas``.
+    """Convert an Arrow column to NumPy / pandas without ``to_pandas``.
 
     Numbers become float64 (NaN for nulls), times int64 ns UTC in a
     ``datetime64[ns, UTC]`` series, text a categorical.
@@ -224,14 +226,16 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
     """Parse a chunk of JSON lines; a bad line is kept as a row marked bad."""
     blank = np.array([not t.strip() for t in text])
     try:
-        frame = pd.read_json(io.StringIO("".join(t for t, b in zip(text, blank) if not b)),
+        body = "".join(t for t, b in zip(text, blank, strict=True) if not b)
+        frame = pd.read_json(io.StringIO(body),
                              lines=True, dtype=False, convert_axes=False)
         bad = np.full(len(frame), "", dtype=object)
         if any(c not in headers for c in frame.columns):
             raise ValueError("unexpected key")
     except ValueError:
         records, reasons = [], []
-        for t in (t for t, b in zip(text, blank) if not b):  # slow path: bad chunk only
+        # slow path, for a chunk holding a bad line only
+        for t in (t for t, b in zip(text, blank, strict=True) if not b):
             try:
                 rec = json.loads(t)
                 ok = isinstance(rec, dict) and all(k in headers for k in rec)
@@ -262,6 +266,7 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
         Reasons already known (e.g. "too many fields"), ``""`` otherwise.
     meters : list of str, optional
         Canonical meters to carry (default: those of this file).
+
     """
     cols = {mapping[k]: frame[k] for k in mapping if k in frame}
     n = len(lines)
@@ -272,7 +277,7 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
     keys["read_at"] = _timestamps(pd.Series(cols["read_at"], copy=False), reason)
     sources = [_meter_numbers(cols[m], m, reason) if m in cols else None for m in names]
     values, wrongs = _fill_values(sources, n)
-    for meter, src, wrong in zip(names, sources, wrongs):
+    for meter, src, wrong in zip(names, sources, wrongs, strict=False):
         if wrong is not None and wrong.any():
             _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
                  pd.Series(src, copy=False))
@@ -333,7 +338,7 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
 
 
 def _meter_numbers(raw, meter: str, reason: np.ndarray) -> np.ndarray:
-    """A meter column as numbers (int or float, NaN where empty); text is parsed."""
+    """Return a meter column as numbers (NaN where empty), parsing text."""
     if isinstance(raw, np.ndarray) and raw.dtype.kind in "iuf":
         return raw
     values = pd.Series(raw, copy=False)
@@ -348,7 +353,7 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray) -> np.ndarray:
 
 
 def _fill_values(sources: list, n: int, block: int = 16_384) -> tuple[np.ndarray, list]:
-    """The (rows, meters) matrix of the columns, filled block of rows by block.
+    """Build the (rows, meters) matrix of the columns, block of rows by block.
 
     Filling row blocks (all columns of a few thousand rows at a time) keeps
     the writes in cache. Impossible values become NaN; the second result has
@@ -360,15 +365,16 @@ def _fill_values(sources: list, n: int, block: int = 16_384) -> tuple[np.ndarray
         stop = min(start + block, n)
         part = values[start:stop]
         for j, src in enumerate(sources):
-            if src is None:
+            mask = wrong[j]
+            if src is None or mask is None:
                 part[:, j] = np.nan
             else:
-                _kernels.fill_column(src[start:stop], part, j, wrong[j][start:stop])
+                _kernels.fill_column(src[start:stop], part, j, mask[start:stop])
     return values, wrong
 
 
 def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
-    """The original text of some rows of a dump, by line (Parquet: JSON of the row).
+    """Fetch the original text of some rows of a dump (Parquet: the row as JSON).
 
     Parameters
     ----------
@@ -376,6 +382,7 @@ def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
         The dump.
     lines : numpy.ndarray
         Line numbers (Parquet: row numbers from 1) as stored in ``_line``.
+
     """
     wanted = set(int(x) for x in lines)
     if not wanted:
@@ -383,7 +390,7 @@ def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
     if dump_format(path) == "parquet":
         idx = np.array(sorted(wanted), dtype=np.int64)
         rows = pq.read_table(path).take(pa.array(idx - 1)).to_pylist()
-        return {int(i): json.dumps(r, default=str, sort_keys=False) for i, r in zip(idx, rows)}
+        return {int(i): json.dumps(r, default=str) for i, r in zip(idx, rows, strict=True)}
     found: dict[int, str] = {}
     last = max(wanted)
     with open(path, encoding="utf-8", newline="") as handle:

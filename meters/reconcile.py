@@ -79,6 +79,7 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     Returns
     -------
     Result
+
     """
     cfg = cfg or Config()
     meters = dump_meters([str(d) for d in dumps])
@@ -175,8 +176,8 @@ def _findings(df: pd.DataFrame, scr, parts: list[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame(columns=list(FINDING_COLUMNS))
     f = pd.concat(parts, ignore_index=True)
     rows = np.unique(np.concatenate([np.asarray(r, dtype=np.int64) for r in f["rows"]]))
-    files = dict(zip(rows, column_at(df["_file"], rows)))
-    lines = dict(zip(rows, df["_line"].to_numpy()[rows]))
+    files = dict(zip(rows, column_at(df["_file"], rows), strict=False))
+    lines = dict(zip(rows, df["_line"].to_numpy()[rows], strict=False))
     f["source_rows"] = [_rows_text(files, lines, r) for r in f["rows"]]
     f["machine_id"] = scr.machines[f["mcode"].to_numpy(dtype=np.int64)]
     f["period_start"], f["period_end"] = iso(f["start"]), iso(f["end"])

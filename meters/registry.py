@@ -34,6 +34,7 @@ class Meter:
         What the meter counts.
     reconciled : bool
         False for meters that are read and carried but not checked.
+
     """
 
     name: str
@@ -81,7 +82,7 @@ _SAS_RE = re.compile(r"^(?:sas[ _:-]?)?(?:0x)?([0-9a-f]{4})$", re.IGNORECASE)
 
 
 def canonical(column: str) -> str | None:
-    """The canonical meter name of a dump column, or None if it is no meter.
+    """Return the canonical meter name of a dump column, or None.
 
     Parameters
     ----------
@@ -93,6 +94,7 @@ def canonical(column: str) -> str | None:
     -------
     str or None
         The canonical name.
+
     """
     text = str(column).strip()
     if text.lower() in BY_NAME:
@@ -105,7 +107,7 @@ def canonical(column: str) -> str | None:
 
 
 def sas_header(name: str) -> str:
-    """The column header a SAS-coded dump uses for a canonical meter.
+    """Return the column header a SAS-coded dump uses for a canonical meter.
 
     Meters without a SAS code keep their canonical name.
     """
@@ -127,6 +129,7 @@ def to_money(credits: np.ndarray | float, denomination: np.ndarray | float) -> n
     -------
     numpy.ndarray
         Money, rounded to 1e-6 to keep float noise out of the outputs.
+
     """
     return np.round(np.asarray(credits, dtype=float) * np.asarray(denomination, dtype=float), 6)
 
@@ -140,6 +143,7 @@ def to_credits(money: Decimal | str, denomination: Decimal | str) -> int:
         Money amount, e.g. ``"12.35"``.
     denomination : Decimal or str
         Money per credit, e.g. ``"0.05"``.
+
     """
     value = Decimal(str(money)) / Decimal(str(denomination))
     return int(value.quantize(Decimal(1), rounding=ROUND_HALF_EVEN))

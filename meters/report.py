@@ -21,7 +21,7 @@ HTML_FINDINGS_LIMIT = 500
 
 
 def summary(result: Result, cfg: Config, inputs: dict) -> dict:
-    """The content of summary.json (deterministic key order).
+    """Build the content of summary.json (deterministic key order).
 
     Parameters
     ----------
@@ -31,6 +31,7 @@ def summary(result: Result, cfg: Config, inputs: dict) -> dict:
         Settings used, recorded for reproducibility.
     inputs : dict
         Paths of the dumps, floor and counts as given.
+
     """
     codes = result.findings["code"].value_counts()
     severity = result.findings["severity"].value_counts()
@@ -67,6 +68,7 @@ def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict) ->
     -------
     dict
         The summary written to summary.json.
+
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -135,7 +137,7 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
     fig, axes = plt.subplots(rows, cols, figsize=(11, 2.3 * rows), squeeze=False)
     for ax in axes.ravel():
         ax.set_visible(False)
-    for ax, (_, m) in zip(axes.ravel(), top.iterrows()):
+    for ax, (_, m) in zip(axes.ravel(), top.iterrows(), strict=False):
         p = periods[periods["machine_id"] == m["machine_id"]]
         cin = p["coin_in"].fillna(0).cumsum().to_numpy(dtype=float)
         hold = p["hold"].fillna(0).cumsum().to_numpy(dtype=float)
@@ -190,7 +192,7 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left} th{background:#eee}
 
 
 def html(result: Result, info: dict) -> str:
-    """A self-contained HTML report (autoescaped; plots embedded as PNG)."""
+    """Render the self-contained HTML report (autoescaped; plots embedded as PNG)."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     shown = result.findings.head(HTML_FINDINGS_LIMIT).astype(object)
     shown = shown.where(shown.notna(), "")

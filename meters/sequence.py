@@ -64,6 +64,7 @@ def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
     Returns
     -------
     Screened
+
     """
     meters = list(df.meters)
     ids = pd.Categorical(df["machine_id"])
@@ -108,7 +109,7 @@ def _incomplete(values, mcode, reported, modulus, meters, qcode, qreason) -> Non
             first = mask[rows].argmax(axis=1)
             qcode[rows] = Code.MALFORMED_ROW.value
             qreason[rows] = [text.format(m=meters[j], v=values[r, j])
-                             for r, j in zip(rows, first)]
+                             for r, j in zip(rows, first, strict=False)]
             free &= ~hit
 
 
@@ -125,7 +126,7 @@ def _sorted(df: pd.DataFrame, mcode: np.ndarray, rows: np.ndarray) -> np.ndarray
 
 
 def _is_sorted(*keys: np.ndarray) -> bool:
-    """True if rows are already in lexicographic order of ``keys``."""
+    """Tell whether rows are already in lexicographic order of ``keys``."""
     ahead = np.zeros(len(keys[0]) - 1, dtype=bool)
     tie = np.ones(len(keys[0]) - 1, dtype=bool)
     for key in keys:
@@ -154,7 +155,8 @@ def _duplicates(df, values, mcode, order, qcode, qreason) -> np.ndarray:
     where = _where(df, first[dup])
     qcode[rows] = Code.DUPLICATE_ROW.value
     qreason[rows] = [("identical to " if s else "same read_at as ") + w +
-                     ("" if s else " with different meter values") for s, w in zip(same, where)]
+                     ("" if s else " with different meter values")
+                     for s, w in zip(same, where, strict=True)]
     return order[~dup]
 
 
@@ -162,7 +164,7 @@ def _where(df: pd.DataFrame, rows: np.ndarray) -> list[str]:
     """``file:line`` of some rows."""
     files = column_at(df["_file"], rows)
     lines = df["_line"].to_numpy()[rows]
-    return [f"{f}:{n}" for f, n in zip(files, lines)]
+    return [f"{f}:{n}" for f, n in zip(files, lines, strict=False)]
 
 
 def column_at(column: pd.Series, idx: np.ndarray) -> np.ndarray:
@@ -175,7 +177,7 @@ def column_at(column: pd.Series, idx: np.ndarray) -> np.ndarray:
 
 
 def behind(prev: np.ndarray, cur: np.ndarray, modulus: np.ndarray) -> np.ndarray:
-    """True where ``cur`` is behind ``prev`` (a decrease that is not a rollover).
+    """Mark where ``cur`` is behind ``prev`` (a decrease that is not a rollover).
 
     Both values lie in ``[0, modulus)``, so ``(cur - prev) mod modulus`` is
     ``d`` or ``d + modulus`` for ``d = cur - prev``. NaN on either side is
@@ -200,7 +202,7 @@ def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode,
         qreason[rows] = [("read_at out of sequence with the machine's other readings "
                           f"({meters[j]} does not fit between its neighbours)") if k else
                          f"impossible value: {meters[j]} out of sequence with its neighbours"
-                         for k, j in zip(on_key[flag], culprit[flag])]
+                         for k, j in zip(on_key[flag], culprit[flag], strict=False)]
         order = order[~flag]
     return order
 
@@ -236,6 +238,7 @@ def dips_and_spikes(values, order, mcode, modulus, key):
     tuple of numpy.ndarray
         Per position of ``order``: out of sequence, shown by the sequence
         meter, culprit meter column.
+
     """
     n = len(order)
     flag, on_key = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
@@ -280,6 +283,7 @@ def deltas(values, order, mcode, modulus):
     tuple of numpy.ndarray
         ``pair`` (positions in ``order`` closing an interval), ``delta``
         (modular; NaN when missing or on a reset), ``reset``, ``rolled``.
+
     """
     m = mcode[order]
     pair = np.flatnonzero(m[1:] == m[:-1]) + 1 if len(order) > 1 else np.zeros(0, np.int64)
@@ -323,7 +327,7 @@ class Intervals:
         return len(self.keys)
 
     def rolled_meters(self, at: np.ndarray) -> list[str]:
-        """``;``-joined names of the meters that rolled over in intervals ``at``."""
+        """Name the meters that rolled over in intervals ``at`` (``;``-joined)."""
         return [";".join(self.meters[j] for j in np.flatnonzero(self.rolled[i])) for i in at]
 
     @property
@@ -337,7 +341,7 @@ class Intervals:
         return [*self.keys.columns, *self.meters]
 
     def __getitem__(self, name):
-        """A key column, a meter's deltas, or the key rows selected by a mask."""
+        """Return a key column, a meter's deltas, or the key rows of a mask."""
         if isinstance(name, str) and name in self.meters:
             return pd.Series(self.delta[:, self.meters.index(name)], copy=False, name=name)
         return self.keys[name]
@@ -366,6 +370,7 @@ def intervals(df: Readings, scr: Screened) -> Intervals:
         One row per interval: ``mcode, start, end, row_start, row_end, reset``,
         ``rolled`` (some meter rolled over) and one delta column per meter (NaN
         where not reported or the interval is lost to a reset).
+
     """
     order = scr.order
     pair, delta, reset, rolled = deltas(scr.values, order, scr.mcode, scr.modulus)

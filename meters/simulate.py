@@ -83,7 +83,7 @@ class PayTable:
 
 def pay_table(rtp: np.ndarray, sigma: np.ndarray, hit: np.ndarray, bet: np.ndarray,
               small_share: float = 0.6) -> PayTable:
-    """A three-outcome pay table matching ``rtp`` and ``sigma`` per unit bet.
+    """Build a three-outcome pay table matching ``rtp`` and ``sigma`` per unit bet.
 
     Small wins (probability ``hit``) carry ``small_share`` of the return; one
     big win carries the rest and all of the remaining variance.
@@ -119,7 +119,7 @@ def machines(n: int, rng: np.random.Generator, pools_share: float = 0.3) -> pd.D
 
 def reading_times(start: str, n_int: int, per_day: int, n_machines: int,
                   rng: np.random.Generator) -> np.ndarray:
-    """Reading times (int64 ns UTC), shape (machines, intervals + 1), with jitter."""
+    """Draw reading times (int64 ns UTC), shape (machines, intervals + 1)."""
     t0 = pd.Timestamp(start).tz_convert("UTC").value
     step = 86_400 * 10**9 // per_day
     jitter_s = min(600, 86_400 // per_day // 20)
@@ -223,6 +223,7 @@ def write_dump(readings: pd.DataFrame, path: str | Path, fmt: str = "csv", sas: 
         Use SAS meter codes as headers where a meter has one.
     offset_hours : int
         UTC offset the times are written in.
+
     """
     tz = dt.timezone(dt.timedelta(hours=offset_hours))
     out = readings.copy()
@@ -277,6 +278,7 @@ def simulate_floor(n_machines: int = 50, days: int = 14, seed: int = 0, per_day:
     models : iterable of (path, bet_level)
         Extra machines running a model file, played by the slot engine when
         ``certify.engine`` and ``certify.exact`` are installed.
+
     """
     from meters import faults as fl
 
@@ -317,14 +319,14 @@ def simulate_floor(n_machines: int = 50, days: int = 14, seed: int = 0, per_day:
 
 
 def expected_drop(mach: pd.DataFrame) -> np.ndarray:
-    """Expected money dropped per day by each machine."""
+    """Estimate the money each machine drops per day."""
     coin_in = mach["games_per_day"] * mach["bet"] * mach["denomination"]
     rtp = mach["rtp_target"]
     return (coin_in * ((1 - rtp) + mach["cashout"] * rtp)).to_numpy()
 
 
 def _tables(mach: pd.DataFrame, plan, days: int) -> tuple[PayTable, PayTable]:
-    """The certified pay table and the one actually played.
+    """Build the certified pay table and the one actually played.
 
     The hold-fault machine gets sigma 2 and plays its table with every win
     probability scaled down, so its return drops by about 9 standard errors
@@ -347,7 +349,7 @@ def _tables(mach: pd.DataFrame, plan, days: int) -> tuple[PayTable, PayTable]:
 
 
 def floor_frame(mach: pd.DataFrame, table: PayTable) -> pd.DataFrame:
-    """The floor file of the simulated machines (PAR figures of the pay tables)."""
+    """Build the floor file of the simulated machines (PAR figures of the tables)."""
     par = mach["model"] == ""
     rtp = np.where(par | mach["exact_rtp"].isna(), table.rtp, mach["exact_rtp"]) \
         if "exact_rtp" in mach else table.rtp
@@ -396,8 +398,8 @@ def model_machines(models: list, rng: np.random.Generator) -> pd.DataFrame:
 
     base = machines(len(models), rng, pools_share=0.0)
     found = engine()
-    rows = []
-    for (path, level), (_, m) in zip(models, base.iterrows()):
+    rows: list[dict] = []
+    for (path, level), (_, m) in zip(models, base.iterrows(), strict=False):
         machine = load_machine(path)
         li = machine.bet_levels.index(level)
         rtp, sigma = _theory(found, machine, li)
@@ -427,13 +429,12 @@ def engine_play(mach: pd.DataFrame, deltas: dict[str, np.ndarray], n_int: int, p
     if found is None or "_machine" not in mach:
         return
     sim = found[0]
-    try:
-        from certify.engine import compile_machine
-    except ImportError:  # an engine without reusable tables
-        def compile_machine(machine):
-            return machine
+    import certify.engine
+
+    tables = getattr(certify.engine, "compile_machine", None)  # reusable compiled tables
     for i in np.flatnonzero(mach["model"].to_numpy() != ""):
-        machine, li = compile_machine(mach["_machine"].iloc[i]), int(mach["_li"].iloc[i])
+        machine = mach["_machine"].iloc[i]
+        machine, li = tables(machine) if tables else machine, int(mach["_li"].iloc[i])
         games = deltas["games_played"][i]
         wins, hits = np.zeros(n_int, np.int64), np.zeros(n_int, np.int64)
         for k in range(n_int):  # one engine call per machine-interval

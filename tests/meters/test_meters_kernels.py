@@ -25,7 +25,7 @@ def test_dips_and_spikes_match_the_twin(seed):
     values, order, mcode, modulus, key = random_rows(seed)
     fast = dips_and_spikes(values, order, mcode, modulus, key)
     slow = dips_and_spikes_numpy(values, order, mcode, modulus, key)
-    for a, b in zip(fast, slow):
+    for a, b in zip(fast, slow, strict=False):
         np.testing.assert_array_equal(a[fast[0]], b[fast[0]])
     np.testing.assert_array_equal(fast[0], slow[0])
     assert fast[0].any()
@@ -36,7 +36,7 @@ def test_deltas_match_the_twin(seed):
     values, order, mcode, modulus, _ = random_rows(seed)
     fast = deltas(values, order, mcode, modulus)
     slow = deltas_numpy(values, order, mcode, modulus)
-    for a, b in zip(fast, slow):
+    for a, b in zip(fast, slow, strict=False):
         np.testing.assert_array_equal(a, b)
     assert fast[2].any() and fast[3].any()
     assert (fast[1][~np.isnan(fast[1])] >= 0).all()
