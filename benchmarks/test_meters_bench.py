@@ -77,7 +77,8 @@ def child_run(paths: dict[str, Path], out: Path, pieces: int) -> dict:
         t = time.perf_counter()
         floor, counts = load_floor({str(paths['floor'])!r}), load_counts({str(paths['counts'])!r})
         r = reconcile([{str(paths['dump'])!r}], floor, counts, pieces={pieces},
-                      batch_rows={PIECE_ROWS}, workdir={str(out.parent)!r})
+                      batch_rows={PIECE_ROWS if pieces > 1 else None},
+                      workdir={str(out.parent)!r})
         info = write_outputs(r, {str(out)!r}, Config(), {{"dumps": [], "floor": "",
                                                          "counts": ""}})
         info["seconds"] = time.perf_counter() - t

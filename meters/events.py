@@ -69,7 +69,8 @@ def time_gaps(df: pd.DataFrame, scr: Screened, cfg: Config) -> pd.DataFrame:
     here, quarantined or not: a gap means nothing was read.
     """
     t_all = df["read_at"].to_numpy()
-    known = (scr.qcode != Code.UNKNOWN_MACHINE.value) & (t_all != 0)
+    on_floor = np.r_[scr.known, False][scr.mcode]  # code -1 (no machine_id) -> False
+    known = on_floor & (t_all != 0)
     extra = np.flatnonzero(known & (scr.qcode != ""))
     rows = scr.order
     if len(extra):

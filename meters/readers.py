@@ -175,7 +175,10 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
                                                        if mapping[c] == "machine_id"])
         start = 1
         size = max(1, min(batch_rows, handle.metadata.num_rows))
-        for batch in handle.iter_batches(batch_size=size):
+        whole = batch_rows >= handle.metadata.num_rows  # one part: no re-assembly later
+        batches = [handle.read().combine_chunks()] if whole else \
+            handle.iter_batches(batch_size=size)
+        for batch in batches:
             frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
             lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
             start += batch.num_rows
@@ -184,12 +187,14 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
         raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
 
 
-def _arrow_column(col: pa.Array):
+def _arrow_column(col: pa.Array | pa.ChunkedArray):
     """Convert an Arrow column to NumPy / pandas without ``to_pandas``.
 
-    Numbers become float64 (NaN for nulls), times int64 ns UTC in a
+    Numbers become int64 or float64 (NaN for nulls), times a
     ``datetime64[ns, UTC]`` series, text a categorical.
     """
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks()
     kind = col.type
     if pa.types.is_dictionary(kind) or pa.types.is_string(kind) or \
             pa.types.is_large_string(kind):

@@ -179,7 +179,8 @@ def _findings(df: pd.DataFrame, scr, parts: list[pd.DataFrame]) -> pd.DataFrame:
     files = dict(zip(rows, column_at(df["_file"], rows), strict=False))
     lines = dict(zip(rows, df["_line"].to_numpy()[rows], strict=False))
     f["source_rows"] = [_rows_text(files, lines, r) for r in f["rows"]]
-    f["machine_id"] = scr.machines[f["mcode"].to_numpy(dtype=np.int64)]
+    mcode = f["mcode"].to_numpy(dtype=np.int64)
+    f["machine_id"] = np.where(mcode >= 0, scr.machines[np.maximum(mcode, 0)], "")
     f["period_start"], f["period_end"] = iso(f["start"]), iso(f["end"])
     f["severity"] = [SEVERITY[Code(c)] for c in f["code"]]
     return f[list(FINDING_COLUMNS)]

@@ -147,6 +147,7 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
         ax.plot(np.arange(len(pct)), pct, color="#c0392b" if abs(m["z"]) > zc else "#3a6ea5")
         ax.axhline(100 * (1 - m["theo"]), color="k", lw=0.8, ls="--")
         ax.set_title(f"{m['machine_id']}  z={m['z']:+.1f}", fontsize=8)
+        ax.set_xlabel("period", fontsize=7)
         ax.tick_params(labelsize=7)
     fig.suptitle("Cumulative hold % by period (dashed: theoretical hold)", fontsize=9)
     fig.tight_layout()

@@ -47,6 +47,7 @@ class Screened:
     meters: list[str]
     modulus: np.ndarray
     values: np.ndarray
+    known: np.ndarray
 
 
 def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
@@ -75,6 +76,7 @@ def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
     bad = df["_bad"].to_numpy(dtype=object) != ""
     qcode[bad], qreason[bad] = Code.MALFORMED_ROW.value, df["_bad"].to_numpy(dtype=object)[bad]
     known = floor.index.get_indexer(pd.Index(machines, dtype=object)) >= 0
+    known &= machines != ""
     unknown = ~known[mcode] & ~bad
     qcode[unknown] = Code.UNKNOWN_MACHINE.value
     qreason[unknown] = "machine_id is not in the floor file"
@@ -86,7 +88,8 @@ def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
     order = _sorted(df, mcode, np.flatnonzero(qcode == ""))
     order = _duplicates(df, values, mcode, order, qcode, qreason)
     order = _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason)
-    return Screened(order, qcode, qreason, mcode, machines, reported, meters, modulus, values)
+    return Screened(order, qcode, qreason, mcode, machines, reported, meters, modulus, values,
+                    known)
 
 
 def _reported(values: np.ndarray, mcode: np.ndarray, ok: np.ndarray, n: int) -> np.ndarray:

@@ -144,3 +144,11 @@ def test_digits_from_the_jurisdiction(tmp_path, repo):
     cfg = from_jurisdiction(repo / "models" / "jurisdictions" / "pt.toml", digits=None)
     assert cfg.digits == 10 and cfg.confidence == pytest.approx(0.99)
     assert from_jurisdiction(repo / "models" / "jurisdictions" / "pt.toml", digits=8).digits == 8
+
+
+def test_rows_without_machine_id_are_malformed_only(tmp_path):
+    frame = history(6)
+    blank = frame.iloc[[0, 5]].assign(machine_id="")  # far apart: no "machine" to gap
+    result = run(tmp_path, pd.concat([frame, blank], ignore_index=True))
+    assert codes(result) == ["malformed_row", "malformed_row"]
+    assert (result.findings["machine_id"].fillna("") == "").all()
