@@ -15,7 +15,7 @@ from certify.model import load_machine
 from certify.stats import level_verdict, z_value
 
 EXPECTED = {"CLASSIC-3R-1": "pass", "EDGE-3R-1": "pass", "LOWBALL-3R-1": "fail",
-            "REF-5X3-20": "pass", "WAYS-243": "pass"}
+            "REF-5X3-20": "pass", "WAYS-243": "pass", "JACKPOT-5X3": "pass"}
 
 
 @pytest.fixture(scope="module")
