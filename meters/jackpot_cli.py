@@ -1,4 +1,4 @@
-"""``slotcert jackpots ledger|transfer|simulate``: captive values, transfers, pool runs.
+"""``slotcert jackpots ledger|transfer|simulate|returns``: captive values and pools.
 
 Registered through the ``slotcert.commands`` entry point (``register``).
 A transfer moves the whole captive value of a pool that cannot be awarded
@@ -61,6 +61,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--paths", type=int, default=200)
     m.add_argument("--seed", type=int, required=True)
     m.set_defaults(func=cmd_simulate)
+    r = jsub.add_parser("returns", help="base, jackpot and total return of every member of a "
+                        "superjackpot group (reset funding shared at the group's hit rate)")
+    r.add_argument("link", metavar="LINK", help="a superjackpot group file")
+    r.set_defaults(func=cmd_returns)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -146,6 +150,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         spec = machine_pool(machine, pool, level, args.spins_per_day, exact)
     run = simulate_pool(spec, args.days, args.paths, args.seed)
     print(json.dumps(summarize(run), indent=2, sort_keys=True))
+    return EXIT_OK
+
+
+def cmd_returns(args: argparse.Namespace) -> int:
+    """Run ``jackpots returns``: one JSON row per member (exact figures per model)."""
+    from certify.exact import compute_exact
+    from certify.jackpot_return import group_returns
+    from certify.model.links import load_link
+
+    link = load_link(args.link)
+    exacts = {}
+    for m in link.members:
+        if m.machine.id not in exacts:
+            result = compute_exact(m.machine)
+            exacts[m.machine.id] = result.levels if result else None
+    rows = [{"machine_id": r.machine_id, "model": r.model, "bet_level": r.bet_level,
+             "base_rtp": r.base_rtp, "group_rtp": r.group.rtp, "own_jackpot_rtp":
+             r.own_jackpot_rtp, "jackpot_rtp": r.jackpot_rtp, "rtp": r.rtp,
+             "hit_probability": r.group.hit_probability, "mean_amount": r.group.mean_amount}
+            for r in group_returns(link, exacts)]
+    print(json.dumps({"link": link.id, "members": rows}, indent=2, sort_keys=True))
     return EXIT_OK
 
 

@@ -7,6 +7,7 @@ Oracle: the closed forms of ``certify/jackpot_return.py`` written out by hand
 from __future__ import annotations
 
 import copy
+import json
 import math
 import tomllib
 from decimal import Decimal
@@ -15,6 +16,7 @@ import pytest
 from testpaths import JURISDICTIONS, MACHINES, ROOT
 
 from certify.batch import certify_machine
+from certify.cli import main
 from certify.exact import compute_exact
 from certify.jackpot_return import (
     expected_amount,
@@ -149,3 +151,18 @@ def test_no_jackpot_returns_a_float_zero(lowball_exact):
     """The certificate writes ``jackpot_rtp`` as a JSON float even without pools."""
     value = jackpot_rtp(_lowball(), 0, lowball_exact[0])
     assert value == 0.0 and isinstance(value, float)
+
+
+def test_returns_command_shares_reset_funding_over_a_mixed_group(capsys):
+    """TIN-0501 (0.10 EUR a spin, 1000 a day) and TIN-0502 (0.20 EUR, 500 a day):
+    equal coin-in, mystery 0.001 per credit; the group's players get back c + q_group x reset.
+    (TINY-JACKPOT is a toy: its base return is far above 100%.)"""
+    assert main(["jackpots", "returns", str(ROOT / "tests" / "jackpots" / "data" /
+                                            "links-tiny.toml")]) == 0
+    rows = json.loads(capsys.readouterr().out)["members"]
+    p1, p2 = 0.001, 1 - (1 - 0.001) ** 2
+    q_group = (1000 * p1 + 500 * p2) / (1000 * 0.10 + 500 * 0.20)
+    pooled = (100 * rows[0]["group_rtp"] + 100 * rows[1]["group_rtp"]) / 200
+    assert pooled == pytest.approx(0.01 + q_group * 50.0, rel=1e-12)
+    assert [r["base_rtp"] for r in rows] == [6.25, 6.25]
+    assert rows[0]["rtp"] == pytest.approx(rows[0]["base_rtp"] + rows[0]["jackpot_rtp"])
