@@ -153,9 +153,11 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts: pd.
     if counts is None or counts.empty or "coin_drop" not in scr.meters or len(scr.order) < 2:
         return empty, 0 if counts is None else len(counts)
     j = scr.meters.index("coin_drop")
-    code_of = {mid: i for i, mid in enumerate(scr.machines)}
-    c = counts[counts["machine_id"].isin(list(code_of))].copy()
-    c["mcode"] = c["machine_id"].map(code_of).astype(np.int64)
+    ids = pd.Categorical(counts["machine_id"])
+    lookup = np.r_[pd.Index(scr.machines, dtype=object).get_indexer(
+        pd.Index(ids.categories, dtype=object)), -1]
+    at = lookup[ids.codes]
+    c = counts[at >= 0].assign(mcode=at[at >= 0].astype(np.int64))
     c = c[scr.reported[c["mcode"].to_numpy(), j]]
     if c.empty:
         return empty, len(counts) - len(c)

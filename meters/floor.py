@@ -215,7 +215,7 @@ def load_counts(path: str | Path) -> pd.DataFrame:
         raise InputError(f"{file}: line {i + 2}: unusable count "
                          f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, "
                          "a non-negative amount)")
-    return pd.DataFrame({"machine_id": raw["machine_id"].str.strip().astype(object),
+    return pd.DataFrame({"machine_id": pd.Categorical(raw["machine_id"].str.strip()),
                          "start": _ns(start), "end": _ns(end),
                          "amount": amount.astype(float), "line": np.arange(len(raw)) + 2,
                          }).assign(file=file)

@@ -51,7 +51,7 @@ class Result:
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
               cfg: Config | None = None, pieces: int = 1, batch_rows: int | None = None,
-              workdir: str | None = None, block_rows: int = 1_000_000) -> Result:
+              workdir: str | None = None, block_rows: int = 250_000) -> Result:
     """Reconcile dumps against a floor.
 
     Parameters
