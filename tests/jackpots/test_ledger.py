@@ -35,11 +35,20 @@ import json
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from testpaths import ROOT
 
 from certify.cli import main
 from certify.errors import InputError
-from meters.ledger import as_time, compute_ledger, load_book, read_hits, read_readings
+from meters.ledger import (
+    Transfer,
+    as_time,
+    compute_ledger,
+    load_book,
+    read_hits,
+    read_readings,
+)
 
 DATA = ROOT / "tests" / "jackpots" / "data"
 LINKS = ROOT / "models" / "links"
@@ -181,3 +190,27 @@ def test_unknown_pool_in_hit_file_is_a_finding(tmp_path):
 def test_time_without_offset_is_refused():
     with pytest.raises(InputError, match="needs a UTC offset"):
         as_time("2026-03-02T08:00:00")
+
+
+SAME = ["EST-0101:local-mega", "EST-0102:local-mega", "LIS-0201:local-mega",
+        "LIS-0202:local-mega"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(SAME), st.sampled_from(SAME)), max_size=6))
+def test_transfers_never_change_the_total(inputs, moves):
+    """Any chain of transfers among pools of one model and stake keeps the total captive."""
+    book, readings, hits = inputs
+    at = as_time("2026-03-03T08:00:00+00:00")
+    transfers: list[Transfer] = []
+    for source, target in moves:
+        if source == target:
+            continue
+        ledger = compute_ledger(book, readings, hits, transfers, at)
+        amount = ledger.captive(source)
+        if amount > 0:
+            transfers.append(Transfer(f"t{len(transfers)}", at, source, target, amount))
+    final = compute_ledger(book, readings, hits, transfers, at)
+    assert final.total == Decimal("5965.00")
+    moved = {t.source for t in transfers}
+    assert all(final.captive(p) == 0 for p in moved - {t.target for t in transfers})
