@@ -36,7 +36,7 @@ def closed_form(spec: PoolSpec) -> dict[str, Any]:
                                                  spec.overflow, hits / spec.coin_in_per_day)
     return {"hits_per_day": hits, "amount": amount, "spins": float(rate.sum()) / hits,
             "days": 1.0 / hits, "diverted_per_hit": diverted,
-            "method": "exact (one stake)" if one_stake or spec.cap is None
+            "method": "exact" if one_stake or spec.cap is None
             else "exponential approximation (mixed group)"}
 
 

@@ -207,4 +207,4 @@ def test_simulate_command_prints_the_summary(capsys):
                  "1"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["pool"] == "SJ-ATLANTICO" and doc["paths"] == 4 and doc["days"] == 30
-    assert doc["closed_form"]["method"] == "exact (one stake)"
+    assert doc["closed_form"]["method"] == "exact"
