@@ -176,8 +176,7 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
         start = 1
         size = max(1, min(batch_rows, handle.metadata.num_rows))
         whole = batch_rows >= handle.metadata.num_rows  # one part: no re-assembly later
-        batches = [handle.read().combine_chunks()] if whole else \
-            handle.iter_batches(batch_size=size)
+        batches = [handle.read()] if whole else handle.iter_batches(batch_size=size)
         for batch in batches:
             frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
             lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
@@ -193,9 +192,12 @@ def _arrow_column(col: pa.Array | pa.ChunkedArray):
     Numbers become int64 or float64 (NaN for nulls), times a
     ``datetime64[ns, UTC]`` series, text a categorical.
     """
-    if isinstance(col, pa.ChunkedArray):
-        col = col.combine_chunks()
     kind = col.type
+    numeric = pa.types.is_integer(kind) or pa.types.is_floating(kind)
+    if isinstance(col, pa.ChunkedArray):
+        if numeric and col.num_chunks > 1:  # keep the row groups: no concatenation copy
+            return Chunks(_arrow_column(c) for c in col.chunks)
+        col = col.combine_chunks()
     if pa.types.is_dictionary(kind) or pa.types.is_string(kind) or \
             pa.types.is_large_string(kind):
         enc = col if pa.types.is_dictionary(kind) else pc.dictionary_encode(col)
@@ -208,7 +210,7 @@ def _arrow_column(col: pa.Array | pa.ChunkedArray):
         ns = col.cast(pa.timestamp("ns", tz=kind.tz)).cast(pa.int64())
         values = ns.fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False)
         return pd.Series(values.view("M8[ns]")).dt.tz_localize("UTC")
-    if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+    if numeric:
         if col.null_count or not (pa.types.is_int64(kind) or pa.types.is_float64(kind)):
             col = col.cast(pa.float64())
         return col.to_numpy(zero_copy_only=False)
@@ -284,8 +286,9 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
     values, wrongs = _fill_values(sources, n)
     for meter, src, wrong in zip(names, sources, wrongs, strict=False):
         if wrong is not None and wrong.any():
+            flat = np.concatenate(src) if isinstance(src, Chunks) else src
             _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
-                 pd.Series(src, copy=False))
+                 pd.Series(flat, copy=False))
     keys["_file"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [file])
     keys["_line"] = np.asarray(lines, dtype=np.int64)
     keys["_bad"] = pd.Series(reason, dtype=object, copy=False)
@@ -342,9 +345,13 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
     return ns
 
 
-def _meter_numbers(raw, meter: str, reason: np.ndarray) -> np.ndarray:
+class Chunks(list):
+    """A numeric column kept as the NumPy arrays of its Arrow chunks."""
+
+
+def _meter_numbers(raw, meter: str, reason: np.ndarray):
     """Return a meter column as numbers (NaN where empty), parsing text."""
-    if isinstance(raw, np.ndarray) and raw.dtype.kind in "iuf":
+    if isinstance(raw, Chunks) or (isinstance(raw, np.ndarray) and raw.dtype.kind in "iuf"):
         return raw
     values = pd.Series(raw, copy=False)
     if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
@@ -366,15 +373,20 @@ def _fill_values(sources: list, n: int, block: int = 16_384) -> tuple[np.ndarray
     """
     values = np.empty((n, len(sources)))
     wrong = [np.empty(n, dtype=bool) if s is not None else None for s in sources]
+    pieces = [None if s is None else list(s) if isinstance(s, Chunks) else [s] for s in sources]
+    offsets = [None if p is None else np.cumsum([0] + [len(a) for a in p]) for p in pieces]
     for start in range(0, n, block):
         stop = min(start + block, n)
-        part = values[start:stop]
-        for j, src in enumerate(sources):
-            mask = wrong[j]
-            if src is None or mask is None:
-                part[:, j] = np.nan
-            else:
-                _kernels.fill_column(src[start:stop], part, j, mask[start:stop])
+        for j, (arrays, offs, mask) in enumerate(zip(pieces, offsets, wrong, strict=True)):
+            if arrays is None or offs is None or mask is None:
+                values[start:stop, j] = np.nan
+                continue
+            c, pos = int(np.searchsorted(offs, start, "right")) - 1, start
+            while pos < stop:
+                end = min(stop, int(offs[c + 1]))
+                _kernels.fill_column(arrays[c][pos - offs[c]:end - offs[c]],
+                                     values[pos:end], j, mask[pos:end])
+                pos, c = end, c + 1
     return values, wrong
 
 

@@ -94,3 +94,16 @@ def test_unknown_format_and_missing_file(tmp_path):
 def test_original_rows_reads_back_text(tmp_path):
     path = write(tmp_path, "d.csv", HEADER + "A,2026-01-01T06:00:00Z,10,5\nB,x,y,z\n")
     assert original_rows(str(path), np.array([3])) == {3: "B,x,y,z"}
+
+
+def test_parquet_row_groups_are_read_without_reassembly(tmp_path):
+    frame = pd.DataFrame({"machine_id": ["A"] * 5,
+                          "read_at": pd.date_range("2026-01-01", periods=5, tz="UTC"),
+                          "coin_in": pd.array([1, 2, None, -4, 5], dtype="Int64"),
+                          "coin_out": [1.0, 2.0, 3.0, 4.5, 5.0]})
+    path = tmp_path / "d.parquet"
+    frame.to_parquet(path, row_group_size=2)
+    df = read_dump(path)
+    np.testing.assert_array_equal(df["coin_in"].to_numpy(), [1, 2, np.nan, np.nan, 5])
+    assert "coin_in=-4.0 is not a whole" in df["_bad"].iloc[3]
+    assert df["_line"].tolist() == [1, 2, 3, 4, 5]
