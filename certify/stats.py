@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scipy import stats
+from statistics import NormalDist
 
 VERDICT_ORDER = ("pass", "inconclusive", "fail", "error")
 # An "engine defect" is a strong claim: simulation vs exact is checked at
@@ -17,7 +17,7 @@ AGREEMENT_CONFIDENCE = 0.999
 
 def z_value(confidence: float) -> float:
     """Two-sided normal quantile for a confidence level (0.99 -> 2.5758)."""
-    return float(stats.norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def interval(mean: float, std_error: float, confidence: float) -> tuple[float, float]:

@@ -29,8 +29,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the parser with built-in and plugin sub-commands."""
+BUILTIN = ("validate", "exact", "simulate")
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """Build the parser with built-in and plugin sub-commands.
+
+    Plugins are only imported when the command is not a built-in one, so a
+    ``simulate`` process starts without loading pandas, jinja2 or matplotlib.
+    """
     from certify.cli import commands
 
     parser = _Parser(prog="slotcert", description="Certify slot machines and audit meters.")
@@ -38,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands.register(sub)
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    if words and words[0] in BUILTIN:
+        return parser
     for entry in entry_points(group="slotcert.commands"):
         try:
             entry.load()(sub)
@@ -48,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.func(args))
     except ModelError as exc:

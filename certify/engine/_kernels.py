@@ -179,7 +179,7 @@ def hist_bin(win, total_bet, n_bins):
 
 
 @jit(inline="always")
-def evaluate_lines(stops, reels, px, level, game, counts, scratch, awards, count):
+def evaluate_lines(stops, reels, px, level, game, counts, awards, count):
     """Line + scatter credits of the window at ``stops`` (fills ``counts``)."""
     win = prefix_line_win(stops, reels[0], reels[1], game[0], level[0], level[1], level[2],
                           level[3], reels[5], px, counts, awards, count)
@@ -187,7 +187,7 @@ def evaluate_lines(stops, reels, px, level, game, counts, scratch, awards, count
 
 
 @jit(inline="always")
-def evaluate_ways(stops, reels, px, level, game, counts, scratch, awards, count):
+def evaluate_ways(stops, reels, level, game, counts, scratch, awards, count):
     """Ways + scatter credits of the window at ``stops`` (fills ``counts``)."""
     win = ways_win(stops, reels[0], game[2], game[3], game[4], level[4], scratch[0],
                    scratch[1], scratch[2], awards, count)
@@ -195,118 +195,95 @@ def evaluate_ways(stops, reels, px, level, game, counts, scratch, awards, count)
     return win + scatter_win(counts, level[5])
 
 
-def _make_kernels(evaluate):
-    """Kernels specialised (at compile time) on a lines or ways evaluator."""
-
-    @jit(inline="always")
-    def spin_win(rng, reels, px, level, game, stops, counts, scratch, awards, count):
-        draw_stops(rng, reels[1], reels[2], reels[3], reels[4], reels[6], stops)
-        return evaluate(stops, reels, px, level, game, counts, scratch, awards, count)
-
-    @jit(inline="always")
-    def feature_win(rng, free, free_px, level, game, stops, counts, scratch, awards, n_spins):
-        fs_counted, fs_spins, fs_mult = game[5], game[7], game[8]
-        fs_min, fs_retrigger, fs_max = game[6], game[9], game[10]
-        bonus_counted, bonus_min, bonus_cum, bonus_pay = game[11], game[12], game[13], level[6]
-        remaining, awarded, played, total = n_spins, n_spins, 0, 0
-        while remaining > 0:
-            remaining -= 1
-            played += 1
-            total += fs_mult * spin_win(rng, free, free_px, level, game, stops, counts, scratch,
-                                        awards, False)
-            if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
-                total += bonus_award(rng, bonus_cum, bonus_pay)
-            if fs_retrigger and counts[fs_counted] >= fs_min:
-                add = fs_spins[counts[fs_counted]]
-                if fs_max > 0:
-                    add = min(add, fs_max - awarded)
-                remaining += add
-                awarded += add
-        return total, played
-
-    @jit(parallel=True)
-    def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, game,
-                        n_bins, out, out_sq, out_awards, out_hist):
-        n_families = game[14]
-        for c in prange(states.shape[0]):
-            rng = np.zeros(6, dtype=np.uint64)
-            rng[:4] = states[c]
-            stops = np.zeros(base[1].shape[0], dtype=np.int64)
-            counts = np.zeros(base[5].shape[0], dtype=np.int64)
-            scratch = (np.zeros(n_families, dtype=np.int64),
-                       np.zeros(n_families, dtype=np.int64),
-                       np.zeros(n_families, dtype=np.int64))
-            awards = np.zeros(out_awards.shape[1], dtype=np.int64)
-            hist = np.zeros(n_bins, dtype=np.int64)
-            total_bet = level[7]
-            fs_counted, fs_min, fs_spins = game[5], game[6], game[7]
-            bonus_counted, bonus_min, bonus_cum, bonus_pay = game[11], game[12], game[13], level[6]
-            s_win, s_hits, s_max, s_fs, s_bonus, s_fs_spins = 0, 0, 0, 0, 0, 0
-            s_sq = 0.0
-            for _ in range(chunk_spins[c]):
-                win = spin_win(rng, base, base_px, level, game, stops, counts, scratch, awards,
-                               True)
-                triggered = False
-                if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
-                    win += bonus_award(rng, bonus_cum, bonus_pay)
-                    s_bonus += 1
-                    triggered = True
-                if fs_counted >= 0 and counts[fs_counted] >= fs_min:
-                    fwin, played = feature_win(rng, free, free_px, level, game, stops, counts,
-                                               scratch, awards, fs_spins[counts[fs_counted]])
-                    win += fwin
-                    s_fs += 1
-                    s_fs_spins += played
-                    triggered = True
-                s_win += win
-                s_sq += float(win) * float(win)
-                if win > 0 or triggered:
-                    s_hits += 1
-                if win > s_max:
-                    s_max = win
-                hist[hist_bin(win, total_bet, n_bins)] += 1
-            out[c, OUT_SPINS] = chunk_spins[c]
-            out[c, OUT_WIN] = s_win
-            out[c, OUT_HITS] = s_hits
-            out[c, OUT_MAX] = s_max
-            out[c, OUT_FS] = s_fs
-            out[c, OUT_BONUS] = s_bonus
-            out[c, OUT_FS_SPINS] = s_fs_spins
-            out_sq[c] = s_sq
-            out_awards[c, :] = awards
-            out_hist[c, :] = hist
-
-    @jit(parallel=True)
-    def evaluate_stops(stop_rows, reels, px, level, game, out):
-        n_families = game[14]
-        for i in prange(stop_rows.shape[0]):
-            counts = np.zeros(reels[5].shape[0], dtype=np.int64)
-            awards = np.zeros(level[4].shape[0], dtype=np.int64)
-            scratch = (np.zeros(n_families, dtype=np.int64),
-                       np.zeros(n_families, dtype=np.int64),
-                       np.zeros(n_families, dtype=np.int64))
-            out[i] = evaluate(stop_rows[i], reels, px, level, game, counts, scratch, awards,
-                              False)
-
-    return simulate_chunks, evaluate_stops
+@jit(inline="always")
+def _scratch(n_families):
+    return (np.zeros(n_families, dtype=np.int64), np.zeros(n_families, dtype=np.int64),
+            np.zeros(n_families, dtype=np.int64))
 
 
-simulate_lines, evaluate_stops_lines = _make_kernels(evaluate_lines)
-simulate_ways, evaluate_stops_ways = _make_kernels(evaluate_ways)
-
-
+@jit(parallel=True)
 def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, game, n_bins,
-                    out, out_sq, out_awards, out_hist):
-    """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics."""
-    kernel = simulate_ways if game[1] else simulate_lines
-    kernel(states, chunk_spins, base, free, base_px, free_px, level, game, n_bins, out, out_sq,
-           out_awards, out_hist)
+                    out, out_sq, out_awards, out_hist, ways):
+    """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
+
+    ``ways`` is None for a lines game (numba prunes the ways branches at compile
+    time, so each kind of game gets its own specialised, cached kernel).
+    """
+    for c in prange(states.shape[0]):
+        rng = np.zeros(6, dtype=np.uint64)
+        rng[:4] = states[c]
+        stops = np.zeros(base[1].shape[0], dtype=np.int64)
+        counts = np.zeros(base[5].shape[0], dtype=np.int64)
+        scratch = _scratch(game[14])
+        awards = np.zeros(out_awards.shape[1], dtype=np.int64)
+        hist = np.zeros(n_bins, dtype=np.int64)
+        total_bet, bonus_pay = level[7], level[6]
+        fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
+        fs_retrigger, fs_max = game[9], game[10]
+        bonus_counted, bonus_min, bonus_cum = game[11], game[12], game[13]
+        acc = np.zeros(N_OUT, dtype=np.int64)
+        s_sq = 0.0
+        for _ in range(chunk_spins[c]):
+            draw_stops(rng, base[1], base[2], base[3], base[4], base[6], stops)
+            if ways is None:
+                win = evaluate_lines(stops, base, base_px, level, game, counts, awards, True)
+            else:
+                win = evaluate_ways(stops, base, level, game, counts, scratch, awards, True)
+            triggered = False
+            if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
+                win += bonus_award(rng, bonus_cum, bonus_pay)
+                acc[OUT_BONUS] += 1
+                triggered = True
+            if fs_counted >= 0 and counts[fs_counted] >= fs_min:
+                triggered = True
+                acc[OUT_FS] += 1
+                remaining = fs_spins[counts[fs_counted]]
+                awarded = remaining
+                while remaining > 0:
+                    remaining -= 1
+                    acc[OUT_FS_SPINS] += 1
+                    draw_stops(rng, free[1], free[2], free[3], free[4], free[6], stops)
+                    if ways is None:
+                        fwin = evaluate_lines(stops, free, free_px, level, game, counts, awards,
+                                              False)
+                    else:
+                        fwin = evaluate_ways(stops, free, level, game, counts, scratch, awards,
+                                             False)
+                    win += fs_mult * fwin
+                    if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
+                        win += bonus_award(rng, bonus_cum, bonus_pay)
+                    if fs_retrigger and counts[fs_counted] >= fs_min:
+                        add = fs_spins[counts[fs_counted]]
+                        if fs_max > 0:
+                            add = min(add, fs_max - awarded)
+                        remaining += add
+                        awarded += add
+            acc[OUT_WIN] += win
+            s_sq += float(win) * float(win)
+            if win > 0 or triggered:
+                acc[OUT_HITS] += 1
+            if win > acc[OUT_MAX]:
+                acc[OUT_MAX] = win
+            hist[hist_bin(win, total_bet, n_bins)] += 1
+        acc[OUT_SPINS] = chunk_spins[c]
+        out[c, :] = acc
+        out_sq[c] = s_sq
+        out_awards[c, :] = awards
+        out_hist[c, :] = hist
 
 
-def evaluate_stops(stop_rows, reels, px, level, game, out):
+@jit(parallel=True)
+def evaluate_stops(stop_rows, reels, px, level, game, out, ways):
     """Line/ways + scatter credits of given stop vectors (no features): a test hook."""
-    kernel = evaluate_stops_ways if game[1] else evaluate_stops_lines
-    kernel(stop_rows, reels, px, level, game, out)
+    for i in prange(stop_rows.shape[0]):
+        counts = np.zeros(reels[5].shape[0], dtype=np.int64)
+        awards = np.zeros(level[4].shape[0], dtype=np.int64)
+        scratch = _scratch(game[14])
+        if ways is None:
+            out[i] = evaluate_lines(stop_rows[i], reels, px, level, game, counts, awards, False)
+        else:
+            out[i] = evaluate_ways(stop_rows[i], reels, level, game, counts, scratch, awards,
+                                   False)
 
 
 @jit(parallel=True)

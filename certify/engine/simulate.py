@@ -108,6 +108,11 @@ def prefix_args(t: GameTables, reels: ReelSet, level_index: int) -> tuple:
     return t.prefix_cache[key].as_tuple()
 
 
+def ways_flag(t: GameTables) -> int | None:
+    """None for a lines game, 1 for a ways game: lets numba prune the other branch."""
+    return 1 if t.is_ways else None
+
+
 def game_args(t: GameTables) -> tuple:
     """The game tuple the kernels take."""
     return (t.paylines, t.is_ways, t.ways_match, t.entry_len, t.ways_family, t.fs_counted,
@@ -128,7 +133,7 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
                       prefix_args(tables, tables.base, level_index),
                       prefix_args(tables, tables.free, level_index),
                       level_args(tables.levels[level_index]), game_args(tables), HIST_BINS,
-                      out, sq, awards, hist)
+                      out, sq, awards, hist, ways_flag(tables))
     return out, sq, awards, hist
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from certify.engine.simulate import game_args, level_args
 from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine
@@ -56,7 +55,9 @@ class LevelExact:
 
     def volatility_index(self, confidence: float) -> float:
         """Volatility index z x sigma at a two-sided confidence level."""
-        return float(stats.norm.ppf(0.5 + confidence / 2)) * self.sigma
+        from certify.stats import z_value
+
+        return z_value(confidence) * self.sigma
 
 
 @dataclass(frozen=True)

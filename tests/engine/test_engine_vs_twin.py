@@ -14,7 +14,7 @@ from testpaths import DATA, MACHINES, ROOT
 
 from certify.engine import _kernels as k
 from certify.engine import compile_machine, simulate
-from certify.engine.simulate import game_args, level_args, prefix_args, reel_args
+from certify.engine.simulate import game_args, level_args, prefix_args, reel_args, ways_flag
 from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.stats import z_value
@@ -34,7 +34,7 @@ def test_kernel_spin_equals_twin_on_random_windows(name):
         out = np.zeros(stops.shape[0], dtype=np.int64)
         k.evaluate_stops(stops, reel_args(tables.base),
                          prefix_args(tables, tables.base, lt.level_index), level_args(lt),
-                         game_args(tables), out)
+                         game_args(tables), out, ways_flag(tables))
         expected = [twin.spin_value(machine, twin.window(machine.strips, row, machine.rows),
                                     lt.level_index)[0] for row in stops.tolist()]
         assert out.tolist() == expected

@@ -1,0 +1,118 @@
+"""Throughput measurements shared by the pytest-benchmark suite and the CI gate.
+
+Every measurement asserts the figure it computed (simulation within the
+exact interval, exact cycle equal to the decomposition) before it reports a
+speed: a fast wrong kernel must not pass.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from certify._numba import jit
+from certify.engine import compile_machine, simulate
+from certify.exact import compute_exact
+from certify.exact.decompose import mean_return
+from certify.model import load_machine
+
+ROOT = Path(__file__).resolve().parents[1]
+MACHINES = ROOT / "models" / "machines"
+REFERENCE = MACHINES / "ref-5x3-20.toml"
+SLOWDOWN = float(os.environ.get("SLOTCERT_BENCH_SLOWDOWN", "1"))  # test hook for the gate
+
+
+@jit
+def _calibration_kernel(n):
+    """A fixed integer workload (xorshift + table lookups) to normalise machines."""
+    table = np.arange(4096, dtype=np.int64)
+    x = np.uint64(88172645463325252)
+    acc = 0
+    for _ in range(n):
+        x ^= x << np.uint64(13)
+        x ^= x >> np.uint64(7)
+        x ^= x << np.uint64(17)
+        acc += table[np.int64(x & np.uint64(4095))]
+    return acc
+
+
+def calibration_rate(n: int = 50_000_000, repeats: int = 3) -> float:
+    """Calibration loop iterations per second (best of ``repeats``)."""
+    _calibration_kernel(10)
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        _calibration_kernel(n)
+        best = max(best, n / (time.perf_counter() - start))
+    return best
+
+
+def spins_per_second(path: Path, spins: int, repeats: int = 2) -> float:
+    """Simulated spins per second on ``path`` (level 1), result checked against exact."""
+    machine = load_machine(path)
+    tables = compile_machine(machine)
+    simulate(tables, 0, 1 << 12, seed=0)  # compile and build tables outside the timing
+    best = 0.0
+    for k in range(repeats):
+        start = time.perf_counter()
+        for _ in range(int(SLOWDOWN)):
+            result = simulate(tables, 0, spins, seed=100 + k)
+        best = max(best, spins / (time.perf_counter() - start))
+    rtp = mean_return(tables, tables.levels[0])
+    if rtp is not None:
+        sigma = _sigma(tables)
+        assert abs(result.rtp - rtp) < 4.0 * sigma / np.sqrt(spins), (result.rtp, rtp)
+    return best
+
+
+def _sigma(tables) -> float:
+    exact = compute_exact(tables, max_cycle=50_000_000)
+    return exact.levels[0].sigma if exact else 50.0
+
+
+def exact_combinations_per_second(path: Path) -> tuple[float, int]:
+    """Weighted stop combinations enumerated per second, checked against decomposition."""
+    tables = compile_machine(load_machine(path))
+    compute_exact(tables)  # compile outside the timing
+    tables = compile_machine(load_machine(path))
+    start = time.perf_counter()
+    for _ in range(int(SLOWDOWN)):
+        exact = compute_exact(tables)
+    elapsed = time.perf_counter() - start
+    decomposed = mean_return(tables, tables.levels[0])
+    if decomposed is not None:
+        assert abs(exact.levels[0].rtp - decomposed) < 1e-12
+    return exact.cycle / elapsed, exact.cycle
+
+
+def startup_seconds(spins: int = 1000) -> float:
+    """Wall time of a fresh ``slotcert simulate`` process (cached kernels)."""
+    cmd = [sys.executable, "-m", "certify", "simulate", str(REFERENCE), "--spins", str(spins),
+           "--seed", "1", "--level", "1"]
+    subprocess.run(cmd, check=True, capture_output=True)  # warm the numba cache
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def peak_rss_mib(spins: int) -> float:
+    """Peak resident memory (MiB) of a child process simulating ``spins`` spins."""
+    code = ("import resource, sys\n"
+            "from certify.model import load_machine\n"
+            "from certify.engine import simulate\n"
+            f"simulate(load_machine({str(REFERENCE)!r}), 0, {spins}, seed=1)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                          text=True)
+    return int(done.stdout.split()[-1]) / 1024.0
+
+
+def own_peak_rss_mib() -> float:
+    """Peak resident memory of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0

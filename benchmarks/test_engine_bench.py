@@ -1,0 +1,63 @@
+"""Engine and exact-calculator throughput (pytest-benchmark), correctness inside.
+
+Run: ``.venv/bin/python -m pytest benchmarks/test_engine_bench.py --benchmark-only``.
+``SLOTCERT_BENCH_FULL=1`` runs the issue's sizes (1e9 spins, memory at 1e7 vs 1e9).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from benchmarks.measure import (
+    MACHINES,
+    REFERENCE,
+    exact_combinations_per_second,
+    peak_rss_mib,
+    spins_per_second,
+    startup_seconds,
+)
+from benchmarks.twin_speed import twin_spins_per_second
+
+FULL = os.environ.get("SLOTCERT_BENCH_FULL") == "1"
+SPINS = 1_000_000_000 if FULL else 1 << 24
+
+
+@pytest.mark.parametrize("path", sorted(MACHINES.glob("*.toml")), ids=lambda p: p.stem)
+def test_spins_per_second(benchmark, path):
+    rate = benchmark.pedantic(spins_per_second, args=(path, SPINS, 1), rounds=1, iterations=1)
+    benchmark.extra_info["spins_per_second"] = rate
+    benchmark.extra_info["spins"] = SPINS
+
+
+def test_twin_vs_engine_ratio(benchmark):
+    """The pure-Python twin on the same game, reported next to the engine."""
+    twin_rate = benchmark.pedantic(twin_spins_per_second, args=(REFERENCE, 2.0), rounds=1,
+                                   iterations=1)
+    engine_rate = spins_per_second(REFERENCE, 1 << 22, 1)
+    benchmark.extra_info["twin_spins_per_second"] = twin_rate
+    benchmark.extra_info["engine_spins_per_second"] = engine_rate
+    benchmark.extra_info["speed_up"] = engine_rate / twin_rate
+
+
+@pytest.mark.parametrize("name", ["ref-5x3-20.toml", "ways-243.toml", "classic-3r-1.toml"])
+def test_exact_combinations_per_second(benchmark, name):
+    rate, cycle = benchmark.pedantic(exact_combinations_per_second, args=(MACHINES / name,),
+                                     rounds=1, iterations=1)
+    benchmark.extra_info["combinations_per_second"] = rate
+    benchmark.extra_info["cycle"] = cycle
+
+
+def test_startup_time(benchmark):
+    seconds = benchmark.pedantic(startup_seconds, rounds=1, iterations=1)
+    benchmark.extra_info["startup_seconds"] = seconds
+
+
+def test_memory_flat_in_spins(benchmark):
+    small = peak_rss_mib(10_000_000)
+    big = benchmark.pedantic(peak_rss_mib, args=(1_000_000_000 if FULL else 100_000_000,),
+                             rounds=1, iterations=1)
+    benchmark.extra_info["peak_rss_mib_1e7"] = small
+    benchmark.extra_info["peak_rss_mib_big"] = big
+    assert big < small * 1.10 + 16
