@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine.tables import GameTables
@@ -79,8 +80,12 @@ def load_for_certification(path: str | Path) -> tuple[Machine, list[Finding]]:
 
 def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, seed: int,
                     progress: ProgressFn | None = None,
-                    warnings: list[Finding] | None = None) -> Certification:
-    """Certify every bet level of ``machine`` under ``jurisdiction``."""
+                    warnings: list[Finding] | None = None, runner: Any = None) -> Certification:
+    """Certify every bet level of ``machine`` under ``jurisdiction``.
+
+    ``runner`` says where simulation chunks run (see :mod:`certify.cluster`);
+    the default is the numba kernel in this process. Figures do not depend on it.
+    """
     started = time.perf_counter()
     tables = compile_machine(machine)
     exact = compute_exact(tables)
@@ -94,7 +99,8 @@ def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, se
         level_exact = exact.levels[lt.level_index] if exact else None
         if lt.signature not in sims:
             sims[lt.signature] = _simulate_level(tables, lt.level_index, spins, seed,
-                                                 float(jurisdiction.confidence), progress)
+                                                 float(jurisdiction.confidence), progress,
+                                                 runner)
         sim, stream, conv = sims[lt.signature]
         sim = _rescaled(sim, lt.total_bet)
         cert.levels.append(LevelCertification(
@@ -106,7 +112,7 @@ def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, se
 
 
 def _simulate_level(tables: GameTables, level_index: int, spins: int, seed: int,
-                    confidence: float, progress: ProgressFn | None) -> tuple:
+                    confidence: float, progress: ProgressFn | None, runner: Any = None) -> tuple:
     conv: list[tuple[int, float, float, float]] = []
 
     def step(result: SimulationResult) -> None:
@@ -117,8 +123,8 @@ def _simulate_level(tables: GameTables, level_index: int, spins: int, seed: int,
 
     if spins <= 0:
         return None, level_index, conv
-    return simulate(tables, level_index, spins, seed, stream=level_index, progress=step), \
-        level_index, conv
+    return simulate(tables, level_index, spins, seed, stream=level_index, progress=step,
+                    runner=runner), level_index, conv
 
 
 def _rescaled(sim: SimulationResult | None, total_bet: int) -> SimulationResult | None:

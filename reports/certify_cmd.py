@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from certify.batch import certify_machine, load_for_certification
-from certify.cli.commands import model_files
-from certify.errors import EngineError, ModelError, SlotcertError, UsageError
+from certify.checkpoint import CheckpointDir
+from certify.cli.commands import add_scale_arguments, model_files
+from certify.cluster import DaskRunner, open_runner
+from certify.engine.rng import CHUNK_SPINS
+from certify.errors import EngineError, InputError, ModelError, SlotcertError, UsageError
 from certify.model import load_jurisdiction, schema_of
 from certify.progress import Progress
 from reports.certificate import build_certificate, write_json
@@ -28,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True, metavar="S")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--no-html", action="store_true", help="skip the HTML reports")
+    add_scale_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -43,19 +48,22 @@ def safe_name(machine_id: str, taken: set[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Certify every machine file; one bad file is reported and the rest still run."""
+    """Certify every machine file; one bad file is reported and the rest still run.
+
+    With ``--workers`` or ``--scheduler`` the machines' chunks are spread over a
+    Dask cluster together, several machines at a time, and each machine's files
+    are written as soon as it and the machines before it are done (file order
+    keeps the output names deterministic).
+    """
     if args.spins < 0:
         raise UsageError(f"--spins={args.spins} must not be negative")
     jurisdiction = load_jurisdiction(args.jurisdiction)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows, taken, code = [], set(), 0
-    progress = Progress()
-    for path in model_files(args.paths):
-        row, status = _certify_one(path, jurisdiction, args, out, taken, progress)
-        rows.append(row)
-        code = max(code, status)
-    progress.done()
+    store = None if args.checkpoint is None else \
+        CheckpointDir(args.checkpoint, args.seed, CHUNK_SPINS)
+    with open_runner(args.scheduler, args.workers, store) as runner:
+        rows, code = _certify_all(model_files(args.paths), jurisdiction, args, out, runner)
     write_json({"schema": "slotcert/batch@1", "jurisdiction": jurisdiction.id,
                 "spins": args.spins, "seed": args.seed, "machines": rows,
                 "counts": _counts(rows)}, out / "batch.json")
@@ -67,8 +75,32 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
-                 progress: Progress) -> tuple[dict[str, Any], int]:
+def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
+                 runner) -> tuple[list[dict[str, Any]], int]:
+    """Certify ``paths`` in order, or a few at a time when ``runner`` is a cluster."""
+    rows, taken, code = [], set(), 0
+    if not isinstance(runner, DaskRunner):
+        progress = Progress()
+        for path in paths:
+            row, status = _certify_one(path, jurisdiction, args, out, taken, progress, runner)
+            rows.append(row)
+            code = max(code, status)
+        progress.done()
+        return rows, code
+    with ThreadPoolExecutor(max_workers=max(1, min(len(paths), 4))) as pool:
+        futures = [pool.submit(_compute, path, jurisdiction, args, None, runner)
+                   for path in paths]
+        for path, future in zip(paths, futures, strict=True):
+            row, status = _certify_one(path, jurisdiction, args, out, taken, None,
+                                       computed=future.result())
+            rows.append(row)
+            code = max(code, status)
+    return rows, code
+
+
+def _compute(path: Path, jurisdiction, args, progress: Progress | None,
+             runner) -> tuple[Any, dict[str, Any], int]:
+    """Load and certify one file: ``(certification or None, batch row, exit status)``."""
     row: dict[str, Any] = {"path": str(path), "machine_id": None, "verdict": "invalid",
                            "min_base_rtp": None, "min_total_rtp": None, "error": None,
                            "files": []}
@@ -76,16 +108,28 @@ def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
         if schema_of(path) != "slotcert/machine@1":
             raise UsageError(f"{path}: not a machine model (schema {schema_of(path)!r})")
         machine, warnings = load_for_certification(path)
-        cert = certify_machine(machine, jurisdiction, args.spins, args.seed, progress, warnings)
+        cert = certify_machine(machine, jurisdiction, args.spins, args.seed, progress, warnings,
+                               runner=runner)
     except ModelError as exc:
         for problem in exc.problems:
             print(f"slotcert: {problem}", file=sys.stderr)
         row["error"] = f"{len(exc.problems)} problem(s): {exc.problems[0]}"
-        return row, 2
-    except (UsageError, EngineError) as exc:
+        return None, row, 2
+    except (UsageError, InputError, EngineError) as exc:
         print(f"slotcert: {exc}", file=sys.stderr)
         row["error"] = str(exc)
-        return row, 2
+        return None, row, 2
+    return cert, row, 0
+
+
+def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
+                 progress: Progress | None, runner=None,
+                 computed: tuple | None = None) -> tuple[dict[str, Any], int]:
+    """Certify one file (or take its ``computed`` certification) and write its files."""
+    cert, row, status = computed or _compute(path, jurisdiction, args, progress, runner)
+    if cert is None:
+        return row, status
+    machine = cert.machine
     certificate = build_certificate(cert)
     stem = safe_name(machine.id, taken)
     write_json(certificate, out / f"{stem}.certificate.json")

@@ -32,7 +32,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="bet level to run (default: every level)")
     p.add_argument("--confidence", type=float, default=0.99)
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_scale_arguments(p)
+    p.add_argument("--chunk-spins", type=int, default=None, metavar="N",
+                   help="spins per chunk (default 2^20); part of what a seed reproduces")
     p.set_defaults(func=cmd_simulate)
+
+
+def add_scale_arguments(p: argparse.ArgumentParser) -> None:
+    """``--workers`` / ``--scheduler`` / ``--checkpoint`` (``simulate`` and ``certify``)."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, metavar="W",
+                       help="run chunks on a local Dask cluster of W worker processes")
+    where.add_argument("--scheduler", default=None, metavar="ADDR",
+                       help="run chunks on the Dask cluster at ADDR (tcp://host:8786)")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="record finished chunks in DIR and resume from them")
 
 
 def model_files(paths: list[str]) -> list[Path]:
@@ -116,32 +130,25 @@ def cmd_exact(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """``slotcert simulate MODEL --spins N --seed S``."""
-    from certify.engine import compile_machine, simulate
-    from certify.progress import Progress
-    from certify.stats import interval
+    """``slotcert simulate MODEL --spins N --seed S [--workers W | --scheduler ADDR]``."""
+    from certify.checkpoint import CheckpointDir
+    from certify.cluster import open_runner
+    from certify.engine import compile_machine
+    from certify.engine.rng import CHUNK_SPINS
 
+    chunk = CHUNK_SPINS if args.chunk_spins is None else args.chunk_spins
     if args.spins <= 0:
         raise UsageError(f"--spins={args.spins} must be positive")
+    if chunk <= 0:
+        raise UsageError(f"--chunk-spins={chunk} must be positive")
     machine = load_machine(args.model)
     if args.level is not None and args.level not in machine.bet_levels:
         raise UsageError(f"--level={args.level} is not one of {list(machine.bet_levels)}")
     tables = compile_machine(machine)
-    progress = Progress()
-    rows = []
-    for li, level in enumerate(machine.bet_levels):
-        if args.level is not None and level != args.level:
-            continue
-        res = simulate(tables, li, args.spins, args.seed, stream=li,
-                       progress=lambda r, lv=level: progress(f"level {lv}", args.spins, r))
-        low, high = interval(res.rtp, res.std_error, args.confidence)
-        rows.append({"level": level, "total_bet": res.total_bet, "spins": res.spins,
-                     "seed": args.seed, "stream": li, "rtp": res.rtp,
-                     "std_error": res.std_error, "ci": [low, high],
-                     "hit_frequency": res.hit_frequency, "max_win": res.max_win,
-                     "free_spins_triggers": res.fs_triggers,
-                     "bonus_triggers": res.bonus_triggers})
-    progress.done()
+    store = None if args.checkpoint is None else \
+        CheckpointDir(args.checkpoint, args.seed, chunk, per_machine=False)
+    with open_runner(args.scheduler, args.workers, store) as runner:
+        rows = _simulate_levels(args, tables, chunk, runner)
     doc = {"machine": {"id": machine.id, "name": machine.name}, "bet_levels": rows}
     if args.json:
         print(json.dumps(doc, indent=2, sort_keys=True))
@@ -150,3 +157,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(f"level {r['level']}: rtp {r['rtp']:.6f} +/- {r['std_error']:.6f} "
                   f"[{r['ci'][0]:.6f}, {r['ci'][1]:.6f}] over {r['spins']:,} spins")
     return EXIT_OK
+
+
+def _simulate_levels(args: argparse.Namespace, tables, chunk: int, runner) -> list[dict]:
+    """Simulate the requested bet levels; one JSON-able row each."""
+    from certify.cluster import DaskRunner
+    from certify.engine import simulate
+    from certify.progress import Progress
+    from certify.stats import interval
+
+    # on a cluster the runner draws one status line for all work instead
+    progress = Progress(enabled=False if isinstance(runner, DaskRunner) else None)
+    rows = []
+    for li, level in enumerate(tables.machine.bet_levels):
+        if args.level is not None and level != args.level:
+            continue
+        res = simulate(tables, li, args.spins, args.seed, stream=li, chunk_spins=chunk,
+                       runner=runner,
+                       progress=lambda r, lv=level: progress(f"level {lv}", args.spins, r))
+        low, high = interval(res.rtp, res.std_error, args.confidence)
+        row = {"level": level, "total_bet": res.total_bet, "spins": res.spins,
+               "seed": args.seed, "stream": li, "rtp": res.rtp,
+               "std_error": res.std_error, "ci": [low, high],
+               "hit_frequency": res.hit_frequency, "max_win": res.max_win,
+               "free_spins_triggers": res.fs_triggers,
+               "bonus_triggers": res.bonus_triggers}
+        if args.chunk_spins is not None:
+            row["chunk_spins"] = chunk
+        rows.append(row)
+    progress.done()
+    return rows
