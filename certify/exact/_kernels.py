@@ -39,55 +39,124 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
     return fsc * 2 + bf
 
 
+@jit(inline="always")
+def _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, tail_w, tail_cnt,
+                  tail_n, tail_total, cnt_last, fs_counted, bonus_counted, bonus_min, out_w,
+                  out_wb, out_wb2, out_hit, out_aw):
+    """Every line is settled after ``k`` reels: the remaining reels matter only
+    through the counted symbols they show, so sum over their count classes."""
+    settled = 0
+    for line in range(ls.shape[1]):
+        st = ls[k, line]
+        settled += state_win[st]
+        if state_entry[st] >= 0:
+            out_aw[outer, state_entry[st]] += wt[k] * tail_total[k]
+    for m in range(tail_n[k]):
+        for c in range(cnt_last.shape[0]):
+            cnt_last[c] = cnt[k, c] + tail_cnt[k, m, c]
+        win = settled + scatter_win(cnt_last, scatter_pay)
+        w = wt[k] * tail_w[k, m]
+        b = _bucket(cnt_last, fs_counted, bonus_counted, bonus_min)
+        out_w[outer, b] += w
+        out_wb[outer, b] += w * win
+        out_wb2[outer, b] += float(w) * float(win) * float(win)
+        if win > 0:
+            out_hit[outer, b] += w
+
+
+@jit(inline="always")
+def _count_alive(k, ls, live):
+    n = 0
+    for line in range(ls.shape[1]):
+        if live[ls[k, line]]:
+            n += 1
+    return n
+
+
 @jit(parallel=True)
-def enumerate_lines(window, length, weight, counted, level, game, out_w, out_wb, out_wb2,
-                    out_hit, out_aw):
-    """Full cycle of a lines game; one output row per stop of reel 1."""
+def enumerate_lines(window, length, weight, counted, level, game, tails, out_w, out_wb,
+                    out_wb2, out_hit, out_aw):
+    """Full cycle of a lines game; one output row per stop of reel 1.
+
+    A depth-first walk over reels 2..R-1: a prefix whose lines are all settled
+    is closed at once through the count classes of the remaining reels
+    (``tails``); only prefixes with live lines descend, and the last reel is
+    looped over only for them.
+    """
+    for outer in prange(length[0]):
+        _walk_outer(outer, window, length, weight, counted, level, game, tails, out_w, out_wb,
+                    out_wb2, out_hit, out_aw)
+
+
+@jit
+def _walk_outer(outer, window, length, weight, counted, level, game, tails, out_w, out_wb,
+                out_wb2, out_hit, out_aw):
+    """The depth-first walk under one stop of reel 1 (its own buffers, no sharing)."""
     trans, live, state_win, state_entry = level[0], level[1], level[2], level[3]
     scatter_pay = level[5]
     paylines, fs_counted, bonus_counted, bonus_min = game[0], game[5], game[11], game[12]
+    tail_w, tail_cnt, tail_n, tail_total = tails
     n_reels = length.shape[0]
     n_lines = paylines.shape[0]
     last = n_reels - 1
-    for outer in prange(length[0]):
-        stops = np.zeros(n_reels, dtype=np.int64)
-        ls = np.zeros((n_reels + 1, n_lines), dtype=np.int64)
-        cnt = np.zeros((n_reels + 1, counted.shape[0]), dtype=np.int64)
-        wt = np.ones(n_reels + 1, dtype=np.int64)
-        cnt_last = np.zeros(counted.shape[0], dtype=np.int64)
-        alive = np.zeros(n_lines, dtype=np.int64)
-        w_last = 0
-        for s in range(weight.shape[1]):
-            w_last += weight[last, s]
-        stops[0] = outer
-        for d in range(last):
-            _prefix(d, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
-        while True:
-            settled, n_alive = 0, 0
-            for line in range(n_lines):
-                st = ls[last, line]
-                if live[st]:
-                    alive[n_alive] = line
-                    n_alive += 1
-                else:
-                    settled += state_win[st]
-                    if state_entry[st] >= 0:
-                        out_aw[outer, state_entry[st]] += wt[last] * w_last
-            _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, counted,
-                       weight, scatter_pay, ls, cnt, wt, alive, n_alive, settled, cnt_last,
-                       fs_counted, bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit,
-                       out_aw)
-            d = last - 1
-            while d >= 1:
-                stops[d] += 1
-                if stops[d] < length[d]:
-                    break
-                stops[d] = 0
-                d -= 1
-            if d < 1:
+    stops = np.zeros(n_reels, dtype=np.int64)
+    ls = np.zeros((n_reels + 1, n_lines), dtype=np.int64)
+    cnt = np.zeros((n_reels + 1, counted.shape[0]), dtype=np.int64)
+    wt = np.ones(n_reels + 1, dtype=np.int64)
+    cnt_last = np.zeros(counted.shape[0], dtype=np.int64)
+    alive = np.zeros(n_lines, dtype=np.int64)
+    stops[0] = outer
+    _prefix(0, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+    k = 1
+    while True:
+        n_alive = _count_alive(k, ls, live)
+        if n_alive > 0 and k < last:
+            stops[k] = 0
+            _prefix(k, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+            k += 1
+            continue
+        if n_alive == 0:
+            _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, tail_w,
+                          tail_cnt, tail_n, tail_total, cnt_last, fs_counted, bonus_counted,
+                          bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw)
+        else:
+            _walk_last_reel(outer, stops, window, paylines, trans, live, state_win,
+                            state_entry, counted, weight, scatter_pay, ls, cnt, wt, alive,
+                            cnt_last, fs_counted, bonus_counted, bonus_min, tail_total, out_w,
+                            out_wb, out_wb2, out_hit, out_aw)
+        done = True
+        while k > 1:
+            d = k - 1
+            stops[d] += 1
+            if stops[d] < length[d]:
+                _prefix(d, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+                done = False
                 break
-            for dd in range(d, last):
-                _prefix(dd, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+            k = d
+        if done:
+            break
+
+
+@jit(inline="always")
+def _walk_last_reel(outer, stops, window, paylines, trans, live, state_win, state_entry,
+                    counted, weight, scatter_pay, ls, cnt, wt, alive, cnt_last, fs_counted,
+                    bonus_counted, bonus_min, tail_total, out_w, out_wb, out_wb2, out_hit,
+                    out_aw):
+    """Lines still alive before the last reel: settle the dead ones, walk the rest."""
+    last = stops.shape[0] - 1
+    settled, n_alive = 0, 0
+    for line in range(paylines.shape[0]):
+        st = ls[last, line]
+        if live[st]:
+            alive[n_alive] = line
+            n_alive += 1
+        else:
+            settled += state_win[st]
+            if state_entry[st] >= 0:
+                out_aw[outer, state_entry[st]] += wt[last] * tail_total[last]
+    _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, counted, weight,
+               scatter_pay, ls, cnt, wt, alive, n_alive, settled, cnt_last, fs_counted,
+               bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw)
 
 
 @jit(inline="always")

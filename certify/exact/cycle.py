@@ -82,6 +82,38 @@ class _Buckets:
     total: int
 
 
+def tail_classes(reels: ReelSet) -> tuple:
+    """Count classes of the reels after each depth: what a settled prefix still needs.
+
+    For each depth ``k`` (reels ``k..R-1`` still to come): the distinct vectors
+    of counted symbols those reels can show, with their total weight. Returns
+    (weights (R+1, M), counts (R+1, M, C), classes per depth (R+1,), total
+    weight per depth (R+1,)).
+    """
+    n_reels, n_counted = reels.length.shape[0], reels.counted.shape[0]
+    classes: list[dict[tuple, int]] = [dict() for _ in range(n_reels + 1)]
+    classes[n_reels] = {(0,) * n_counted: 1}
+    for r in range(n_reels - 1, -1, -1):
+        per_stop: dict[tuple, int] = {}
+        for stop in range(int(reels.length[r])):
+            key = tuple(int(x) for x in reels.counted[:, r, stop])
+            per_stop[key] = per_stop.get(key, 0) + int(reels.weight[r, stop])
+        for key, w in per_stop.items():
+            for rest, w2 in classes[r + 1].items():
+                merged = tuple(a + b for a, b in zip(key, rest))
+                classes[r][merged] = classes[r].get(merged, 0) + w * w2
+    width = max(len(c) for c in classes)
+    tail_w = np.zeros((n_reels + 1, width), dtype=np.int64)
+    tail_cnt = np.zeros((n_reels + 1, width, n_counted), dtype=np.int64)
+    tail_n = np.array([len(c) for c in classes], dtype=np.int64)
+    for k, table in enumerate(classes):
+        for m, (key, w) in enumerate(sorted(table.items())):
+            tail_w[k, m] = w
+            tail_cnt[k, m] = key
+    total = np.array([sum(c.values()) for c in classes], dtype=np.int64)
+    return tail_w, tail_cnt, tail_n, total
+
+
 def cycle_size(tables: GameTables) -> int:
     """Weighted stop combinations to enumerate (base plus feature strips)."""
     size = tables.base.cycle
@@ -126,9 +158,13 @@ def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buc
     wb2 = np.zeros((n_outer, n_buckets), dtype=np.float64)
     hit = np.zeros((n_outer, n_buckets), dtype=np.int64)
     aw = np.zeros((n_outer, max(len(tables.machine.pays), 1)), dtype=np.int64)
-    kernel = k.enumerate_ways if tables.is_ways else k.enumerate_lines
-    kernel(reels.window, reels.length, reels.weight, reels.counted, level_args(lt),
-           game_args(tables), w, wb, wb2, hit, aw)
+    if tables.is_ways:
+        k.enumerate_ways(reels.window, reels.length, reels.weight, reels.counted,
+                         level_args(lt), game_args(tables), w, wb, wb2, hit, aw)
+    else:
+        k.enumerate_lines(reels.window, reels.length, reels.weight, reels.counted,
+                          level_args(lt), game_args(tables), tail_classes(reels), w, wb, wb2,
+                          hit, aw)
     wb_exact = [sum(int(x) for x in wb[:, b]) for b in range(n_buckets)]
     return _Buckets(w.sum(axis=0), wb_exact, wb2.sum(axis=0), hit.sum(axis=0), aw.sum(axis=0),
                     int(w.sum()))
