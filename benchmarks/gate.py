@@ -24,8 +24,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.measure import MACHINES, calibration_rate, exact_combinations_per_second
-from benchmarks.measure import spins_per_second, startup_seconds
+from benchmarks.measure import (
+    MACHINES,
+    calibration_rate,
+    exact_combinations_per_second,
+    spins_per_second,
+    startup_seconds,
+)
 
 BASELINE = Path(__file__).with_name("baseline.json")
 

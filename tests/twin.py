@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from certify.model.schema import ANY, Machine
 
@@ -189,7 +189,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         acc[2] += p * x2
     cap = fs.max_spins
 
-    @lru_cache(maxsize=None)
+    @cache
     def moments(left: int, awarded: int) -> tuple:
         if left == 0:
             return Fraction(0), Fraction(0)

@@ -1,5 +1,7 @@
-"""Splittable random streams: chunk ``i`` of a run with seed ``s`` always draws
-the same numbers, whatever the threads, processes or machines.
+"""Splittable random streams, one per chunk of spins.
+
+Chunk ``i`` of a run with seed ``s`` always draws the same numbers, whatever
+the threads, processes or machines.
 
 Each chunk's xoshiro256** state is ``SeedSequence(s, spawn_key=(i,))`` — the
 same hashing NumPy uses for ``SeedSequence(s).spawn``, so streams are

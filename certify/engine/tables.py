@@ -29,6 +29,7 @@ class ReelSet:
     lookup : (reels, max_total) int32, draw -> stop, when totals are small
     cumulative : (reels, max_len) int64, running weights, for binary search
     counted : (n_counted, reels, max_len) int64, counted symbols in each window
+
     """
 
     window: np.ndarray
@@ -84,7 +85,7 @@ class GameTables:
     bonus_min: int
     bonus_weight_cum: np.ndarray      # (n_awards,) running weights
     ways_match: np.ndarray            # (n_entries, reels, n_symbols) multiplier or 0
-    ways_family: np.ndarray           # (n_entries,) family id, entries sorted by family, length desc
+    ways_family: np.ndarray           # (n_entries,) family id (entries sharing a first token)
     entry_len: np.ndarray             # (n_entries,)
     levels: list[LevelTables]
     prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)

@@ -43,8 +43,11 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
 def _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, tail_w, tail_cnt,
                   tail_n, tail_total, cnt_last, fs_counted, bonus_counted, bonus_min, out_w,
                   out_wb, out_wb2, out_hit, out_aw):
-    """Every line is settled after ``k`` reels: the remaining reels matter only
-    through the counted symbols they show, so sum over their count classes."""
+    """Close a prefix whose lines are all settled after ``k`` reels.
+
+    The remaining reels matter only through the counted symbols they show, so
+    sum over their count classes.
+    """
     settled = 0
     for line in range(ls.shape[1]):
         st = ls[k, line]

@@ -106,10 +106,10 @@ def tail_classes(reels: ReelSet) -> tuple:
     tail_w = np.zeros((n_reels + 1, width), dtype=np.int64)
     tail_cnt = np.zeros((n_reels + 1, width, n_counted), dtype=np.int64)
     tail_n = np.array([len(c) for c in classes], dtype=np.int64)
-    for k, table in enumerate(classes):
+    for depth, table in enumerate(classes):
         for m, (key, w) in enumerate(sorted(table.items())):
-            tail_w[k, m] = w
-            tail_cnt[k, m] = key
+            tail_w[depth, m] = w
+            tail_cnt[depth, m] = key
     total = np.array([sum(c.values()) for c in classes], dtype=np.int64)
     return tail_w, tail_cnt, tail_n, total
 

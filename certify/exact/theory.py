@@ -13,6 +13,7 @@ def theory(machine: Machine, level_index: int) -> tuple[float, float]:
     ------
     EngineError
         When the cycle is too large to enumerate.
+
     """
     from certify.errors import EngineError
 

@@ -63,6 +63,7 @@ def load_machine(path: str | Path) -> Machine:
     ------
     ModelError
         With every error found in the file (warnings ride along).
+
     """
     data = read_toml(path)
     machine, _ = parse_machine(data, str(path))
@@ -229,8 +230,9 @@ def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Sym
     for r, (row, strip) in enumerate(zip(weights, strips)):
         where = join(join(path, "weights"), r)
         if not isinstance(row, list) or not isinstance(strip, list) or len(row) != len(strip):
-            rd.error(where, f"needs one weight per stop ({len(strip) if isinstance(strip, list) else 0}),"
-                     f" got {len(row) if isinstance(row, list) else row!r}", "ragged")
+            stops = len(strip) if isinstance(strip, list) else 0
+            got = len(row) if isinstance(row, list) else repr(row)
+            rd.error(where, f"needs one weight per stop ({stops}), got {got}", "ragged")
             continue
         wout.append(tuple(rd.check_int(w, join(where, i), 1) or 1 for i, w in enumerate(row)))
     return tuple(out) or None, tuple(wout)
