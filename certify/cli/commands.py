@@ -72,8 +72,7 @@ def validate_file(path: Path) -> list[Problem]:
     if schema == "slotcert/table@1":
         from certify.tables import load_table
 
-        load_table(path)
-        return []
+        return list(load_table(path).warnings)
     if schema == "slotcert/link@1":
         from certify.model.links import load_link
 
