@@ -84,3 +84,18 @@ def _simulate_json(threads: int) -> dict:
 def test_identical_with_one_and_two_threads():
     """Same seed: bit-identical figures with NUMBA_NUM_THREADS=1 and =2."""
     assert _simulate_json(1) == _simulate_json(2)
+
+
+def _certificate_levels(threads: int, out) -> list:
+    env = {**os.environ, "NUMBA_NUM_THREADS": str(threads)}
+    cmd = [sys.executable, "-m", "certify", "certify", str(MACHINES / "ref-5x3-20.toml"),
+           "--jurisdiction", str(ROOT / "models" / "jurisdictions" / "pt.toml"),
+           "--spins", "2500000", "--seed", "7", "--out", str(out), "--no-html"]
+    subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
+    cert = json.loads((out / "REF-5X3-20.certificate.json").read_text())
+    return cert["bet_levels"]
+
+
+def test_certificate_figures_identical_with_one_and_two_threads(tmp_path):
+    """Same seed: identical certificate figures (exact and simulated) with 1 and 2 threads."""
+    assert _certificate_levels(1, tmp_path / "one") == _certificate_levels(2, tmp_path / "two")
