@@ -61,12 +61,19 @@ class Readings:
         """Join several parts (same meters), keeping categoricals categorical."""
         if len(parts) == 1:
             return parts[0]
-        cats = {c: pd.api.types.union_categoricals([p.keys[c] for p in parts]).categories
+        return Readings(Readings.concat_keys([p.keys for p in parts]),
+                        np.concatenate([p.values for p in parts]), parts[0].meters)
+
+    @staticmethod
+    def concat_keys(keys: list[pd.DataFrame]) -> pd.DataFrame:
+        """Join key frames, keeping ``machine_id`` and ``_file`` categorical."""
+        if len(keys) == 1:
+            return keys[0]
+        cats = {c: pd.api.types.union_categoricals([k[c] for k in keys]).categories
                 for c in ("machine_id", "_file")}
-        keys = pd.concat([p.keys.assign(**{c: pd.Categorical(p.keys[c], categories=k)
-                                           for c, k in cats.items()}) for p in parts],
+        return pd.concat([k.assign(**{c: pd.Categorical(k[c], categories=v)
+                                      for c, v in cats.items()}) for k in keys],
                          ignore_index=True)
-        return Readings(keys, np.concatenate([p.values for p in parts]), parts[0].meters)
 
     def to_table(self) -> pa.Table:
         """Convert to an Arrow table (for spilling pieces to Parquet)."""

@@ -137,6 +137,9 @@ def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
     file = str(path)
     mapping = column_map(_headers(path), file)
     fmt = dump_format(path)
+    if fmt == "parquet" and batch_rows >= _parquet_rows(file) > 0:
+        yield _whole_parquet(file, mapping, meters)
+        return
     readers = {"csv": _csv_batches, "parquet": _parquet_batches, "jsonl": _jsonl_batches}
     empty = True
     for frame, lines, bad in readers[fmt](file, mapping, batch_rows):
@@ -145,6 +148,32 @@ def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
     if empty:
         yield normalise({c: pd.Series([], dtype=object) for c in mapping}, mapping, file,
                         np.zeros(0, np.int64), np.zeros(0, object), meters)
+
+
+def _parquet_rows(file: str) -> int:
+    try:
+        return pq.ParquetFile(file).metadata.num_rows
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
+
+
+def _whole_parquet(file: str, mapping: dict[str, str], meters: list[str] | None,
+                   batch_rows: int = 1_000_000) -> Readings:
+    """Read a whole Parquet dump batch by batch into one preallocated meter matrix.
+
+    Only one batch of Arrow data is alive at a time, and the batches need no
+    re-assembly afterwards.
+    """
+    names = meters if meters is not None else [v for v in mapping.values()
+                                               if v not in KEY_COLUMNS]
+    values = np.empty((_parquet_rows(file), len(names)))
+    keys, offset = [], 0
+    for frame, lines, bad in _parquet_batches(file, mapping, batch_rows):
+        part = normalise(frame, mapping, file, lines, bad, names,
+                         out=values[offset:offset + len(lines)])
+        keys.append(part.keys)
+        offset += len(lines)
+    return Readings(Readings.concat_keys(keys), values, list(names))
 
 
 def _csv_batches(file: str, mapping: dict[str, str], batch_rows: int):
@@ -175,8 +204,10 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
                                                        if mapping[c] == "machine_id"])
         start = 1
         size = max(1, min(batch_rows, handle.metadata.num_rows))
-        whole = batch_rows >= handle.metadata.num_rows  # one part: no re-assembly later
-        batches = [handle.read()] if whole else handle.iter_batches(batch_size=size)
+        groups = [handle.metadata.row_group(i).num_rows for i in range(handle.num_row_groups)]
+        # whole row groups when they fit: less Arrow memory and CPU than sliced batches
+        batches = (handle.read_row_group(i) for i in range(len(groups))) \
+            if max(groups, default=0) <= batch_rows else handle.iter_batches(batch_size=size)
         for batch in batches:
             frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
             lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
@@ -197,7 +228,7 @@ def _arrow_column(col: pa.Array | pa.ChunkedArray):
     if isinstance(col, pa.ChunkedArray):
         if numeric and col.num_chunks > 1:  # keep the row groups: no concatenation copy
             return Chunks(_arrow_column(c) for c in col.chunks)
-        col = col.combine_chunks()
+        col = col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
     if pa.types.is_dictionary(kind) or pa.types.is_string(kind) or \
             pa.types.is_large_string(kind):
         enc = col if pa.types.is_dictionary(kind) else pc.dictionary_encode(col)
@@ -256,7 +287,8 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
 
 
 def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
-              bad: np.ndarray, meters: list[str] | None = None) -> Readings:
+              bad: np.ndarray, meters: list[str] | None = None,
+              out: np.ndarray | None = None) -> Readings:
     """Turn raw columns into normalised readings, marking unusable rows.
 
     Parameters
@@ -273,6 +305,8 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
         Reasons already known (e.g. "too many fields"), ``""`` otherwise.
     meters : list of str, optional
         Canonical meters to carry (default: those of this file).
+    out : numpy.ndarray, optional
+        (rows, meters) array to write the meter values into.
 
     """
     cols = {mapping[k]: frame[k] for k in mapping if k in frame}
@@ -283,7 +317,7 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
                                                     reason)})
     keys["read_at"] = _timestamps(pd.Series(cols["read_at"], copy=False), reason)
     sources = [_meter_numbers(cols[m], m, reason) if m in cols else None for m in names]
-    values, wrongs = _fill_values(sources, n)
+    values, wrongs = _fill_values(sources, n, out)
     for meter, src, wrong in zip(names, sources, wrongs, strict=False):
         if wrong is not None and wrong.any():
             flat = np.concatenate(src) if isinstance(src, Chunks) else src
@@ -364,14 +398,15 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray):
     return num
 
 
-def _fill_values(sources: list, n: int, block: int = 16_384) -> tuple[np.ndarray, list]:
+def _fill_values(sources: list, n: int, out: np.ndarray | None = None,
+                 block: int = 16_384) -> tuple[np.ndarray, list]:
     """Build the (rows, meters) matrix of the columns, block of rows by block.
 
     Filling row blocks (all columns of a few thousand rows at a time) keeps
     the writes in cache. Impossible values become NaN; the second result has
     one mask of them per column (None for absent columns).
     """
-    values = np.empty((n, len(sources)))
+    values = np.empty((n, len(sources))) if out is None else out
     wrong = [np.empty(n, dtype=bool) if s is not None else None for s in sources]
     pieces = [None if s is None else list(s) if isinstance(s, Chunks) else [s] for s in sources]
     offsets = [None if p is None else np.cumsum([0] + [len(a) for a in p]) for p in pieces]
