@@ -10,6 +10,8 @@ from pathlib import Path
 import jinja2
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 
 from certify import __version__
 from meters.codes import SEVERITY, Code
@@ -73,12 +75,18 @@ def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict) ->
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     result.findings.to_csv(out / "findings.csv", index=False)
-    result.periods.to_csv(out / "periods.csv", index=False)
+    write_csv(result.periods, out / "periods.csv")
     result.quarantine.to_csv(out / "quarantine.csv", index=False)
     info = summary(result, cfg, inputs)
     (out / "summary.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     (out / "report.html").write_text(html(result, info), encoding="utf-8")
     return info
+
+
+def write_csv(frame: pd.DataFrame, path: Path) -> None:
+    """Write a (large) table as CSV with Arrow's writer (NaN and NA as empty)."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    pacsv.write_csv(table, path, write_options=pacsv.WriteOptions(quoting_style="needed"))
 
 
 def _png(fig) -> str:
