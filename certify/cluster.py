@@ -406,7 +406,7 @@ def open_runner(scheduler: str | None = None, workers: int | None = None,
                 checkpoint: CheckpointDir | None = None) -> Iterator:
     """Open the runner the command line asked for; ``None`` is today's local path.
 
-    Prints the Dask dashboard's address to stderr when there is one.
+    Prints the Dask dashboard's address to stderr when there is one (not in CI).
     """
     if scheduler and workers is not None:
         raise UsageError("--scheduler and --workers exclude each other")
@@ -415,7 +415,7 @@ def open_runner(scheduler: str | None = None, workers: int | None = None,
         return
     with connect(scheduler, workers) as client:
         link = dashboard_address(client)
-        if link:
+        if link and not os.environ.get("CI"):
             print(f"slotcert: Dask dashboard at {link}", file=sys.stderr)
         runner = DaskRunner(client, checkpoint, progress=ClusterProgress())
         try:

@@ -39,12 +39,16 @@ def _kill_after(proc: subprocess.Popen, folder, files: int, timeout: float = 60.
     proc.wait()
 
 
-def test_sigkill_then_same_command_resumes_to_identical_figures(tmp_path, capsys, scheduler):
-    """The killed and the resumed command both send their chunks to the shared cluster."""
+@pytest.mark.parametrize("where", ["local", "scheduler"])
+def test_sigkill_then_same_command_resumes_to_identical_figures(tmp_path, capsys, request,
+                                                                where):
+    """Killed and resumed on local threads, or both sending chunks to the shared cluster."""
     assert main(RUN) == 0
     uninterrupted = capsys.readouterr().out
     folder = tmp_path / "ck"
-    command = [*RUN, "--checkpoint", str(folder), "--scheduler", scheduler]
+    command = [*RUN, "--checkpoint", str(folder)]
+    if where == "scheduler":
+        command += ["--scheduler", request.getfixturevalue("scheduler")]
     proc = _cli(command)
     _kill_after(proc, folder, 3)
     kept = {f.name: f.stat().st_mtime_ns for f in folder.glob("s*.npz")}
@@ -59,13 +63,15 @@ def test_sigkill_then_same_command_resumes_to_identical_figures(tmp_path, capsys
     assert sum(int(name.split("-n")[1].split(".")[0]) for name in names) == 128
 
 
-def test_simulate_on_a_cluster_prints_the_local_figures(capsys, tmp_path, scheduler):
-    """``--scheduler`` here; ``--workers`` starts its LocalCluster like the ``client`` fixture."""
+@pytest.mark.parametrize("where", ["--workers", "--scheduler"])
+def test_simulate_on_a_cluster_prints_the_local_figures(capsys, tmp_path, request, where):
     args = ["simulate", MODEL, "--spins", "300000", "--seed", "3", "--chunk-spins", "16384",
             "--json"]
     assert main(args) == 0
     local = capsys.readouterr().out
-    assert main([*args, "--scheduler", scheduler, "--checkpoint", str(tmp_path)]) == 0
+    cluster = ["--workers", "2"] if where == "--workers" else \
+        ["--scheduler", request.getfixturevalue("scheduler")]
+    assert main([*args, *cluster, "--checkpoint", str(tmp_path)]) == 0
     assert capsys.readouterr().out == local
     assert json.loads(local)["bet_levels"][0]["chunk_spins"] == 16384
 

@@ -136,3 +136,18 @@ def certify_version() -> str:
     import certify
 
     return certify.__version__
+
+
+def test_cluster_progress_line(capsys):
+    from certify.cluster import ClusterProgress
+
+    progress = ClusterProgress(enabled=True)
+    progress.workers = 2
+    progress.plan(1_000)
+    progress.advance(400)
+    progress.advance(600)
+    progress.close()
+    err = capsys.readouterr().err
+    assert err.startswith("\rcluster (2 workers): 400/1,000 spins")
+    assert "\rcluster (2 workers): 1,000/1,000 spins" in err and "ETA 0 s" in err
+    assert err.endswith("\n")
