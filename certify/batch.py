@@ -94,13 +94,10 @@ def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, se
     if exact is None:
         cert.findings.append(Finding("warning", "exact_infeasible", "the full cycle is too "
                                      "large to enumerate; the verdict rests on simulation"))
-    sims: dict[tuple, tuple[SimulationResult, int, list]] = {}
+    sims = _simulate_levels(tables, spins, seed, float(jurisdiction.confidence), progress,
+                            runner)
     for lt in tables.levels:
         level_exact = exact.levels[lt.level_index] if exact else None
-        if lt.signature not in sims:
-            sims[lt.signature] = _simulate_level(tables, lt.level_index, spins, seed,
-                                                 float(jurisdiction.confidence), progress,
-                                                 runner)
         sim, stream, conv = sims[lt.signature]
         sim = _rescaled(sim, lt.total_bet)
         cert.levels.append(LevelCertification(
@@ -109,6 +106,28 @@ def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, se
     _judge(cert, exact)
     cert.runtime_s = time.perf_counter() - started
     return cert
+
+
+def _simulate_levels(tables: GameTables, spins: int, seed: int, confidence: float,
+                     progress: ProgressFn | None, runner: Any) -> dict[tuple, tuple]:
+    """One simulation per distinct level signature (the first level's index is its stream).
+
+    A runner with ``concurrent = True`` (a Dask cluster) gets every level's
+    chunks at once, so the levels share the cluster instead of queueing.
+    """
+    firsts: dict[tuple, int] = {}
+    for lt in tables.levels:
+        firsts.setdefault(lt.signature, lt.level_index)
+    conf = confidence
+    if not getattr(runner, "concurrent", False) or len(firsts) < 2:
+        return {sig: _simulate_level(tables, li, spins, seed, conf, progress, runner)
+                for sig, li in firsts.items()}
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(firsts)) as pool:
+        futures = {sig: pool.submit(_simulate_level, tables, li, spins, seed, conf, progress,
+                                    runner) for sig, li in firsts.items()}
+        return {sig: future.result() for sig, future in futures.items()}
 
 
 def _simulate_level(tables: GameTables, level_index: int, spins: int, seed: int,

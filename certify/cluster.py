@@ -245,6 +245,9 @@ def choose_group(overhead: float, chunk_seconds: float, threads: int, left: int,
 class DaskRunner(ChunkRunner):
     """Chunks as Dask tasks on a ``distributed`` cluster, merged in chunk order.
 
+    Thread-safe: several simulations (machines, bet levels) may use one runner
+    at once (``concurrent = True``), their tasks sharing the cluster.
+
     Parameters
     ----------
     client : distributed.Client
@@ -260,6 +263,8 @@ class DaskRunner(ChunkRunner):
         The status line.
 
     """
+
+    concurrent = True
 
     def __init__(self, client, checkpoint: CheckpointDir | None = None, *,
                  chunks_per_task: int | None = None, retries: int = 3,
