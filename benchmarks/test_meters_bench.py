@@ -27,7 +27,7 @@ import pytest
 
 from meters.config import Config
 from meters.floor import load_counts, load_floor
-from meters.reconcile import reconcile
+from meters.reconcile import reconcile, small_pages
 from meters.report import write_outputs
 from meters.sequence import dips_and_spikes, dips_and_spikes_numpy
 from meters.simulate import simulate_floor
@@ -73,12 +73,13 @@ def child_run(paths: dict[str, Path], out: Path, pieces: int) -> dict:
         import json, time
         from meters.config import Config
         from meters.floor import load_counts, load_floor
-        from meters.reconcile import reconcile
+        from meters.reconcile import reconcile, small_pages
         from meters.report import write_outputs
         t = time.perf_counter()
         floor, counts = load_floor({str(paths['floor'])!r}), load_counts({str(paths['counts'])!r})
-        r = reconcile([{str(paths['dump'])!r}], floor, counts, pieces={pieces},
-                      workdir={str(out.parent)!r})
+        with small_pages():
+            r = reconcile([{str(paths['dump'])!r}], floor, counts, pieces={pieces},
+                          workdir={str(out.parent)!r})
         info = write_outputs(r, {str(out)!r}, Config(), {{"dumps": [], "floor": "",
                                                          "counts": ""}})
         info["seconds"] = time.perf_counter() - t
@@ -102,7 +103,8 @@ def test_reconcile_parquet_end_to_end(benchmark, dump, tmp_path):
     reconcile([str(dump["dump"])], floor, counts)  # warm the kernel cache
 
     def run():
-        result = reconcile([str(dump["dump"])], floor, counts)
+        with small_pages():
+            result = reconcile([str(dump["dump"])], floor, counts)
         write_outputs(result, tmp_path / "out", Config(), {"dumps": [], "floor": "",
                                                             "counts": ""})
         return result

@@ -48,7 +48,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     """Run ``meters reconcile``; 1 if any error-level finding, else 0."""
     from meters.config import Config, from_jurisdiction
     from meters.floor import load_counts, load_floor
-    from meters.reconcile import reconcile
+    from meters.reconcile import reconcile, small_pages
     from meters.report import write_outputs
 
     overrides = {"digits": args.digits, "confidence": args.confidence, "period": args.period}
@@ -63,7 +63,8 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
             raise InputError(f"{dump}: no such file")
     floor = load_floor(args.floor, cfg.digits)
     counts = load_counts(args.counts) if args.counts else None
-    result = reconcile(args.dumps, floor, counts, cfg, pieces=args.pieces)
+    with small_pages():
+        result = reconcile(args.dumps, floor, counts, cfg, pieces=args.pieces)
     info = write_outputs(result, args.out, cfg, {"dumps": list(args.dumps),
                                                  "floor": args.floor, "counts": args.counts})
     print(f"rows: {info['rows_in']} in, {info['rows_reconciled']} reconciled, "

@@ -8,7 +8,10 @@ a machine, so both paths give the same rows; outputs are sorted at the end.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +50,29 @@ class Result:
     def errors(self) -> int:
         """Number of error-level findings."""
         return int((self.findings["severity"] == "error").sum())
+
+
+@contextlib.contextmanager
+def small_pages() -> Iterator[None]:
+    """Ask NumPy not to advise transparent huge pages while inside the block.
+
+    NumPy advises huge pages for large arrays; where the kernel then compacts
+    memory on each fault (``defrag=madvise``), filling fresh gigabyte arrays
+    costs about a third of the run. An explicit ``NUMPY_MADVISE_HUGEPAGE``
+    setting is respected.
+    """
+    import numpy
+
+    core = getattr(numpy, "_core", None) or getattr(numpy, "core", None)
+    setter = getattr(getattr(core, "multiarray", None), "_set_madvise_hugepage", None)
+    if setter is None or "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        yield
+        return
+    previous = setter(False)
+    try:
+        yield
+    finally:
+        setter(previous)
 
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,

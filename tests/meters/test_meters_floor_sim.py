@@ -90,3 +90,18 @@ def test_full_floor_500_machines_90_days(tmp_path, faults):
     assert missed == [] and extra == []
     if not faults:
         assert result.errors == 0 and result.findings.empty
+
+
+def test_small_pages_restores_numpy_setting(monkeypatch):
+    from numpy._core import multiarray
+
+    from meters.reconcile import small_pages
+
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    before = multiarray._set_madvise_hugepage(True)
+    try:
+        with small_pages():
+            assert multiarray._set_madvise_hugepage(False) is False
+        assert multiarray._set_madvise_hugepage(True) is True
+    finally:
+        multiarray._set_madvise_hugepage(before)
