@@ -138,7 +138,28 @@ def missing_meters(scr: Screened, cfg: Config, direct: np.ndarray,
     return pd.concat(found, ignore_index=True)
 
 
-def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts: pd.DataFrame,
+class CountsByMachine:
+    """Soft counts sorted by machine once, so each block takes its own in O(its counts)."""
+
+    def __init__(self, counts: pd.DataFrame):
+        ids = pd.Categorical(counts["machine_id"])
+        order = np.argsort(ids.codes, kind="stable")
+        self.frame = counts.iloc[order].reset_index(drop=True)
+        self.categories = pd.Index(ids.categories, dtype=object)
+        self.bounds = np.searchsorted(ids.codes[order], np.arange(len(self.categories) + 1))
+        self.total = len(counts)
+
+    def of(self, machines: np.ndarray) -> pd.DataFrame:
+        """Counts of ``machines``, with ``mcode`` (position in ``machines``)."""
+        cat = self.categories.get_indexer(pd.Index(machines, dtype=object))
+        mine = np.flatnonzero(cat >= 0)
+        starts, ends = self.bounds[cat[mine]], self.bounds[cat[mine] + 1]
+        sizes = ends - starts
+        rows = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes) + np.arange(sizes.sum())
+        return self.frame.iloc[rows].assign(mcode=np.repeat(mine, sizes).astype(np.int64))
+
+
+def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
                   floor: pd.DataFrame, cfg: Config) -> tuple[pd.DataFrame, int]:
     """Compare counted drop (money) with the ``coin_drop`` meter, per count period.
 
@@ -150,17 +171,17 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts: pd.
     number ``unmatched``.
     """
     empty = _frame([], [], [], Code.DROP_VARIANCE, "", [], [], [], [])
-    if counts is None or counts.empty or "coin_drop" not in scr.meters or len(scr.order) < 2:
-        return empty, 0 if counts is None else len(counts)
+    if counts is None:
+        return empty, 0
+    if not isinstance(counts, CountsByMachine):
+        counts = CountsByMachine(counts)
+    if counts.total == 0 or "coin_drop" not in scr.meters or len(scr.order) < 2:
+        return empty, counts.total
     j = scr.meters.index("coin_drop")
-    ids = pd.Categorical(counts["machine_id"])
-    lookup = np.r_[pd.Index(scr.machines, dtype=object).get_indexer(
-        pd.Index(ids.categories, dtype=object)), -1]
-    at = lookup[ids.codes]
-    c = counts[at >= 0].assign(mcode=at[at >= 0].astype(np.int64))
+    c = counts.of(scr.machines)
     c = c[scr.reported[c["mcode"].to_numpy(), j]]
     if c.empty:
-        return empty, len(counts) - len(c)
+        return empty, counts.total
     m, t = scr.mcode[scr.order], df["read_at"].to_numpy()[scr.order]
     cum, lost = _cumulative(iv, scr.order, "coin_drop")
     sec = m * np.int64(2**33) + t // 10**9
@@ -179,7 +200,7 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts: pd.
         end=("end", "max"), n=("line", "size"))
     usable = (lost[g["je"]] - lost[g["js"]] == 0) & (g["je"].to_numpy() > g["js"].to_numpy())
     g = g[usable]
-    unmatched = len(counts) - int(g["n"].sum())
+    unmatched = counts.total - int(g["n"].sum())
     denom = floor.loc[scr.machines[g["mcode"].to_numpy()], "denomination"].to_numpy()
     meter = (cum[g["je"]] - cum[g["js"]]) * denom
     amount = g["amount"].to_numpy()

@@ -77,7 +77,7 @@ def small_pages() -> Iterator[None]:
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
               cfg: Config | None = None, pieces: int = 1, batch_rows: int | None = None,
-              workdir: str | None = None, block_rows: int = 250_000) -> Result:
+              workdir: str | None = None, block_rows: int = 500_000) -> Result:
     """Reconcile dumps against a floor.
 
     Parameters
@@ -109,15 +109,16 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     """
     cfg = cfg or Config()
     meters = dump_meters([str(d) for d in dumps])
+    by_machine = events.CountsByMachine(counts) if counts is not None else None
     if pieces <= 1:
         parts = [f for d in dumps
                  for f in iter_dump(d, batch_rows=batch_rows or 2**62, meters=meters)]
-        results = [reconcile_frame(block, floor, counts, cfg)
+        results = [reconcile_frame(block, floor, by_machine, cfg)
                    for block in machine_blocks(parts, block_rows)]
     else:
         with tempfile.TemporaryDirectory(dir=workdir) as tmp:
             files = spill(dumps, meters, pieces, Path(tmp), batch_rows or 1_000_000)
-            results = [reconcile_frame(block, floor, counts, cfg) for f in files
+            results = [reconcile_frame(block, floor, by_machine, cfg) for f in files
                        for block in machine_blocks(
                            [Readings.from_table(pq.read_table(f), meters)], block_rows)]
     result = combine(results, counts)
@@ -151,9 +152,12 @@ def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
     return [folder / f"piece-{b:05d}.parquet" for b in sorted(writers)]
 
 
-def reconcile_frame(df: Readings, floor: pd.DataFrame, counts: pd.DataFrame | None,
-                    cfg: Config) -> Result:
-    """Reconcile the normalised readings of whole machines held in memory."""
+def reconcile_frame(df: Readings, floor: pd.DataFrame, counts, cfg: Config) -> Result:
+    """Reconcile the normalised readings of whole machines held in memory.
+
+    ``counts`` is a soft-count frame, a :class:`~meters.events.CountsByMachine`
+    or None.
+    """
     scr = screen(df, floor, cfg.digits)
     iv = intervals(df, scr)
     direct = checks.add_prizes(iv, scr.reported, scr.meters)
