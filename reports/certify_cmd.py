@@ -87,7 +87,8 @@ def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
             code = max(code, status)
         progress.done()
         return rows, code
-    with ThreadPoolExecutor(max_workers=max(1, min(len(paths), 4))) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, min(len(paths), 4)))
+    try:
         futures = [pool.submit(_compute, path, jurisdiction, args, None, runner)
                    for path in paths]
         for path, future in zip(paths, futures, strict=True):
@@ -95,6 +96,8 @@ def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
                                        computed=future.result())
             rows.append(row)
             code = max(code, status)
+    finally:  # on Ctrl-C, don't wait for the machines not started; closing the client ends the rest
+        pool.shutdown(wait=False, cancel_futures=True)
     return rows, code
 
 
