@@ -40,6 +40,18 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
 
 
 @jit(inline="always")
+def _accumulate(outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
+                out_wb2, out_hit):
+    """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
+    b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
+    out_w[outer, b] += w
+    out_wb[outer, b] += w * win
+    out_wb2[outer, b] += float(w) * float(win) * float(win)
+    if win > 0:
+        out_hit[outer, b] += w
+
+
+@jit(inline="always")
 def _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, tail_w, tail_cnt,
                   tail_n, tail_total, cnt_last, fs_counted, bonus_counted, bonus_min, out_w,
                   out_wb, out_wb2, out_hit, out_aw):
@@ -59,12 +71,8 @@ def _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, ta
             cnt_last[c] = cnt[k, c] + tail_cnt[k, m, c]
         win = settled + scatter_win(cnt_last, scatter_pay)
         w = wt[k] * tail_w[k, m]
-        b = _bucket(cnt_last, fs_counted, bonus_counted, bonus_min)
-        out_w[outer, b] += w
-        out_wb[outer, b] += w * win
-        out_wb2[outer, b] += float(w) * float(win) * float(win)
-        if win > 0:
-            out_hit[outer, b] += w
+        _accumulate(outer, w, win, cnt_last, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
+                    out_wb2, out_hit)
 
 
 @jit(inline="always")
@@ -182,12 +190,8 @@ def _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, co
         for c in range(counted.shape[0]):
             cnt_last[c] = cnt[last, c] + counted[c, last, s]
         win += scatter_win(cnt_last, scatter_pay)
-        b = _bucket(cnt_last, fs_counted, bonus_counted, bonus_min)
-        out_w[outer, b] += w
-        out_wb[outer, b] += w * win
-        out_wb2[outer, b] += float(w) * float(win) * float(win)
-        if win > 0:
-            out_hit[outer, b] += w
+        _accumulate(outer, w, win, cnt_last, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
+                    out_wb2, out_hit)
 
 
 @jit(parallel=True)
@@ -221,12 +225,8 @@ def enumerate_ways(window, length, weight, counted, level, game, out_w, out_wb, 
                     n += counted[c, r, stops[r]]
                 counts[c] = n
             win += scatter_win(counts, scatter_pay)
-            b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
-            out_w[outer, b] += w
-            out_wb[outer, b] += w * win
-            out_wb2[outer, b] += float(w) * float(win) * float(win)
-            if win > 0:
-                out_hit[outer, b] += w
+            _accumulate(outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w,
+                        out_wb, out_wb2, out_hit)
             d = n_reels - 1
             while d >= 1:
                 stops[d] += 1
