@@ -78,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
 def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
                  runner) -> tuple[list[dict[str, Any]], int]:
     """Certify ``paths`` in order, or a few at a time when ``runner`` is a cluster."""
-    rows, taken, code = [], set(), 0
+    rows: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    code = 0
     if not isinstance(runner, DaskRunner):
         progress = Progress()
         for path in paths:

@@ -135,3 +135,13 @@ def test_certify_batch_on_the_cluster_writes_the_local_files(tmp_path, scheduler
             assert a.read_bytes() == b.read_bytes(), name
     assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == [
         "CLASSIC-3R-1", "SMALL-FEATURES", "TINY-3X1"]
+    # everything is in the checkpoint now: a rerun sends nothing and writes the same figures
+    again = main([*common, "--out", str(tmp_path / "again"), "--checkpoint", str(tmp_path / "ck")])
+    assert again == local_code
+    for name in local:
+        if name.endswith(".certificate.json"):
+            a_doc, b_doc = (json.loads((tmp_path / d / name).read_text())
+                            for d in ("local", "again"))
+            for doc in (a_doc, b_doc):
+                doc.get("run", {}).pop("runtime_s", None)
+            assert a_doc == b_doc, name
