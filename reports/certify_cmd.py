@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     store = None if args.checkpoint is None else \
         CheckpointDir(args.checkpoint, args.seed, CHUNK_SPINS)
     with open_runner(args.scheduler, args.workers, store) as runner:
-        rows, code = _certify_all(model_files(args.paths), jurisdiction, args, out, runner)
+        rows, code = _certify_all(machine_files(args.paths), jurisdiction, args, out, runner)
     write_json({"schema": "slotcert/batch@1", "jurisdiction": jurisdiction.id,
                 "spins": args.spins, "seed": args.seed, "machines": rows,
                 "counts": _counts(rows)}, out / "batch.json")
@@ -73,6 +73,31 @@ def run(args: argparse.Namespace) -> int:
         print(f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}"
               + (f"  ({row['error']})" if row["error"] else ""))
     return code
+
+
+OTHER_SCHEMAS = ("slotcert/jurisdiction@1", "slotcert/link@1", "slotcert/table@1")
+
+
+def machine_files(paths: list[str]) -> list[Path]:
+    """Files to certify: named files as given, machine files of folders.
+
+    In a folder, the other model kinds (jurisdictions, links, tables) are
+    listed as skipped; a file that cannot be read is kept, so it is reported
+    as invalid.
+    """
+    named = {Path(p) for p in paths if not Path(p).is_dir()}
+    out = []
+    for path in model_files(paths):
+        if path not in named:
+            try:
+                schema = schema_of(path)
+            except ModelError:
+                schema = ""
+            if schema in OTHER_SCHEMAS:
+                print(f"slotcert: {path}: skipped ({schema}, not a machine)", file=sys.stderr)
+                continue
+        out.append(path)
+    return out
 
 
 def _certify_all(paths: list[Path], jurisdiction, args, out: Path,

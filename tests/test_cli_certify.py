@@ -75,3 +75,16 @@ def test_tiny_rtp_above_100_is_a_warning_finding(tmp_path):
     codes = {(f["severity"], f["code"]) for f in cert["findings"]}
     assert ("warning", "rtp_above_100") in codes
     assert ("error", "impossible_award") in codes  # W W W is never paid as such
+
+
+def test_folder_skips_other_model_kinds_and_says_so(tmp_path, capsys):
+    folder = tmp_path / "models"
+    folder.mkdir()
+    _copy(DATA / "tiny_lines.toml", folder / "a.toml")
+    _copy(JURISDICTIONS / "pt.toml", folder / "pt.toml")
+    out = tmp_path / "out"
+    main(["certify", str(folder), "--jurisdiction", PT, "--spins", "1000", "--seed", "1",
+          "--out", str(out), "--no-html"])
+    assert "pt.toml: skipped (slotcert/jurisdiction@1, not a machine)" in capsys.readouterr().err
+    rows = json.loads((out / "batch.json").read_text())["machines"]
+    assert [r["machine_id"] for r in rows] == ["TINY-3X1"]
