@@ -103,14 +103,6 @@ def reported(values, mcode, usable, out):
 
 
 @jit
-def bad_numbers(num, wrong):
-    """Mark values that are not whole non-negative numbers (NaN is not marked)."""
-    for i in range(num.shape[0]):
-        x = num[i]
-        wrong[i] = x == x and (x < 0 or x > 9.0e15 or x != np.floor(x))
-
-
-@jit
 def segment_sums(values, first, sums, seen):
     """Per segment starting at ``first[s]``: sum and count of non-NaN values per column."""
     n, k = values.shape
@@ -136,3 +128,22 @@ def fill_column(src, out, j, wrong):
         bad = x == x and (x < 0 or x > 9.0e15 or x != np.floor(x))
         wrong[i] = bad
         out[i, j] = np.nan if bad else x
+
+
+@jit
+def incomplete(values, mcode, reported, modulus, usable, missing, over):
+    """Per usable row: first reported meter without a value, first meter too wide (-1: none)."""
+    n, k = values.shape
+    for i in range(n):
+        missing[i] = -1
+        over[i] = -1
+        if not usable[i]:
+            continue
+        m = mcode[i]
+        for j in range(k):
+            x = values[i, j]
+            if x != x:
+                if reported[m, j] and missing[i] < 0:
+                    missing[i] = j
+            elif x >= modulus[m] and over[i] < 0:
+                over[i] = j

@@ -192,12 +192,8 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
                          "right") - 1
     ok = (je < len(m)) & (js >= 0)
     ok[ok] &= (m[je[ok]] == cm[ok]) & (m[js[ok]] == cm[ok])
-    g = pd.DataFrame({"mcode": cm, "je": je, "js": js, "amount": c["amount"].to_numpy(),
-                      "start": c["start"].to_numpy(), "end": c["end"].to_numpy(),
-                      "line": c["line"].to_numpy()})[ok]
-    g = g.groupby(["mcode", "je"], as_index=False).agg(
-        js=("js", "min"), amount=("amount", "sum"), start=("start", "min"),
-        end=("end", "max"), n=("line", "size"))
+    g = _merge_counts(cm[ok], je[ok], js[ok], c["amount"].to_numpy()[ok],
+                      c["start"].to_numpy()[ok], c["end"].to_numpy()[ok])
     usable = (lost[g["je"]] - lost[g["js"]] == 0) & (g["je"].to_numpy() > g["js"].to_numpy())
     g = g[usable]
     unmatched = counts.total - int(g["n"].sum())
@@ -213,6 +209,21 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
                    for a, e, tl in zip(amount[bad], meter[bad], tol[bad], strict=False)],
                   pairs(scr.order[b["js"]], scr.order[b["je"]])
                   ), unmatched
+
+
+def _merge_counts(cm, je, js, amount, start, end) -> pd.DataFrame:
+    """Merge consecutive counts of a machine that snap to the same end reading."""
+    first = np.flatnonzero(np.r_[True, (cm[1:] != cm[:-1]) | (je[1:] != je[:-1])]) \
+        if len(cm) else np.zeros(0, dtype=np.int64)
+    if len(first) == 0:
+        return pd.DataFrame({k: np.zeros(0, np.int64) for k in
+                             ("mcode", "je", "js", "amount", "start", "end", "n")})
+    return pd.DataFrame({"mcode": cm[first], "je": je[first],
+                         "js": np.minimum.reduceat(js, first),
+                         "amount": np.add.reduceat(amount, first),
+                         "start": np.minimum.reduceat(start, first),
+                         "end": np.maximum.reduceat(end, first),
+                         "n": np.diff(np.r_[first, len(cm)])})
 
 
 def _cumulative(iv: pd.DataFrame, order: np.ndarray, meter: str):

@@ -102,18 +102,17 @@ def _reported(values: np.ndarray, mcode: np.ndarray, ok: np.ndarray, n: int) -> 
 def _incomplete(values, mcode, reported, modulus, meters, qcode, qreason) -> None:
     """Quarantine rows missing a reported meter or exceeding the meter width."""
     free = qcode == ""
-    missing = np.isnan(values) & reported[mcode]
-    over = values >= modulus[mcode][:, None]
-    for mask, text in ((missing, "no value for meter {m} that this machine reports"),
-                       (over, "{m}={v:.0f} exceeds the meter width")):
-        hit = mask.any(axis=1) & free
-        if hit.any():
-            rows = np.flatnonzero(hit)
-            first = mask[rows].argmax(axis=1)
+    missing = np.empty(len(values), dtype=np.int64)
+    over = np.empty(len(values), dtype=np.int64)
+    _kernels.incomplete(values, np.maximum(mcode, 0), reported, modulus, free, missing, over)
+    for col, text in ((missing, "no value for meter {m} that this machine reports"),
+                      (over, "{m}={v:.0f} exceeds the meter width")):
+        rows = np.flatnonzero((col >= 0) & free)
+        if len(rows):
             qcode[rows] = Code.MALFORMED_ROW.value
             qreason[rows] = [text.format(m=meters[j], v=values[r, j])
-                             for r, j in zip(rows, first, strict=False)]
-            free &= ~hit
+                             for r, j in zip(rows, col[rows], strict=True)]
+            free[rows] = False
 
 
 def _sorted(df: pd.DataFrame, mcode: np.ndarray, rows: np.ndarray) -> np.ndarray:

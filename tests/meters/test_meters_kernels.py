@@ -40,3 +40,37 @@ def test_deltas_match_the_twin(seed):
         np.testing.assert_array_equal(a, b)
     assert fast[2].any() and fast[3].any()
     assert (fast[1][~np.isnan(fast[1])] >= 0).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_small_kernels_match_their_twins(seed):
+    from meters import _kernels, twins
+
+    values, _, mcode, modulus, _ = random_rows(seed)
+    rng = np.random.default_rng(seed)
+    usable = rng.random(len(values)) < 0.9
+    n = len(modulus)
+    rep = np.zeros((n, values.shape[1]), dtype=bool)
+    _kernels.reported(values, mcode, usable, rep)
+    np.testing.assert_array_equal(rep, twins.reported(values, mcode, usable, n))
+
+    wide = values * rng.choice([1, 10**6], values.shape)
+    missing, over = np.empty(len(values), np.int64), np.empty(len(values), np.int64)
+    _kernels.incomplete(wide, mcode, rep, modulus, usable, missing, over)
+    expect = twins.incomplete(wide, mcode, rep, modulus, usable)
+    np.testing.assert_array_equal(missing, expect[0])
+    np.testing.assert_array_equal(over, expect[1])
+
+    first = np.flatnonzero(np.r_[True, mcode[1:] != mcode[:-1]])
+    sums, seen = np.zeros((len(first), values.shape[1])), np.zeros((len(first), values.shape[1]))
+    _kernels.segment_sums(values, first, sums, seen)
+    expect = twins.segment_sums(values, first)
+    np.testing.assert_allclose(sums, expect[0])
+    np.testing.assert_array_equal(seen, expect[1])
+
+    src = np.r_[values[:, 0], -3.0, 2.5, 1e16, np.nan]
+    out, wrong = np.empty((len(src), 1)), np.empty(len(src), dtype=bool)
+    _kernels.fill_column(src, out, 0, wrong)
+    expect = twins.fill_column(src)
+    np.testing.assert_array_equal(out[:, 0], expect[0])
+    np.testing.assert_array_equal(wrong, expect[1])
