@@ -69,7 +69,7 @@ class Readings:
         """Join key frames, keeping ``machine_id`` and ``_file`` categorical."""
         if len(keys) == 1:
             return keys[0]
-        cats = {c: pd.api.types.union_categoricals([k[c] for k in keys]).categories
+        cats = {c: pd.api.types.union_categoricals([_plain(k[c]) for k in keys]).categories
                 for c in ("machine_id", "_file")}
         return pd.concat([k.assign(**{c: pd.Categorical(k[c], categories=v)
                                       for c, v in cats.items()}) for k in keys],
@@ -102,6 +102,13 @@ class Readings:
         return Readings(keys, values, meters)
 
 
+def _plain(column: pd.Series) -> pd.Categorical:
+    """The categorical with object-dtype categories (so any two can be joined)."""
+    cat = column.cat
+    return pd.Categorical.from_codes(cat.codes.to_numpy(),
+                                     pd.Index(cat.categories.astype(object), dtype=object))
+
+
 def machine_blocks(parts: list[Readings], block_rows: int):
     """Yield Readings of whole machines, about ``block_rows`` rows each.
 
@@ -114,7 +121,7 @@ def machine_blocks(parts: list[Readings], block_rows: int):
     if len(parts) == 1 and _grouped(parts[0]):
         yield from _slices(parts[0], block_rows)
         return
-    cats = pd.api.types.union_categoricals([p.keys["machine_id"] for p in parts],
+    cats = pd.api.types.union_categoricals([_plain(p.keys["machine_id"]) for p in parts],
                                            sort_categories=True).categories
     codes = [pd.Categorical(p.keys["machine_id"], categories=cats).codes.astype(np.int64) + 1
              for p in parts]

@@ -105,3 +105,21 @@ def test_small_pages_restores_numpy_setting(monkeypatch):
         assert multiarray._set_madvise_hugepage(True) is True
     finally:
         multiarray._set_madvise_hugepage(before)
+
+
+@pytest.mark.parametrize("pieces", [1, 3])
+def test_rows_spread_over_several_dumps(faulty_files, tmp_path, pieces):
+    paths = faulty_files["csv"]
+    rows = pd.read_csv(paths["dump"], dtype=str, keep_default_na=False)
+    odd, even = tmp_path / "odd.csv", tmp_path / "even.parquet"
+    rows.iloc[1::2].to_csv(odd, index=False)
+    even_rows = rows.iloc[0::2]
+    pd.DataFrame({c: even_rows[c] if c in ("machine_id", "read_at") else
+                  pd.to_numeric(even_rows[c]).astype("Int64") for c in rows}).to_parquet(even)
+    whole = reconcile_files(paths)
+    split = reconcile([str(odd), str(even)], load_floor(paths["floor"]),
+                      load_counts(paths["counts"]), pieces=pieces, workdir=str(tmp_path))
+    cols = ["machine_id", "period_start", "period_end", "code", "meter", "expected", "observed"]
+    pd.testing.assert_frame_equal(whole.findings[cols], split.findings[cols])
+    pd.testing.assert_frame_equal(whole.periods, split.periods)
+    assert split.rows_in == whole.rows_in == split.rows_reconciled + split.rows_quarantined
