@@ -30,8 +30,10 @@ class KillOnFirstResult(ClusterProgress):
         super().advance(spins)
         if self.killed is not None:
             return
-        pids = self.client.run(os.getpid)
         busy = {w: keys for w, keys in self.client.processing().items() if keys}
+        if not busy:  # try again at the next result
+            return
+        pids = self.client.run(os.getpid)
         victim = next(iter(busy))
         self.killed = (victim, pids[victim], len(busy[victim]))
         os.kill(pids[victim], signal.SIGKILL)
@@ -44,6 +46,7 @@ def test_killed_worker_changes_nothing(client):
     runner = DaskRunner(client, chunks_per_task=4, progress=progress)
     result = simulate(tables, 1, spins, 31, chunk_spins=CHUNK, stream=4, runner=runner)
     assert_identical(result, simulate(tables, 1, spins, 31, chunk_spins=CHUNK, stream=4))
+    assert progress.killed is not None, "no worker held tasks at any result"
     victim, pid, pending = progress.killed
     assert pending > 0  # the worker died holding tasks
     client.wait_for_workers(2, timeout=30)
