@@ -122,6 +122,8 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
                        for block in machine_blocks(
                            [Readings.from_table(pq.read_table(f), meters)], block_rows)]
     result = combine(results, counts)
+    seen = set().union(*(r.extra.get("machines_read", ()) for r in results))
+    result.extra["machines_without_readings"] = sorted(set(floor.index) - seen)
     attach_originals(result)
     return result
 
@@ -178,9 +180,11 @@ def reconcile_frame(df: Readings, floor: pd.DataFrame, counts, cfg: Config) -> R
              *events.quarantine_findings(df, scr), events.missing_meters(scr, cfg, direct, span),
              drop, hold]
     findings = _findings(df, scr, [p for p in parts if len(p)])
+    read = scr.machines[np.unique(scr.mcode[scr.order])] if len(scr.order) else []
     return Result(findings, _periods(per, scr, sums), _quarantine(df, scr),
                   tot.drop(columns=["mcode", "row_start", "row_end"]), rows_in=len(df),
-                  rows_reconciled=len(scr.order), counts_unmatched=unmatched, z_critical=zc)
+                  rows_reconciled=len(scr.order), counts_unmatched=unmatched, z_critical=zc,
+                  extra={"machines_read": set(read)})
 
 
 def _span(df: pd.DataFrame, scr) -> pd.DataFrame:

@@ -48,6 +48,9 @@ def summary(result: Result, cfg: Config, inputs: dict) -> dict:
         "rows_balanced": result.rows_in == result.rows_reconciled + result.rows_quarantined,
         "machines_with_findings": int(result.findings["machine_id"].nunique()),
         "machines_reconciled": len(result.totals),
+        "machines_without_readings": len(result.extra.get("machines_without_readings", [])),
+        "machines_without_readings_ids":
+            list(result.extra.get("machines_without_readings", []))[:50],
         "counts_not_compared": result.counts_unmatched,
         "findings": {c.value: int(codes.get(c.value, 0)) for c in Code},
         "severity": {s: int(severity.get(s, 0)) for s in ("error", "warning", "info")},

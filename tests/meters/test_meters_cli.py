@@ -90,3 +90,13 @@ def test_simulate_command_writes_a_floor(tmp_path, capsys):
     injected = pd.read_csv(out / "injected.csv")
     assert set(injected["kind"]) >= {"reset", "time_gap"}
     assert main(["meters", "simulate", "--faults", "nonsense", "--out", str(out)]) == 2
+
+
+def test_floor_machines_without_readings_are_counted(clean_sim, tmp_path):
+    paths = clean_sim.write(tmp_path / "in", "csv")
+    rows = pd.read_csv(paths["dump"], dtype=str, keep_default_na=False)
+    rows[rows["machine_id"] != "M00003"].to_csv(paths["dump"], index=False)
+    assert main(reconcile_args(paths, tmp_path / "out")) == 0
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["machines_without_readings"] == 1
+    assert summary["machines_without_readings_ids"] == ["M00003"]
