@@ -145,3 +145,25 @@ def test_certify_batch_on_the_cluster_writes_the_local_files(tmp_path, scheduler
             for doc in (a_doc, b_doc):
                 doc.get("run", {}).pop("runtime_s", None)
             assert a_doc == b_doc, name
+
+
+def test_certify_refuses_one_stale_machine_checkpoint_and_goes_on(tmp_path, capsys):
+    paths = [str(MACHINES / "classic-3r-1.toml"), str(DATA / "tiny_lines.toml")]
+    common = ["certify", *paths, "--jurisdiction", str(JURISDICTIONS / "pt.toml"),
+              "--spins", "20000", "--no-html", "--checkpoint", str(tmp_path / "ck")]
+    assert main([*common, "--seed", "1", "--out", str(tmp_path / "a")]) in (0, 1)
+    stale = tmp_path / "ck" / "TINY-3X1"
+    for file in stale.iterdir():
+        file.unlink()
+    stale.rmdir()
+    capsys.readouterr()
+    code = main([*common, "--seed", "2", "--out", str(tmp_path / "b")])
+    assert code == 2
+    err = capsys.readouterr().err
+    manifest = tmp_path / "ck" / "CLASSIC-3R-1" / "manifest.json"
+    assert (f"slotcert: {manifest}: checkpoint was written for seed 1, this run has 2; remove "
+            "the directory or choose another --checkpoint\n") in err
+    batch = json.loads((tmp_path / "b" / "batch.json").read_text())
+    assert [row["verdict"] for row in batch["machines"]][0] == "invalid"
+    assert batch["machines"][1]["machine_id"] == "TINY-3X1"
+    assert batch["machines"][1]["verdict"] != "invalid"
