@@ -12,8 +12,6 @@ and a flag saying whether the spare is valid.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from certify._numba import jit, prange
@@ -170,12 +168,22 @@ def bonus_award(rng, bonus_cum, bonus_pay):
 
 
 @jit(inline="always")
-def hist_bin(win, total_bet, n_bins):
-    """Histogram bin of a win: 0 for none, else by log2(win / total bet)."""
+def hist_bin(win, edges):
+    """Histogram bin of a win: 0 for none, else k with edges[k] <= win < edges[k + 1].
+
+    ``edges[k]`` is the smallest credit amount of bin k (bin k holds wins in
+    [2^(k-11), 2^(k-10)) x total bet); a binary search, no logarithm.
+    """
     if win <= 0:
         return 0
-    k = int(math.floor(math.log2(win / total_bet))) + 11
-    return min(max(k, 1), n_bins - 1)
+    lo, hi = 1, edges.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi + 1) >> 1
+        if edges[mid] <= win:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 @jit(inline="always")
@@ -202,7 +210,7 @@ def _scratch(n_families):
 
 
 @jit(parallel=True)
-def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, game, n_bins,
+def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, game, edges,
                     out, out_sq, out_awards, out_hist, ways):
     """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
 
@@ -216,8 +224,8 @@ def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, ga
         counts = np.zeros(base[5].shape[0], dtype=np.int64)
         scratch = _scratch(game[14])
         awards = np.zeros(out_awards.shape[1], dtype=np.int64)
-        hist = np.zeros(n_bins, dtype=np.int64)
-        total_bet, bonus_pay = level[7], level[6]
+        hist = np.zeros(edges.shape[0], dtype=np.int64)
+        bonus_pay = level[6]
         fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
         fs_retrigger, fs_max = game[9], game[10]
         bonus_counted, bonus_min, bonus_cum = game[11], game[12], game[13]
@@ -264,7 +272,7 @@ def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, ga
                 acc[OUT_HITS] += 1
             if win > acc[OUT_MAX]:
                 acc[OUT_MAX] = win
-            hist[hist_bin(win, total_bet, n_bins)] += 1
+            hist[hist_bin(win, edges)] += 1
         acc[OUT_SPINS] = chunk_spins[c]
         out[c, :] = acc
         out_sq[c] = s_sq

@@ -108,6 +108,19 @@ def prefix_args(t: GameTables, reels: ReelSet, level_index: int) -> tuple:
     return t.prefix_cache[key].as_tuple()
 
 
+def hist_edges(total_bet: int) -> np.ndarray:
+    """Smallest win (credits) of each histogram bin.
+
+    Bin k >= 1 holds wins in [2^(k-11), 2^(k-10)) x total bet; bin 1 also
+    takes anything smaller, the last bin anything larger.
+    """
+    edges = np.zeros(HIST_BINS, dtype=np.int64)
+    for b in range(1, HIST_BINS):
+        edges[b] = -(-(total_bet << max(b - 11, 0)) // (1 << max(11 - b, 0)))
+    edges[1] = 1
+    return edges
+
+
 def ways_flag(t: GameTables) -> int | None:
     """None for a lines game, 1 for a ways game: lets numba prune the other branch."""
     return 1 if t.is_ways else None
@@ -132,7 +145,8 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
     k.simulate_chunks(states, sizes, reel_args(tables.base), reel_args(tables.free),
                       prefix_args(tables, tables.base, level_index),
                       prefix_args(tables, tables.free, level_index),
-                      level_args(tables.levels[level_index]), game_args(tables), HIST_BINS,
+                      level_args(tables.levels[level_index]), game_args(tables),
+                      hist_edges(tables.levels[level_index].total_bet),
                       out, sq, awards, hist, ways_flag(tables))
     return out, sq, awards, hist
 
