@@ -3,9 +3,10 @@
 Chunk ``i`` of a run with seed ``s`` always draws the same numbers, whatever
 the threads, processes or machines.
 
-Each chunk's xoshiro256** state is ``SeedSequence(s, spawn_key=(i,))`` — the
-same hashing NumPy uses for ``SeedSequence(s).spawn``, so streams are
-statistically independent (no nearby starting points of one generator).
+Each chunk's xoshiro256** state is ``SeedSequence(s, spawn_key=(t, i))``, ``t``
+being the stream (e.g. the bet level): the same hashing NumPy uses for
+``SeedSequence(s).spawn``, so streams are statistically independent (no
+nearby starting points of one generator).
 """
 
 from __future__ import annotations

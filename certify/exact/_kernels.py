@@ -236,3 +236,30 @@ def enumerate_ways(window, length, weight, counted, level, game, out_w, out_wb, 
                 d -= 1
             if d < 1:
                 break
+
+
+@jit
+def capped_moments(adds, q, x1, x2, cap, start):
+    """E[F], E[F^2], E[spins] of a feature capped at ``cap`` spins, from ``start`` spins.
+
+    Backward recursion over (spins awarded A, spins played p): with the next
+    state A' = min(cap, A + a) for each class a of spins added,
+    V1(A, p) = sum_a x1[a] + q[a] V1(A', p + 1) and
+    V2(A, p) = sum_a x2[a] + 2 x1[a] V1(A', p + 1) + q[a] V2(A', p + 1).
+    """
+    v1 = np.zeros((cap + 1, cap + 1))
+    v2 = np.zeros((cap + 1, cap + 1))
+    vn = np.zeros((cap + 1, cap + 1))
+    for total in range(cap, 0, -1):
+        for p in range(total - 1, -1, -1):
+            s1, s2, sn = 0.0, 0.0, 0.0
+            for i in range(adds.shape[0]):
+                nxt = min(cap, total + adds[i])
+                n1 = v1[nxt, p + 1]
+                s1 += x1[i] + q[i] * n1
+                s2 += x2[i] + 2.0 * x1[i] * n1 + q[i] * v2[nxt, p + 1]
+                sn += q[i] * (1.0 + vn[nxt, p + 1])
+            v1[total, p] = s1
+            v2[total, p] = s2
+            vn[total, p] = sn
+    return v1[start, 0], v2[start, 0], vn[start, 0]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from certify.errors import EngineError
+from certify.exact._kernels import capped_moments
 
 
 def spin_classes(added: np.ndarray, q: np.ndarray, s1: np.ndarray,
@@ -56,24 +57,11 @@ def _uncapped(classes: dict, n: int) -> tuple[float, float, float]:
 
 
 def _capped(classes: dict, start: int, cap: int) -> tuple[float, float, float]:
-    adds = sorted(classes)
-    q = np.array([classes[a][0] for a in adds])
-    x1 = np.array([classes[a][1] for a in adds])
-    x2 = np.array([classes[a][2] for a in adds])
-    # v1[A][p], v2, vn: moments of the remaining win (and spins) with A awarded, p played
-    v1 = np.zeros((cap + 1, cap + 1))
-    v2 = np.zeros((cap + 1, cap + 1))
-    vn = np.zeros((cap + 1, cap + 1))
-    for total in range(cap, 0, -1):
-        nxt = [min(cap, total + a) for a in adds]
-        for p in range(total - 1, -1, -1):
-            n1 = np.array([v1[t, p + 1] for t in nxt])
-            n2 = np.array([v2[t, p + 1] for t in nxt])
-            nn = np.array([vn[t, p + 1] for t in nxt])
-            v1[total, p] = float(np.sum(x1 + q * n1))
-            v2[total, p] = float(np.sum(x2 + 2 * x1 * n1 + q * n2))
-            vn[total, p] = float(np.sum(q * (1 + nn)))
-    return float(v1[start, 0]), float(v2[start, 0]), float(vn[start, 0])
+    adds = np.array(sorted(classes), dtype=np.int64)
+    q = np.array([classes[a][0] for a in adds], dtype=np.float64)
+    x1 = np.array([classes[a][1] for a in adds], dtype=np.float64)
+    x2 = np.array([classes[a][2] for a in adds], dtype=np.float64)
+    return capped_moments(adds, q, x1, x2, cap, start)
 
 
 def bonus_moments(pays: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
