@@ -15,7 +15,7 @@ import numpy as np
 from certify._numba import jit
 
 
-@jit
+@jit(inline="always")
 def prefix_index(stops, length, depth):
     """Row of the prefix table for the first ``depth`` stops."""
     idx = 0
