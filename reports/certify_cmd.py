@@ -32,6 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True, metavar="S")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--no-html", action="store_true", help="skip the HTML reports")
+    p.add_argument("--pdf", action="store_true",
+                   help="also print each HTML report to <id>.pdf (needs Chromium)")
     add_scale_arguments(p)
     p.set_defaults(func=run)
 
@@ -55,6 +57,12 @@ def run(args: argparse.Namespace) -> int:
     are written as soon as it and the machines before it are done (file order
     keeps the output names deterministic).
     """
+    if args.pdf:
+        from reports.pdf import find_chromium
+
+        if args.no_html:
+            raise UsageError("--pdf prints the HTML report: it cannot go with --no-html")
+        find_chromium()
     if args.spins < 0:
         raise UsageError(f"--spins={args.spins} must not be negative")
     jurisdiction = load_jurisdiction(args.jurisdiction)
@@ -171,6 +179,11 @@ def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
         try:
             _write_html(certificate, cert, out / f"{stem}.html")
             row["files"].append(f"{stem}.html")
+            if args.pdf:
+                from reports.pdf import write_pdf
+
+                write_pdf(out / f"{stem}.html", out / f"{stem}.pdf")
+                row["files"].append(f"{stem}.pdf")
         except SlotcertError as exc:
             print(f"slotcert: {path}: HTML report not written: {exc}", file=sys.stderr)
             row["error"] = f"HTML report not written: {exc}"

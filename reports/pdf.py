@@ -1,0 +1,34 @@
+"""PDF of an HTML report, printed by headless Chromium when it is installed.
+
+The HTML report is self-contained (images embedded, no network), so printing
+it needs nothing but the browser. Without Chromium, ``--pdf`` is a usage error
+that says how to get it, never a silent skip.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from certify.errors import UsageError
+from reports.browser_check import CHROMIUM, run_chromium
+
+
+def find_chromium() -> str:
+    """Path of the Chromium binary, or a UsageError saying how to install one."""
+    found = shutil.which(CHROMIUM) or shutil.which("chromium")
+    if found is None:
+        raise UsageError("--pdf needs Chromium: install it (apt-get install chromium) or "
+                         "point SLOTCERT_CHROMIUM at a Chromium binary")
+    return found
+
+
+def write_pdf(html: Path, pdf: Path, chromium: str | None = None) -> None:
+    """Print ``html`` to ``pdf`` (A4, no browser header or footer)."""
+    browser = chromium or find_chromium()
+    with tempfile.TemporaryDirectory(prefix="slotcert-pdf-") as tmp:
+        run_chromium(browser, html, Path(tmp) / "profile", f"--print-to-pdf={pdf.resolve()}",
+                     "--no-pdf-header-footer")
+    if not pdf.is_file() or not pdf.read_bytes().startswith(b"%PDF"):
+        raise UsageError(f"{pdf}: Chromium did not write a PDF")
