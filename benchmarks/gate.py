@@ -11,8 +11,8 @@ Usage::
     python -m benchmarks.gate --only sim_classic   # one metric
 
 Refresh the baseline only on purpose (a kernel got faster, or the reference
-machine changed): run ``--short`` several times, keep the slowest figure of
-each metric (``--update`` writes the last run; edit down to the slowest), and
+machine changed): run ``--short`` several times on a quiet machine, keep 85% of the
+slowest figure of each metric (``--update`` writes the last run as is), and
 commit it with the change. A baseline from the slowest runs keeps the gate
 from failing on noise while still catching a kernel that got 25% slower.
 """
