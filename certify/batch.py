@@ -48,13 +48,7 @@ class LevelCertification:
     stream: int
     convergence: list[tuple[int, float, float, float]]
     verdict: LevelVerdict | None = None
-
-    @property
-    def sim_ci(self) -> tuple[float, float] | None:
-        """The simulation's confidence interval (set by the batch)."""
-        return self._ci
-
-    _ci: tuple[float, float] | None = None
+    sim_ci: tuple[float, float] | None = None  # the simulation's interval, set by the verdict
 
 
 @dataclass
@@ -170,7 +164,7 @@ def _judge(cert: Certification, exact: ExactResult | None) -> None:
             lc.exact.sigma if lc.exact else None, sim.rtp if sim else None,
             sim.std_error if sim else None, sim.spins if sim else 0, jack)
         if sim is not None:
-            lc._ci = interval(sim.rtp, sim.std_error, conf)
+            lc.sim_ci = interval(sim.rtp, sim.std_error, conf)
         _level_findings(cert, lc)
     _machine_findings(cert)
     verdicts = [lc.verdict.verdict for lc in cert.levels if lc.verdict]
