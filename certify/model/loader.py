@@ -173,7 +173,7 @@ def _substitutes(rd: Reader, t: dict[str, Any], where: str, kinds: dict[str, str
     subs = rd.array(t, "substitutes", where) or []
     for i, sub in enumerate(subs):
         at = join(join(where, "substitutes"), i)
-        if sub not in kinds:
+        if not isinstance(sub, str) or sub not in kinds:
             rd.error(at, f'unknown symbol "{sub}"', "unknown_symbol")
         elif kinds[sub] != "regular":
             rd.error(at, f"a wild substitutes only regular symbols; {sub!r} is {kinds[sub]}",
@@ -194,7 +194,7 @@ def _groups(rd: Reader, raw: Any, symbols: dict[str, Symbol]) -> tuple:
             rd.error(where, f"must be a non-empty array of symbols, got {members!r}", "type")
             continue
         for i, sym in enumerate(members):
-            if sym not in symbols:
+            if not isinstance(sym, str) or sym not in symbols:
                 rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
         groups.append((name, tuple(m for m in members if isinstance(m, str))))
     return tuple(groups)
@@ -211,7 +211,7 @@ def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Sym
             rd.error(where, "must be a non-empty array of symbols (empty strip)", "empty_strip")
             continue
         for i, sym in enumerate(strip):
-            if sym not in symbols:
+            if not isinstance(sym, str) or sym not in symbols:
                 rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
         out.append(tuple(strip))
     if reels is None and strips and len(strips) < 2:
@@ -297,7 +297,8 @@ class _Context:
         self.pay_combos: set[tuple[str, ...]] = set()
 
     def token_ok(self, token: Any) -> bool:
-        return token == ANY or token in self.symbols or token in self.groups
+        return isinstance(token, str) and (token == ANY or token in self.symbols
+                                           or token in self.groups)
 
     def matches(self, token: str, symbol: str) -> bool:
         """Whether ``symbol`` on a reel matches pay ``token`` (wilds included)."""
@@ -309,8 +310,8 @@ class _Context:
         sym = self.symbols[symbol]
         return sym.kind == "wild" and any(m in sym.substitutes for m in members)
 
-    def counted(self, name: str, rd: Reader, where: str, kinds: tuple[str, ...]) -> None:
-        if name not in self.symbols:
+    def counted(self, name: Any, rd: Reader, where: str, kinds: tuple[str, ...]) -> None:
+        if not isinstance(name, str) or name not in self.symbols:
             rd.error(where, f'unknown symbol "{name}"', "unknown_symbol")
         elif self.symbols[name].kind not in kinds:
             rd.error(where, f"{name!r} is {self.symbols[name].kind}; expected "
@@ -375,8 +376,8 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
     for i, spec in enumerate(raw if isinstance(raw, list) else []):
         where = join("scatter_pays", i)
         t = rd.table(spec, where, ("symbol", "count", "pays"))
-        sym = t.get("symbol")
-        ctx.counted(sym, rd, join(where, "symbol"), ("scatter", "bonus"))
+        sym = str(t.get("symbol"))
+        ctx.counted(t.get("symbol"), rd, join(where, "symbol"), ("scatter", "bonus"))
         count = rd.integer(t, "count", where, 1) or 1
         pays = rd.integer(t, "pays", where, 0) or 0
         if (sym, count) in seen:
