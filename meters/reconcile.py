@@ -191,6 +191,12 @@ def _span(df: pd.DataFrame, scr) -> pd.DataFrame:
     """First and last kept reading of each machine, by machine code."""
     m = scr.mcode[scr.order]
     t = df["read_at"].to_numpy()[scr.order]
+    if len(m) and bool(np.all(m[1:] >= m[:-1])):  # kept rows are sorted by machine
+        first = np.flatnonzero(np.r_[True, m[1:] != m[:-1]])
+        last = np.r_[first[1:], len(m)] - 1
+        return pd.DataFrame({"start": t[first], "end": t[last],
+                             "row_start": scr.order[first], "row_end": scr.order[last]},
+                            index=pd.Index(m[first], name="m"))
     frame = pd.DataFrame({"m": m, "t": t, "row": scr.order})
     g = frame.groupby("m")
     return pd.DataFrame({"start": g["t"].first(), "end": g["t"].last(),
@@ -200,8 +206,10 @@ def _span(df: pd.DataFrame, scr) -> pd.DataFrame:
 def iso(ns: np.ndarray) -> np.ndarray:
     """ISO 8601 UTC text (to the second) of int64 nanosecond times ("" for 0)."""
     ns = np.asarray(ns, dtype=np.int64)
-    text = np.char.add(np.datetime_as_string((ns // 10**9).astype("datetime64[s]"), unit="s"),
-                       "Z")
+    # period keys repeat a lot: format each distinct second once
+    seconds, at = np.unique(ns // 10**9, return_inverse=True)
+    text = np.char.add(np.datetime_as_string(seconds.astype("datetime64[s]"), unit="s"),
+                       "Z")[at.reshape(-1)]
     return np.where(ns == 0, "", text).astype(object)
 
 

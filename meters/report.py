@@ -148,8 +148,9 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
     fig, axes = plt.subplots(rows, cols, figsize=(11, 2.3 * rows), squeeze=False)
     for ax in axes.ravel():
         ax.set_visible(False)
+    shown = periods[periods["machine_id"].isin(top["machine_id"])]  # one pass, not n
     for ax, (_, m) in zip(axes.ravel(), top.iterrows(), strict=False):
-        p = periods[periods["machine_id"] == m["machine_id"]]
+        p = shown[shown["machine_id"] == m["machine_id"]]
         cin = p["coin_in"].fillna(0).cumsum().to_numpy(dtype=float)
         hold = p["hold"].fillna(0).cumsum().to_numpy(dtype=float)
         with np.errstate(invalid="ignore", divide="ignore"):
