@@ -14,11 +14,12 @@ from typing import Any
 
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine.tables import GameTables
+from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.jurisdiction import Jurisdiction
-from certify.model.loader import parse_machine, read_toml
+from certify.model.loader import MACHINE_SCHEMA, parse_machine, read_toml
 from certify.model.schema import Machine
 from certify.stats import LevelVerdict, interval, level_verdict, worst
 
@@ -67,8 +68,18 @@ class Certification:
 
 
 def load_for_certification(path: str | Path) -> tuple[Machine, list[Finding]]:
-    """Load a machine, keeping its validation warnings as findings."""
-    machine, problems = parse_machine(read_toml(path), str(path))
+    """Load a machine (the file read once), keeping its validation warnings as findings.
+
+    Raises
+    ------
+    UsageError
+        When the file declares another kind of model.
+
+    """
+    data = read_toml(path)
+    if data.get("schema") != MACHINE_SCHEMA:
+        raise UsageError(f"{path}: not a machine model (schema {data.get('schema', '')!r})")
+    machine, problems = parse_machine(data, str(path))
     return machine, [Finding("warning", p.code, str(p)) for p in problems]
 
 

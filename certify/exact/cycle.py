@@ -9,6 +9,7 @@ import numpy as np
 from certify.engine.simulate import game_args, level_args
 from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine
 from certify.exact import _kernels as k
+from certify.exact.decompose import count_distribution, scatter_mean
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
 from certify.model.schema import Machine
 
@@ -198,7 +199,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         bonus_p += wgt * bflag
     tb = lt.total_bet
     ew = mean / total
-    scatter = _scatter_mean(tables, lt, base)
+    scatter = scatter_mean(tables, tables.base, lt)
     return LevelExact(
         level_index=lt.level_index, level=lt.level, total_bet=tb, rtp=ew / tb,
         line_rtp=(line_sum / total - scatter) / tb, scatter_rtp=scatter / tb,
@@ -242,21 +243,12 @@ def _free_spin_moments(tables: GameTables, lt: LevelTables, eb: float,
     return out
 
 
-def _scatter_mean(tables: GameTables, lt: LevelTables, base: _Buckets) -> float:
-    """Mean scatter pay per spin, from the trigger-count buckets when they coincide."""
-    from certify.exact.decompose import scatter_mean
-
-    return scatter_mean(tables, tables.base, lt)
-
-
 def _awards(tables: GameTables, lt: LevelTables, base: _Buckets, fs_p: float,
             bonus_p: float) -> list[AwardExact]:
     m = tables.machine
     kind = "ways" if tables.is_ways else "line"
     out = [AwardExact(kind, e.combo, int(lt.credits[e.index]),
                       float(base.awards[e.index]) / base.total) for e in m.pays]
-    from certify.exact.decompose import count_distribution
-
     for sp in m.scatter_pays:
         dist = count_distribution(tables.base, tables.counted_names.index(sp.symbol))
         higher = [s.count for s in m.scatter_pays if s.symbol == sp.symbol and s.count > sp.count]

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from certify.exact.cycle import compute_exact
+from functools import lru_cache
+
+from certify.errors import EngineError
+from certify.exact.cycle import ExactResult, compute_exact
 from certify.model.schema import Machine
+
+
+@lru_cache(maxsize=32)
+def _exact(machine: Machine) -> ExactResult | None:
+    """Exact figures of a machine, computed once per distinct model.
+
+    A floor has many machines of one model; ``Machine`` is a frozen, hashable
+    dataclass (its source path excluded), so every row of that model shares
+    one enumeration.
+    """
+    return compute_exact(machine)
 
 
 def theory(machine: Machine, level_index: int) -> tuple[float, float]:
@@ -15,9 +29,7 @@ def theory(machine: Machine, level_index: int) -> tuple[float, float]:
         When the cycle is too large to enumerate.
 
     """
-    from certify.errors import EngineError
-
-    result = compute_exact(machine)
+    result = _exact(machine)
     if result is None:
         raise EngineError(f"{machine.id}: cycle too large for exact figures")
     level = result.levels[level_index]

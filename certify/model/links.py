@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import ModelError
-from certify.model.loader import read_toml
+from certify.model.loader import read_mystery, read_toml
 from certify.model.reader import Reader, join
 from certify.model.schema import Machine
 
@@ -149,11 +149,7 @@ def _trigger(rd: Reader, raw: Any) -> tuple:
         return None, None, None
     min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
     if "mystery" in t:
-        p = rd.money(t, "mystery", at)
-        if p is not None and not 0 < p < 1:
-            rd.error(join(at, "mystery"), f"must be a probability in (0, 1), got \"{p}\"",
-                     "range")
-        return None, min_level, p
+        return None, min_level, read_mystery(rd, t, at)
     combo = rd.array(t, "combo", at) or []
     for j, token in enumerate(combo):
         if not isinstance(token, str) or not token:

@@ -474,6 +474,14 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
     return tuple(out)
 
 
+def read_mystery(rd: Reader, t: dict[str, Any], at: str) -> Decimal | None:
+    """A mystery trigger: probability per credit wagered, strictly between 0 and 1."""
+    p = rd.money(t, "mystery", at)
+    if p is not None and not 0 < p < 1:
+        rd.error(join(at, "mystery"), f"must be a probability in (0, 1), got \"{p}\"", "range")
+    return p
+
+
 def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
                      levels: tuple[int, ...]) -> tuple:
     at = join(where, "trigger")
@@ -486,11 +494,7 @@ def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
         rd.error(join(at, "min_bet_level"), f"{min_level} is not one of bet.bet_levels "
                  f"{list(levels)}", "range")
     if "mystery" in t:
-        p = rd.money(t, "mystery", at)
-        if p is not None and not 0 < p < 1:
-            rd.error(join(at, "mystery"), f"must be a probability in (0, 1), got \"{p}\"",
-                     "range")
-        return None, min_level, p
+        return None, min_level, read_mystery(rd, t, at)
     combo = tuple(rd.array(t, "combo", at) or [])
     for j, token in enumerate(combo):
         if not ctx.token_ok(token):
