@@ -364,3 +364,15 @@ def stream_sample(states, draws, bound, out_sum, out_sq, out_counts):
             out_counts[c, x] += 1
         out_sum[c] = s
         out_sq[c] = sq
+
+
+@jit
+def replay_stops(state, n, reels, out):
+    """The stops the simulation kernel draws for ``n`` spins of a stream: a test hook.
+
+    Valid for games without features (a bonus or free spins draw more numbers).
+    """
+    rng = np.zeros(6, dtype=np.uint64)
+    rng[:4] = state
+    for i in range(n):
+        draw_stops(rng, reels[1], reels[2], reels[3], reels[4], reels[6], out[i])

@@ -99,3 +99,27 @@ def _certificate_levels(threads: int, out) -> list:
 def test_certificate_figures_identical_with_one_and_two_threads(tmp_path):
     """Same seed: identical certificate figures (exact and simulated) with 1 and 2 threads."""
     assert _certificate_levels(1, tmp_path / "one") == _certificate_levels(2, tmp_path / "two")
+
+
+@pytest.mark.parametrize("name", ["tiny_lines.toml", "../../models/machines/classic-3r-1.toml"])
+def test_simulation_kernel_equals_twin_on_its_own_draws(name):
+    """The production kernel (its lines walk is written out, not shared with the
+    test hook) pays exactly what the twin pays on the very stops it drew."""
+    from certify.engine.rng import chunk_states
+    from certify.engine.simulate import run_chunks
+
+    machine = load_machine(DATA / name)
+    tables = compile_machine(machine)
+    n = 3000
+    out, _, awards, _ = run_chunks(tables, 0, 9, 0, np.array([n], dtype=np.int64))
+    stops = np.zeros((n, machine.reels), dtype=np.int64)
+    k.replay_stops(chunk_states(9, 0, 1)[0], n, reel_args(tables.base), stops)
+    wins, paid = 0, np.zeros(len(machine.pays), dtype=np.int64)
+    for row in stops.tolist():
+        win, entries = twin.spin_value(machine, twin.window(machine.strips, row, machine.rows), 0)
+        wins += win
+        for e in entries:
+            if e >= 0:
+                paid[e] += 1
+    assert int(out[0, k.OUT_WIN]) == wins
+    assert awards[0].tolist() == paid.tolist()
