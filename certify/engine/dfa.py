@@ -39,6 +39,7 @@ class LineAutomaton:
         Wild multiplier of that entry.
     win : ndarray (n_states,) int64
         ``credits[best_entry] * best_mult`` (0 for none).
+
     """
 
     trans: np.ndarray

@@ -167,6 +167,8 @@ def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: 
         Run size and seed; chunk ``i`` always uses stream ``(seed, stream, i)``.
     stream : int
         Separates independent runs under one seed.
+    chunk_spins : int
+        Spins per chunk (part of the reproducibility contract; default 2^20).
     progress : callable, optional
         Called with the running result after each batch of chunks.
     runner : object, optional
@@ -176,6 +178,7 @@ def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: 
         in chunk order. Default: :func:`run_chunks` in this process. Batches
         are merged in chunk order, so the result is bit-identical whatever
         the runner.
+
     """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     level = tables.levels[level_index]
