@@ -118,16 +118,21 @@ def segment_sums(values, first, sums, seen):
 
 
 @jit
-def fill_column(src, out, j, wrong):
-    """Copy meter values into column ``j`` of ``out``; NaN and mark the impossible ones.
+def fill_rows(src, out, wrong):
+    """Transpose a (meters, rows) block of values into the (rows, meters) block ``out``.
 
-    A value is impossible when it is negative, not whole or beyond 9e15.
+    Impossible values (negative, not whole or beyond 9e15) become NaN and are
+    marked in ``wrong`` (meters, rows). ``src`` rows are contiguous copies of
+    the columns, so both sides stream through memory once.
     """
-    for i in range(src.shape[0]):
-        x = float(src[i])
-        bad = x == x and (x < 0 or x > 9.0e15 or x != np.floor(x))
-        wrong[i] = bad
-        out[i, j] = np.nan if bad else x
+    k, n = src.shape
+    for j in range(k):
+        for i in range(n):
+            x = src[j, i]
+            # no short-circuit: the test compiles without branches (NaN fails every one)
+            bad = (x < 0.0) | (x > 9.0e15) | ((x != np.floor(x)) & (x == x))
+            wrong[j, i] = bad
+            out[i, j] = np.nan if bad else x
 
 
 @jit

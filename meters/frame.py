@@ -51,6 +51,11 @@ class Readings:
         """Key columns then meters."""
         return [*self.keys.columns, *self.meters]
 
+    def slice(self, start: int, stop: int) -> Readings:
+        """Return the readings of rows ``start:stop`` (views of the meter matrix)."""
+        return Readings(self.keys.iloc[start:stop].reset_index(drop=True),
+                        self.values[start:stop], self.meters)
+
     def take(self, rows: np.ndarray) -> Readings:
         """Return the readings at positions ``rows``."""
         return Readings(self.keys.iloc[rows].reset_index(drop=True), self.values[rows],
@@ -150,3 +155,54 @@ def _slices(part: Readings, block_rows: int):
         yield Readings(part.keys.iloc[begin:stop].reset_index(drop=True),
                        part.values[begin:stop], part.meters)
         begin = stop
+
+
+class NotGrouped(Exception):
+    """The rows of some machine are not contiguous in the stream of parts."""
+
+
+_NOTHING = object()
+
+
+def stream_blocks(parts, block_rows: int):
+    """Yield Readings of whole machines, of at least ``block_rows`` rows, from a stream.
+
+    For dumps in which each machine's rows are contiguous (sorted or grouped
+    by machine): blocks are cut at machine boundaries as the parts arrive, so
+    only about a block and a part are in memory, never the whole dump. Raises
+    :class:`NotGrouped` as soon as a machine's rows are found apart (the
+    caller then falls back to :func:`machine_blocks`); blocks already yielded
+    are whole machines either way.
+    """
+    done: set = set()
+    last = _NOTHING  # machine of the last row seen
+    held: list[Readings] = []
+    held_rows = 0
+    for part in parts:
+        if not len(part):
+            continue
+        ids = part.keys["machine_id"].cat
+        codes = ids.codes.to_numpy()
+        starts = np.r_[0, np.flatnonzero(codes[1:] != codes[:-1]) + 1]
+        names = np.r_[np.asarray(ids.categories, dtype=object), np.array([None], dtype=object)]
+        runs = names[codes[starts]].tolist()  # one id per run of rows (None: no machine_id)
+        goes_on = runs[0] == last
+        if len(set(runs)) != len(runs) or not done.isdisjoint(runs[1:] if goes_on else runs):
+            raise NotGrouped
+        if not goes_on and last is not _NOTHING:
+            done.add(last)
+        done.update(runs[:-1])
+        last = runs[-1]
+        cuts = starts[1:] if goes_on or not held else starts
+        begin = 0
+        while True:
+            at = int(np.searchsorted(cuts, begin + block_rows - held_rows))
+            if at == len(cuts):
+                break
+            held.append(part.slice(begin, int(cuts[at])))
+            yield Readings.concat([h for h in held if len(h)])
+            held, held_rows, begin = [], 0, int(cuts[at])
+        held.append(part.slice(begin, len(part)))
+        held_rows += len(part) - begin
+    if held_rows:
+        yield Readings.concat([h for h in held if len(h)])

@@ -26,6 +26,7 @@ import io
 import itertools
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -208,13 +209,33 @@ def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
         # whole row groups when they fit: less Arrow memory and CPU than sliced batches
         batches = (handle.read_row_group(i) for i in range(len(groups))) \
             if max(groups, default=0) <= batch_rows else handle.iter_batches(batch_size=size)
-        for batch in batches:
+        for batch in prefetched(batches):
             frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
             lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
             start += batch.num_rows
             yield frame, lines, np.full(batch.num_rows, "", dtype=object)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
+
+
+_END = object()
+
+
+def prefetched(items: Iterator) -> Iterator:
+    """Yield the items of an iterator while a worker thread produces the next one.
+
+    Parquet decoding releases the GIL, so the next row group is decoded on
+    the other core while the caller converts and reconciles this one (one
+    item ahead: one more batch of Arrow data alive). Exceptions surface here.
+    """
+    with ThreadPoolExecutor(1, thread_name_prefix="meters-read") as pool:
+        ahead = pool.submit(next, items, _END)
+        while True:
+            item = ahead.result()
+            if item is _END:
+                return
+            ahead = pool.submit(next, items, _END)
+            yield item
 
 
 def _arrow_column(col: pa.Array | pa.ChunkedArray):
@@ -363,8 +384,12 @@ def _machine_ids(values: pd.Series, reason: np.ndarray) -> pd.Categorical:
 def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         ts = values if getattr(values.dtype, "tz", None) else values.dt.tz_localize("UTC")
-        ok = ts.notna().to_numpy()
+        # instants are stored as UTC nanoseconds: no per-row conversion needed
+        ns = ts.astype("datetime64[ns, UTC]").array.asi8.copy()
+        ok = ns != np.iinfo(np.int64).min
         _set(reason, ~ok, "read_at is empty")
+        ns[~ok] = 0
+        return ns
     else:
         text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
         ts = pd.to_datetime(text, utc=True, format="ISO8601", errors="coerce")
@@ -399,30 +424,32 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray):
 
 
 def _fill_values(sources: list, n: int, out: np.ndarray | None = None,
-                 block: int = 16_384) -> tuple[np.ndarray, list]:
+                 block: int = 8192) -> tuple[np.ndarray, list]:
     """Build the (rows, meters) matrix of the columns, block of rows by block.
 
-    Filling row blocks (all columns of a few thousand rows at a time) keeps
-    the writes in cache. Impossible values become NaN; the second result has
-    one mask of them per column (None for absent columns).
+    Each block of rows is first copied column by column into a small
+    (meters, rows) buffer (contiguous, converting to float), then one kernel
+    transposes it into the matrix: every write and read is sequential and
+    the buffer stays in cache. Impossible values become NaN; the second
+    result has one mask of them per column (None for absent columns).
     """
     values = np.empty((n, len(sources))) if out is None else out
-    wrong = [np.empty(n, dtype=bool) if s is not None else None for s in sources]
+    wrong = np.zeros((len(sources), n), dtype=bool)
     pieces = [None if s is None else list(s) if isinstance(s, Chunks) else [s] for s in sources]
     offsets = [None if p is None else np.cumsum([0] + [len(a) for a in p]) for p in pieces]
+    buf = np.full((len(sources), min(block, n)), np.nan)
     for start in range(0, n, block):
         stop = min(start + block, n)
-        for j, (arrays, offs, mask) in enumerate(zip(pieces, offsets, wrong, strict=True)):
-            if arrays is None or offs is None or mask is None:
-                values[start:stop, j] = np.nan
+        for j, (arrays, offs) in enumerate(zip(pieces, offsets, strict=True)):
+            if arrays is None or offs is None:
                 continue
             c, pos = int(np.searchsorted(offs, start, "right")) - 1, start
             while pos < stop:
                 end = min(stop, int(offs[c + 1]))
-                _kernels.fill_column(arrays[c][pos - offs[c]:end - offs[c]],
-                                     values[pos:end], j, mask[pos:end])
+                buf[j, pos - start:end - start] = arrays[c][pos - offs[c]:end - offs[c]]
                 pos, c = end, c + 1
-    return values, wrong
+        _kernels.fill_rows(buf[:, :stop - start], values[start:stop], wrong[:, start:stop])
+    return values, [None if p is None else wrong[j] for j, p in enumerate(pieces)]
 
 
 def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:

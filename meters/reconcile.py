@@ -22,9 +22,12 @@ import pyarrow.parquet as pq
 from meters import checks, events
 from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, SEVERITY, Code
 from meters.config import Config
-from meters.frame import Readings, machine_blocks
-from meters.readers import dump_meters, iter_dump, original_rows
+from meters.parallel import default_workers, reconcile_parallel
+from meters.frame import NotGrouped, Readings, machine_blocks, stream_blocks
+from meters.readers import dump_format, dump_meters, iter_dump, original_rows
 from meters.sequence import column_at, intervals, screen
+
+STREAM_BATCH_ROWS = 1_000_000  # rows decoded at a time when streaming a Parquet dump
 
 
 @dataclass
@@ -77,7 +80,8 @@ def small_pages() -> Iterator[None]:
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
               cfg: Config | None = None, pieces: int = 1, batch_rows: int | None = None,
-              workdir: str | None = None, block_rows: int = 500_000) -> Result:
+              workdir: str | None = None, block_rows: int = 500_000,
+              workers: int | None = None) -> Result:
     """Reconcile dumps against a floor.
 
     Parameters
@@ -101,6 +105,10 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     block_rows : int
         Rows of whole machines reconciled at a time within memory (bounds the
         working memory of the checks; results do not depend on it).
+    workers : int, optional
+        Processes reconciling a Parquet dump grouped by machine in parallel
+        (default: the usable cores; 1 reconciles in this process). Results do
+        not depend on it.
 
     Returns
     -------
@@ -111,10 +119,13 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     meters = dump_meters([str(d) for d in dumps])
     by_machine = events.CountsByMachine(counts) if counts is not None else None
     if pieces <= 1:
-        parts = [f for d in dumps
-                 for f in iter_dump(d, batch_rows=batch_rows or 2**62, meters=meters)]
-        results = [reconcile_frame(block, floor, by_machine, cfg)
-                   for block in machine_blocks(parts, block_rows)]
+        results = _streamed(dumps, meters, floor, by_machine, cfg, batch_rows, block_rows,
+                            default_workers() if workers is None else workers)
+        if results is None:
+            parts = [f for d in dumps
+                     for f in iter_dump(d, batch_rows=batch_rows or 2**62, meters=meters)]
+            results = [reconcile_frame(block, floor, by_machine, cfg)
+                       for block in machine_blocks(parts, block_rows)]
     else:
         with tempfile.TemporaryDirectory(dir=workdir) as tmp:
             files = spill(dumps, meters, pieces, Path(tmp), batch_rows or 1_000_000)
@@ -126,6 +137,32 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     result.extra["machines_without_readings"] = sorted(set(floor.index) - seen)
     attach_originals(result)
     return result
+
+
+def _streamed(dumps, meters, floor, by_machine, cfg, batch_rows, block_rows, workers
+              ) -> list[Result] | None:
+    """Reconcile one Parquet dump grouped by machine while it is read; None if not grouped.
+
+    Row groups are decoded one ahead on the other core, and blocks of whole
+    machines are reconciled as soon as their rows are in, so memory holds a
+    block and a row group, not the dump. A dump that turns out not to be
+    grouped by machine (some machine's rows apart) is left to the caller,
+    which reads it whole: the blocks reconciled so far are discarded.
+    """
+    if len(dumps) != 1 or dump_format(dumps[0]) != "parquet":
+        return None
+    if workers > 1 and batch_rows is None:
+        results = reconcile_parallel(str(dumps[0]), meters, floor, by_machine, cfg, block_rows,
+                                     workers)
+        if results is not None:
+            return results
+    parts = iter_dump(dumps[0], batch_rows=batch_rows or STREAM_BATCH_ROWS, meters=meters)
+    try:
+        return [reconcile_frame(block, floor, by_machine, cfg)
+                for block in stream_blocks(parts, block_rows)]
+    except NotGrouped:
+        parts.close()
+        return None
 
 
 def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,

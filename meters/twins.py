@@ -34,9 +34,10 @@ def segment_sums(values: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.
     return sums, seen
 
 
-def fill_column(src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values as floats with impossible ones (negative, fractional, > 9e15) as NaN."""
+def fill_rows(src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(meters, rows) values as a (rows, meters) float array with impossible ones
+    (negative, fractional, > 9e15) as NaN, and the (meters, rows) mask of them."""
     x = np.asarray(src, dtype=float)
     with np.errstate(invalid="ignore"):
         wrong = ~np.isnan(x) & ((x < 0) | (x > 9.0e15) | (x != np.floor(x)))
-    return np.where(wrong, np.nan, x), wrong
+    return np.where(wrong, np.nan, x).T, wrong

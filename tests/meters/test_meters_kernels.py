@@ -68,9 +68,10 @@ def test_small_kernels_match_their_twins(seed):
     np.testing.assert_allclose(sums, expect[0])
     np.testing.assert_array_equal(seen, expect[1])
 
-    src = np.r_[values[:, 0], -3.0, 2.5, 1e16, np.nan]
-    out, wrong = np.empty((len(src), 1)), np.empty(len(src), dtype=bool)
-    _kernels.fill_column(src, out, 0, wrong)
-    expect = twins.fill_column(src)
-    np.testing.assert_array_equal(out[:, 0], expect[0])
+    src = np.vstack([values.T, rng.choice([-3.0, 2.5, 1e16, 7.0, np.nan], values.shape).T])
+    out, wrong = np.empty(src.shape[::-1]), np.empty(src.shape, dtype=bool)
+    _kernels.fill_rows(src, out, wrong)
+    expect = twins.fill_rows(src)
+    np.testing.assert_array_equal(out, expect[0])
     np.testing.assert_array_equal(wrong, expect[1])
+    assert wrong.any() and np.isnan(out).any()
