@@ -3,13 +3,52 @@
 Every kernel module imports :func:`jit` from here (never ``numba.njit``), so
 all kernels share ``cache=True`` (compiled once, reused by later processes)
 and ``error_model="numpy"`` (no Python exception checks on division).
+
+numba checks a cached kernel only against its own source file, not the
+inlined functions it took from other files: a kernel compiled with an old
+``_prefix.py`` would be reused after that file changed. So on import, a digest
+of every kernel source file (``_*.py`` in the packages) is compared with the
+one the caches were built from, and the caches are dropped when it differs.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+from pathlib import Path
 from typing import Any
 
 import numba
+
+_ROOT = Path(__file__).resolve().parents[1]
+_PACKAGES = ("certify", "meters")
+_STAMP = _ROOT / "certify" / "__pycache__" / "numba-sources.sha256"
+
+
+def _kernel_sources() -> list[Path]:
+    return sorted(p for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("_*.py")
+                  if not p.name.startswith("__"))
+
+
+def refresh_kernel_cache() -> bool:
+    """Drop the packages' numba caches if a kernel source changed; True if dropped."""
+    digest = hashlib.sha256()
+    for path in _kernel_sources():
+        digest.update(path.relative_to(_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    stamp = digest.hexdigest()
+    with contextlib.suppress(OSError):
+        if _STAMP.read_text() == stamp:
+            return False
+    with contextlib.suppress(OSError):
+        for pkg in _PACKAGES:
+            for cached in (_ROOT / pkg).rglob("__pycache__/*.nb[ic]"):
+                cached.unlink(missing_ok=True)
+        _STAMP.parent.mkdir(exist_ok=True)
+        _STAMP.write_text(stamp)
+    return True
+
+
+refresh_kernel_cache()
 
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
 
