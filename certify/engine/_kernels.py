@@ -1,13 +1,9 @@
 """numba kernels of the Monte Carlo engine: arrays and scalars only.
 
-The random numbers come from xoshiro256** (Blackman & Vigna), one independent
-stream per chunk of spins, seeded outside the kernel from
-``numpy.random.SeedSequence(seed, spawn_key=(chunk,))``. Bounded draws use
-Lemire's multiply-shift on 32-bit halves of each 64-bit output, with the
-rejection step that makes them exactly uniform.
-
-Layout of ``rng`` (uint64[6]): xoshiro state s0..s3, a spare 32-bit half,
-and a flag saying whether the spare is valid.
+The random numbers come from xoshiro256** (:mod:`certify.engine._rng`), one
+independent stream per chunk of spins, seeded outside the kernel from
+``numpy.random.SeedSequence(seed, spawn_key=(stream, chunk))``; the state
+lives in four scalars.
 """
 
 from __future__ import annotations
@@ -15,95 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
-from certify.engine._prefix import prefix_line_win
+from certify.engine._prefix import count_field, lines_spin
+from certify.engine._rng import bounded, draw_spin
 
 OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
 N_OUT = 7
-_MASK32 = np.uint64(0xFFFFFFFF)
-
-
-@jit(inline="always")
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@jit(inline="always")
-def next_u64(rng):
-    """Advance xoshiro256** and return its next 64-bit output."""
-    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
-    return result
-
-
-@jit(inline="always")
-def next_u32(rng):
-    """A uniform 32-bit value (as uint64), using both halves of each output."""
-    if rng[5] != np.uint64(0):
-        rng[5] = np.uint64(0)
-        return rng[4]
-    r = next_u64(rng)
-    rng[4] = r & _MASK32
-    rng[5] = np.uint64(1)
-    return r >> np.uint64(32)
-
-
-@jit(inline="always")
-def bounded(rng, n):
-    """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire, unbiased)."""
-    un = np.uint64(n)
-    m = next_u32(rng) * un
-    low = m & _MASK32
-    if low < un:
-        threshold = (np.uint64(1 << 32) - un) % un
-        while low < threshold:
-            m = next_u32(rng) * un
-            low = m & _MASK32
-    return np.int64(m >> np.uint64(32))
-
-
-@jit(inline="always")
-def draw_stops(rng, length, total_weight, lookup, cumulative, mode, stops):
-    """Draw one stop per reel: uniform (mode 0), weighted by table (1) or by search (2)."""
-    for r in range(length.shape[0]):
-        if mode == 0:
-            stops[r] = bounded(rng, length[r])
-        else:
-            u = bounded(rng, total_weight[r])
-            if mode == 1:
-                stops[r] = lookup[r, u]
-            else:
-                lo, hi = 0, length[r] - 1
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if cumulative[r, mid] > u:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                stops[r] = lo
-
-
-@jit(inline="always")
-def line_win(stops, window, paylines, trans, live, state_win, state_entry, awards, count):
-    """Sum of line wins of one spin; counts paying entries into ``awards`` if ``count``."""
-    total = 0
-    for line in range(paylines.shape[0]):
-        st = 0
-        for r in range(window.shape[0]):
-            st = trans[st, window[r, stops[r], paylines[line, r]]]
-            if not live[st]:
-                break
-        total += state_win[st]
-        if count and state_entry[st] >= 0:
-            awards[state_entry[st]] += 1
-    return total
 
 
 @jit(inline="always")
@@ -139,16 +51,6 @@ def ways_win(stops, window, ways_match, entry_len, family, credits, fam_len, fam
 
 
 @jit(inline="always")
-def count_symbols(stops, counted, counts):
-    """Counted symbols (scatters, triggers) anywhere in the window."""
-    for c in range(counted.shape[0]):
-        n = 0
-        for r in range(stops.shape[0]):
-            n += counted[c, r, stops[r]]
-        counts[c] = n
-
-
-@jit(inline="always")
 def scatter_win(counts, scatter_pay):
     """Scatter pays: for each counted symbol, the pay of its highest reached count."""
     total = 0
@@ -158,24 +60,34 @@ def scatter_win(counts, scatter_pay):
 
 
 @jit(inline="always")
-def bonus_award(rng, bonus_cum, bonus_pay):
-    """Draw one bonus award (credits) from its weight table."""
-    u = bounded(rng, bonus_cum[bonus_cum.shape[0] - 1])
+def bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3):
+    """Draw one bonus award from its weight table: (credits, s0, s1, s2, s3)."""
+    u, s0, s1, s2, s3 = bounded(bonus_cum[bonus_cum.shape[0] - 1], s0, s1, s2, s3)
     k = 0
     while bonus_cum[k] <= u:
         k += 1
-    return bonus_pay[k]
+    return bonus_pay[k], s0, s1, s2, s3
 
 
 @jit(inline="always")
-def hist_bin(win, edges):
+def scatter_packed(packed, scatter_pay):
+    """Scatter pays of a packed counts word (see :func:`scatter_win`)."""
+    total = 0
+    for c in range(scatter_pay.shape[0]):
+        total += scatter_pay[c, count_field(packed, c)]
+    return total
+
+
+@jit(inline="always")
+def hist_bin(win, edges, small_bins):
     """Histogram bin of a win: 0 for none, else k with edges[k] <= win < edges[k + 1].
 
     ``edges[k]`` is the smallest credit amount of bin k (bin k holds wins in
-    [2^(k-11), 2^(k-10)) x total bet); a binary search, no logarithm.
+    [2^(k-11), 2^(k-10)) x total bet). Wins below ``small_bins.shape[0]``
+    credits read their bin from that table; larger ones search the edges.
     """
-    if win <= 0:
-        return 0
+    if win < small_bins.shape[0]:
+        return np.int64(small_bins[win])
     lo, hi = 1, edges.shape[0] - 1
     while lo < hi:
         mid = (lo + hi + 1) >> 1
@@ -187,178 +99,179 @@ def hist_bin(win, edges):
 
 
 @jit(inline="always")
-def evaluate_lines(stops, reels, px, level, game, counts, awards, count):
-    """Line + scatter credits of the window at ``stops`` (fills ``counts``)."""
-    win = prefix_line_win(stops, reels[0], reels[1], game[0], level[0], level[1], level[2],
-                          level[3], reels[5], px, counts, awards, count)
-    return win + scatter_win(counts, level[5])
+def ways_spin(ps, stops, window, counts_pack, ways_match, entry_len, family, credits, fam_len,
+              fam_win, fam_entry, awards, count):
+    """Ways credits of one spin on reel set ``ps`` and its packed counts."""
+    win = ways_win(stops, window[ps], ways_match, entry_len, family, credits, fam_len, fam_win,
+                   fam_entry, awards, count)
+    packed = np.uint64(0)
+    for r in range(stops.shape[0]):
+        packed += counts_pack[ps, r, stops[r]]
+    return win, packed
 
 
 @jit(inline="always")
-def evaluate_ways(stops, reels, level, game, counts, scratch, awards, count):
-    """Ways + scatter credits of the window at ``stops`` (fills ``counts``)."""
-    win = ways_win(stops, reels[0], game[2], game[3], game[4], level[4], scratch[0],
-                   scratch[1], scratch[2], awards, count)
-    count_symbols(stops, reels[5], counts)
-    return win + scatter_win(counts, level[5])
-
-
-@jit(inline="always")
-def _scratch(n_families):
-    return (np.zeros(n_families, dtype=np.int64), np.zeros(n_families, dtype=np.int64),
-            np.zeros(n_families, dtype=np.int64))
+def fs_added(count, fs_spins, fs_max, awarded):
+    """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given."""
+    add = fs_spins[count]
+    if fs_max > 0:
+        add = min(add, fs_max - awarded)
+    return add
 
 
 @jit(parallel=True)
-def simulate_chunks(states, chunk_spins, base, free, base_px, free_px, level, game,  # noqa: C901
-                    edges, out, out_sq, out_awards, out_hist, ways):
+def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_sq,  # noqa: C901
+                    out_classes, out_awards, out_hist, ways):
     """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
 
-    ``ways`` is None for a lines game (numba prunes the ways branches at compile
-    time, so each kind of game gets its own specialised, cached kernel). The
-    lines walk is written out in the loop rather than called: measured, array
-    arguments to inlined helpers cost about 30% of a spin (8.5M -> 12.4M
-    spins/s per thread on the reference game), so this one function is long
-    on purpose; ``evaluate_lines`` is its readable twin (used by the tests).
+    One loop plays base spins and the free spins they trigger (``fs`` = 1
+    selects the feature's reel set and multiplier), so the spin evaluation is
+    written once. ``ways`` is None for a lines game: numba prunes the other
+    branch at compile time, so each kind of game gets its own cached kernel.
+    Award counts are kept for base spins only: ``out_classes`` counts prefix
+    classes (their settled entries are added after the kernel), ``out_awards``
+    the entries paid by lines alive after the prefix, shifted by one (slot 0:
+    no entry); the second half of both rows holds the free spins' counts.
     """
+    set_of, window, length, total_weight, lookup, cumulative, counts_pack, mode = reels
+    depth, head_first, head, combos = px[0], px[1], px[2], px[3]
+    alive_line, alive_state = px[4], px[5]
+    tail_on, tail_counts, tail_sym = px[6], px[7], px[8]
+    credits, scatter_pay, bonus_pay = level[4], level[5], level[6]
+    step, pair, win1, entry1 = level[8], level[9], level[10], level[11]
+    alarm_add, alarm_mask = level[12], level[13]
+    paylines, ways_match, entry_len, family = game[0], game[2], game[3], game[4]
+    fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
+    fs_retrigger, fs_max = game[9], game[10]
+    bonus_counted, bonus_min, bonus_cum, n_families = game[11], game[12], game[13], game[14]
+    edges, small_bins = hist
+    n_classes = out_classes.shape[1] // 2
+    n_entries = out_awards.shape[1] // 2 - 1
     for c in prange(states.shape[0]):
-        rng = np.zeros(6, dtype=np.uint64)
-        rng[:4] = states[c]
-        stops = np.zeros(base[1].shape[0], dtype=np.int64)
-        counts = np.zeros(base[5].shape[0], dtype=np.int64)
-        scratch = _scratch(game[14])
+        s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
+        stops = np.zeros(length.shape[1], dtype=np.int64)
+        fam_len = np.zeros(n_families, dtype=np.int64)
+        fam_win = np.zeros(n_families, dtype=np.int64)
+        fam_entry = np.zeros(n_families, dtype=np.int64)
+        classes = np.zeros(out_classes.shape[1], dtype=np.int64)
         awards = np.zeros(out_awards.shape[1], dtype=np.int64)
-        hist = np.zeros(edges.shape[0], dtype=np.int64)
-        bonus_pay = level[6]
-        fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
-        fs_retrigger, fs_max = game[9], game[10]
-        bonus_counted, bonus_min, bonus_cum = game[11], game[12], game[13]
-        acc = np.zeros(N_OUT, dtype=np.int64)
+        hist_c = np.zeros(edges.shape[0], dtype=np.int64)
+        total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
         s_sq = 0.0
-        b_window, b_length, b_tw, b_lookup, b_cum, b_counted, b_mode = base
-        depth, head, alive_line, alive_state, paid_entry = base_px
-        f_window, f_length, f_tw, f_lookup, f_cum, f_counted, f_mode = free
-        f_depth, f_head, f_alive_line, f_alive_state = (free_px[0], free_px[1], free_px[2],
-                                                        free_px[3])
-        trans, live, state_win, state_entry, scatter_pay = (level[0], level[1], level[2],
-                                                            level[3], level[5])
-        paylines = game[0]
-        n_reels = b_length.shape[0]
-        for _ in range(chunk_spins[c]):
-            draw_stops(rng, b_length, b_tw, b_lookup, b_cum, b_mode, stops)
-            if ways is None:
-                # prefix row of the first reels, then the surviving lines (see _prefix.py)
-                idx = 0
-                for r in range(depth):
-                    idx = idx * b_length[r] + stops[r]
-                win = np.int64(head[idx, 0])
-                first = head[idx, 1]
-                for a in range(first, first + head[idx, 2]):
-                    line = alive_line[a]
-                    st = alive_state[a]
-                    for r in range(depth, n_reels):
-                        st = trans[st, b_window[r, stops[r], paylines[line, r]]]
-                        if not live[st]:
-                            break
-                    win += state_win[st]
-                    if state_entry[st] >= 0:
-                        awards[state_entry[st]] += 1
-                first = head[idx, 3]
-                for a in range(first, first + head[idx, 4]):
-                    awards[paid_entry[a]] += 1
-                for k in range(b_counted.shape[0]):
-                    m = np.int64(head[idx, 5 + k])
-                    for r in range(depth, n_reels):
-                        m += b_counted[k, r, stops[r]]
-                    counts[k] = m
-                win += scatter_win(counts, scatter_pay)
+        played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
+        n = chunk_spins[c]
+        while True:
+            if remaining > 0:
+                remaining -= 1
+                fs = 1
+                n_fs_spins += 1
             else:
-                win = evaluate_ways(stops, base, level, game, counts, scratch, awards, True)
-            triggered = False
-            if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
-                win += bonus_award(rng, bonus_cum, bonus_pay)
-                acc[OUT_BONUS] += 1
-                triggered = True
-            if fs_counted >= 0 and counts[fs_counted] >= fs_min:
-                triggered = True
-                acc[OUT_FS] += 1
-                remaining = fs_spins[counts[fs_counted]]
-                awarded = remaining
-                while remaining > 0:
-                    remaining -= 1
-                    acc[OUT_FS_SPINS] += 1
-                    draw_stops(rng, f_length, f_tw, f_lookup, f_cum, f_mode, stops)
-                    if ways is None:
-                        # the same walk as the base game's, on the feature strips (written
-                        # out: array arguments to inlined helpers cost ~30% per spin here)
-                        idx = 0
-                        for r in range(f_depth):
-                            idx = idx * f_length[r] + stops[r]
-                        fwin = np.int64(f_head[idx, 0])
-                        first = f_head[idx, 1]
-                        for a in range(first, first + f_head[idx, 2]):
-                            line = f_alive_line[a]
-                            st = f_alive_state[a]
-                            for r in range(f_depth, n_reels):
-                                st = trans[st, f_window[r, stops[r], paylines[line, r]]]
-                                if not live[st]:
-                                    break
-                            fwin += state_win[st]
-                        for k in range(f_counted.shape[0]):
-                            m = np.int64(f_head[idx, 5 + k])
-                            for r in range(f_depth, n_reels):
-                                m += f_counted[k, r, stops[r]]
-                            counts[k] = m
-                        fwin += scatter_win(counts, scatter_pay)
-                    else:
-                        fwin = evaluate_ways(stops, free, level, game, counts, scratch, awards,
-                                             False)
-                    win += fs_mult * fwin
-                    if bonus_counted >= 0 and counts[bonus_counted] >= bonus_min:
-                        win += bonus_award(rng, bonus_cum, bonus_pay)
-                    if fs_retrigger and counts[fs_counted] >= fs_min:
-                        add = fs_spins[counts[fs_counted]]
-                        if fs_max > 0:
-                            add = min(add, fs_max - awarded)
+                if played > 0:
+                    total += win
+                    s_sq += float(win) * float(win)
+                    if win > 0 or triggered:
+                        hits += 1
+                    top = max(top, win)
+                    hist_c[hist_bin(win, edges, small_bins)] += 1
+                if played == n:
+                    break
+                played += 1
+                fs = 0
+                win, triggered = 0, False
+            ps = set_of[fs]
+            s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative,
+                                       mode, stops)
+            if ways is None and fs == 0:
+                spin, packed = lines_spin(0, stops, window, length, paylines, step, pair,
+                                          win1, entry1, depth, head_first, head, combos,
+                                          alive_line, alive_state, tail_on, tail_counts,
+                                          tail_sym, counts_pack,
+                                          classes, 0, awards, 0)
+            elif ways is None:
+                spin, packed = lines_spin(ps, stops, window, length, paylines, step, pair,
+                                          win1, entry1, depth, head_first, head, combos,
+                                          alive_line, alive_state, tail_on, tail_counts,
+                                          tail_sym, counts_pack,
+                                          classes, n_classes, awards, n_entries + 1)
+            else:
+                spin, packed = ways_spin(ps, stops, window, counts_pack, ways_match, entry_len,
+                                         family, credits, fam_len, fam_win, fam_entry,
+                                         awards[1:], fs == 0)
+            # a scatter pay, bonus or free-spin trigger needs some count at its
+            # threshold: one SWAR test of the packed counts (``alarm`` in level_args)
+            alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
+            if alarm:
+                spin += scatter_packed(packed, scatter_pay)
+            win += spin * fs_mult if fs else spin
+            if not alarm:
+                continue
+            if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
+                pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
+                win += pay
+                if fs == 0:
+                    n_bonus += 1
+                    triggered = True
+            if fs_counted >= 0:
+                seen = count_field(packed, fs_counted)
+                if seen >= fs_min:
+                    if fs == 0:
+                        triggered = True
+                        n_fs += 1
+                        remaining = fs_spins[seen]
+                        awarded = remaining
+                    elif fs_retrigger:
+                        add = fs_added(seen, fs_spins, fs_max, awarded)
                         remaining += add
                         awarded += add
-            acc[OUT_WIN] += win
-            s_sq += float(win) * float(win)
-            if win > 0 or triggered:
-                acc[OUT_HITS] += 1
-            if win > acc[OUT_MAX]:
-                acc[OUT_MAX] = win
-            hist[hist_bin(win, edges)] += 1
-        acc[OUT_SPINS] = chunk_spins[c]
-        out[c, :] = acc
+        out[c, OUT_SPINS] = n
+        out[c, OUT_WIN] = total
+        out[c, OUT_HITS] = hits
+        out[c, OUT_MAX] = top
+        out[c, OUT_FS] = n_fs
+        out[c, OUT_BONUS] = n_bonus
+        out[c, OUT_FS_SPINS] = n_fs_spins
         out_sq[c] = s_sq
+        out_classes[c, :] = classes
         out_awards[c, :] = awards
-        out_hist[c, :] = hist
+        out_hist[c, :] = hist_c
 
 
 @jit(parallel=True)
-def evaluate_stops(stop_rows, reels, px, level, game, out, ways):
-    """Line/ways + scatter credits of given stop vectors (no features): a test hook."""
+def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways):
+    """Line/ways credits (no scatters, no features) and packed counts of given stops.
+
+    A test hook running the simulation kernel's own spin evaluation.
+    """
+    set_of, window, length, counts_pack = reels[0], reels[1], reels[2], reels[6]
+    credits, step, pair, win1, entry1 = level[4], level[8], level[9], level[10], level[11]
+    paylines, ways_match, entry_len, family, n_families = (game[0], game[2], game[3], game[4],
+                                                           game[14])
     for i in prange(stop_rows.shape[0]):
-        counts = np.zeros(reels[5].shape[0], dtype=np.int64)
-        awards = np.zeros(level[4].shape[0], dtype=np.int64)
-        scratch = _scratch(game[14])
+        classes = np.zeros(px[3].shape[0], dtype=np.int64)  # classes <= combos
+        awards = np.zeros(credits.shape[0] + 1, dtype=np.int64)
+        fam_len = np.zeros(n_families, dtype=np.int64)
+        fam_win = np.zeros(n_families, dtype=np.int64)
+        fam_entry = np.zeros(n_families, dtype=np.int64)
+        stops = stop_rows[i].copy()
         if ways is None:
-            out[i] = evaluate_lines(stop_rows[i], reels, px, level, game, counts, awards, False)
+            out[i], out_packed[i] = lines_spin(set_of[fs], stops, window, length, paylines, step,
+                                               pair, win1, entry1, px[0], px[1], px[2], px[3],
+                                               px[4], px[5], px[6], px[7], px[8], counts_pack,
+                                               classes, 0, awards, 0)
         else:
-            out[i] = evaluate_ways(stop_rows[i], reels, level, game, counts, scratch, awards,
-                                   False)
+            out[i], out_packed[i] = ways_spin(set_of[fs], stops, window, counts_pack,
+                                              ways_match, entry_len, family, credits, fam_len,
+                                              fam_win, fam_entry, awards, False)
 
 
 @jit(parallel=True)
 def stream_sample(states, draws, bound, out_sum, out_sq, out_counts):
     """Per stream: sum and sum of squares of ``draws`` bounded draws, and their histogram."""
     for c in prange(states.shape[0]):
-        rng = np.zeros(6, dtype=np.uint64)
-        rng[:4] = states[c]
+        s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
         s, sq = 0.0, 0.0
         for _ in range(draws):
-            x = bounded(rng, bound)
+            x, s0, s1, s2, s3 = bounded(bound, s0, s1, s2, s3)
             s += x
             sq += float(x) * float(x)
             out_counts[c, x] += 1
@@ -367,12 +280,12 @@ def stream_sample(states, draws, bound, out_sum, out_sq, out_counts):
 
 
 @jit
-def replay_stops(state, n, reels, out):
+def replay_stops(state, n, ps, reels, out):
     """The stops the simulation kernel draws for ``n`` spins of a stream: a test hook.
 
     Valid for games without features (a bonus or free spins draw more numbers).
     """
-    rng = np.zeros(6, dtype=np.uint64)
-    rng[:4] = state
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
-        draw_stops(rng, reels[1], reels[2], reels[3], reels[4], reels[6], out[i])
+        s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, reels[3], reels[4], reels[5], reels[7],
+                                   out[i])

@@ -1,11 +1,18 @@
 """numba kernels for prefix tables: line states after the first reels, precomputed.
 
 For every combination of stops of the first ``depth`` reels the table holds
-the line wins already settled (lines whose automaton state is dead), the few
-lines still alive with their automaton state, the paying entries of the
-settled lines (for award counts) and the counted symbols seen so far. A spin
-then looks up its prefix and walks only the surviving lines over the last
-reels: on the 5x3 reference game under one line per spin survives reel 3.
+a *combo* id (uint16). A combo is everything the prefix decided: its *class*
+(the line wins already settled by lines whose automaton state is dead, which
+pay entries they were, the counted symbols seen: scatters, triggers) and the
+lines still alive with their automaton states. Prefixes share combos (8,801
+for the 140,608 reels 1-3 prefixes of the 5x3 reference game), so a spin
+reads one 2-byte row and one 32-byte combo record, and walks only the
+surviving lines (0.5 per spin there) over the last reels: both reel sets'
+tables together are under 1 MB, in L2.
+
+A *tail* table over the stop pairs of the last two reels gives each line's
+pair of symbols there and the counted symbols they show: the last two reels
+of a line are one lookup of the two-reel automaton.
 """
 
 from __future__ import annotations
@@ -15,27 +22,22 @@ import numpy as np
 from certify._numba import jit
 
 
-@jit(inline="always")
-def prefix_index(stops, length, depth):
-    """Row of the prefix table for the first ``depth`` stops."""
-    idx = 0
-    for r in range(depth):
-        idx = idx * length[r] + stops[r]
-    return idx
-
-
 @jit
 def build_prefix(window, length, paylines, trans, live, state_win, state_entry, counted, depth,
-                 settled, counts, alive_n, alive_line, alive_state, paid_n, paid_entry):
-    """Fill the prefix table (fixed-width rows; the caller compacts them)."""
+                 alive_n, alive_line, alive_state, paid_n, paid_state, counts):
+    """Fill fixed-width prefix rows (the caller classes and packs them).
+
+    Per row: the lines alive after ``depth`` reels with their automaton state,
+    the final states of the settled lines that pay, and the counted symbols.
+    """
     n_lines = paylines.shape[0]
     stops = np.zeros(length.shape[0], dtype=np.int64)
-    for idx in range(settled.shape[0]):
+    for idx in range(alive_n.shape[0]):
         rest = idx
         for r in range(depth - 1, -1, -1):
             stops[r] = rest % length[r]
             rest //= length[r]
-        win, n_alive, n_paid = 0, 0, 0
+        n_alive, n_paid = 0, 0
         for line in range(n_lines):
             st = 0
             for r in range(depth):
@@ -46,12 +48,9 @@ def build_prefix(window, length, paylines, trans, live, state_win, state_entry, 
                 alive_line[idx, n_alive] = line
                 alive_state[idx, n_alive] = st
                 n_alive += 1
-            else:
-                win += state_win[st]
-                if state_entry[st] >= 0:
-                    paid_entry[idx, n_paid] = state_entry[st]
-                    n_paid += 1
-        settled[idx] = win
+            elif state_win[st] != 0 or state_entry[st] >= 0:
+                paid_state[idx, n_paid] = st
+                n_paid += 1
         alive_n[idx] = n_alive
         paid_n[idx] = n_paid
         for c in range(counted.shape[0]):
@@ -61,39 +60,92 @@ def build_prefix(window, length, paylines, trans, live, state_win, state_entry, 
             counts[idx, c] = n
 
 
-HEAD_SETTLED, HEAD_ALIVE, HEAD_N_ALIVE, HEAD_PAID, HEAD_N_PAID, HEAD_COUNTS = range(6)
+@jit(inline="always")
+def prefix_row(ps, stops, length, depth, head_first):
+    """Index into ``head`` of the prefix of ``stops`` in reel set ``ps``."""
+    idx = 0
+    for r in range(depth[ps]):
+        idx = idx * length[ps, r] + stops[r]
+    return head_first[ps] + idx
 
 
 @jit(inline="always")
-def prefix_line_win(stops, window, length, paylines, trans, live, state_win, state_entry,
-                    counted, px, counts, awards, count):
-    """Line wins and counted symbols of one spin through the prefix table.
+def count_field(packed, k):
+    """Count of counted symbol ``k`` in a packed counts word (8 bits each)."""
+    return np.int64((packed >> np.uint64(8 * k)) & np.uint64(255))
 
-    ``px`` is (depth, head, alive_line, alive_state, paid_entry); one row of
-    ``head`` (one cache line) holds everything a spin needs about its prefix.
+
+@jit(inline="always")
+def field(row, shift, width):
+    """Bits ``shift .. shift + width - 1`` of a packed row, as int64."""
+    return np.int64((row >> np.uint64(shift)) & ((np.uint64(1) << np.uint64(width))
+                                                  - np.uint64(1)))
+
+
+@jit(inline="always")
+def finish_line(ps, line, st, d, stops, window, paylines, step, pair, suffix, tail_sym):
+    """Step a line's automaton state over reels ``d ..`` to its final state.
+
+    With a tail table (``suffix`` >= 0: the row of the last two reels' stops,
+    ``tail_sym`` giving each line's pair of symbols there) the reels before
+    the last two are stepped one by one and the last two in one lookup; else
+    pairs of reels (when ``pair`` is real), then single reels. Dead states
+    stay put in ``step`` and ``pair``: no test, no branch on the symbols.
     """
-    depth, head, alive_line, alive_state, paid_entry = px
-    idx = prefix_index(stops, length, depth)
-    n_reels = length.shape[0]
-    win = np.int64(head[idx, HEAD_SETTLED])
-    first = head[idx, HEAD_ALIVE]
-    for a in range(first, first + head[idx, HEAD_N_ALIVE]):
-        line = alive_line[a]
-        st = alive_state[a]
-        for r in range(depth, n_reels):
-            st = trans[st, window[r, stops[r], paylines[line, r]]]
-            if not live[st]:
-                break
-        win += state_win[st]
-        if count and state_entry[st] >= 0:
-            awards[state_entry[st]] += 1
-    if count:
-        first = head[idx, HEAD_PAID]
-        for a in range(first, first + head[idx, HEAD_N_PAID]):
-            awards[paid_entry[a]] += 1
-    for c in range(counted.shape[0]):
-        n = np.int64(head[idx, HEAD_COUNTS + c])
-        for r in range(depth, n_reels):
-            n += counted[c, r, stops[r]]
-        counts[c] = n
-    return win
+    n_reels = stops.shape[0]
+    r = d
+    if suffix >= 0:
+        while r < n_reels - 2:
+            st = step[st, window[ps, r, stops[r], paylines[line, r]]]
+            r += 1
+        return np.int64(pair[st, tail_sym[ps, suffix, line]])
+    if pair.shape[1] > 1:
+        n_symbols = step.shape[1]
+        while r + 1 < n_reels:
+            st = pair[st, window[ps, r, stops[r], paylines[line, r]] * n_symbols
+                      + window[ps, r + 1, stops[r + 1], paylines[line, r + 1]]]
+            r += 2
+    while r < n_reels:
+        st = step[st, window[ps, r, stops[r], paylines[line, r]]]
+        r += 1
+    return st
+
+
+@jit(inline="always")
+def lines_spin(ps, stops, window, length, paylines, step, pair, win1, entry1, depth,
+               head_first, head, combos, alive_line, alive_state, tail_on, tail_counts,
+               tail_sym, counts_pack, class_hits, hit_base, awards, award_base):
+    """Line credits of one spin through the prefix table, and its packed counts.
+
+    Counts the prefix's class in ``class_hits[hit_base + class]`` and each
+    alive line's pay entry in ``awards[award_base + entry + 1]`` (slot 0 takes
+    "no entry", so the combo's first alive line, or the null state standing
+    in for it, is finished without a branch); returns (credits, packed counts).
+    """
+    combo = np.int64(head[prefix_row(ps, stops, length, depth, head_first)])
+    meta = combos[combo, 0]
+    class_hits[hit_base + field(meta, 0, 16)] += 1
+    win = np.int64(combos[combo, 1])
+    packed = combos[combo, 2]
+    d = depth[ps]
+    suffix = -1
+    n_reels = stops.shape[0]
+    if tail_on[ps]:
+        suffix = stops[n_reels - 2] * length[ps, n_reels - 1] + stops[n_reels - 1]
+        packed += tail_counts[ps, suffix]
+        for r in range(d, n_reels - 2):
+            packed += counts_pack[ps, r, stops[r]]
+    else:
+        for r in range(d, n_reels):
+            packed += counts_pack[ps, r, stops[r]]
+    st = finish_line(ps, np.int64(meta >> np.uint64(48)), np.int64(combos[combo, 3]), d, stops,
+                     window, paylines, step, pair, suffix, tail_sym)
+    win += win1[st]
+    awards[award_base + entry1[st]] += 1
+    first = field(meta, 24, 24)
+    for a in range(first, first + field(meta, 16, 8)):
+        st = finish_line(ps, np.int64(alive_line[a]), np.int64(alive_state[a]), d, stops, window,
+                         paylines, step, pair, suffix, tail_sym)
+        win += win1[st]
+        awards[award_base + entry1[st]] += 1
+    return win, packed

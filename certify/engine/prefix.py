@@ -1,86 +1,332 @@
-"""Build prefix tables (see :mod:`certify.engine._prefix`) for a reel set and level."""
+"""Build the prefix tables (see :mod:`certify.engine._prefix`) of a lines game.
+
+One table serves every reel set of a bet level (base game and free-spin
+strips): rows of each set follow one another (``head_first``) and classes
+are shared.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
-from dataclasses import dataclass
+import tempfile
+import zipfile
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import numpy as np
 
+from certify._numba import SOURCES_DIGEST
 from certify.engine._prefix import build_prefix
 
-# A prefix table must stay in the L2 cache (about 1 MB per core here): a
-# reels 1-3 table of a 52-stop game (140,608 rows of ~28 bytes) is 3.9 MB and
-# measured slower than the reels 1-2 table (2,704 rows, 76 KB) whose spins
-# walk a few more lines. ``SLOTCERT_PREFIX_BYTES`` overrides for experiments.
-MAX_PREFIX_BYTES = int(os.environ.get("SLOTCERT_PREFIX_BYTES", 512 * 1024))
-ROW_BYTES = 28
+# The table must stay in the L2 cache (2 MiB per core here). Measured on the
+# reference game (52 stops): the reels 1-3 table (140,608 rows) packed to 8
+# bytes a row (1.1 MB) beats the reels 1-2 table, whose spins walk 3.4 lines
+# instead of 0.5; unpacked (28 bytes a row, 3.9 MB) it lost.
+# ``SLOTCERT_PREFIX_BYTES`` overrides the budget for experiments.
+MAX_PREFIX_BYTES = int(os.environ.get("SLOTCERT_PREFIX_BYTES", 1536 * 1024))
+MAX_DEPTH = 3
+MAX_TAIL_BYTES = 256 * 1024  # tail table of the last two reels' stop pairs
+ROW_BYTES = 2  # uint16 combo index per prefix
+
+
+COMBO_META, COMBO_WIN, COMBO_COUNTS, COMBO_STATE = range(4)
+COMBO_WORDS = 4
 
 
 @dataclass(frozen=True)
-class PrefixTable:
-    """Compacted prefix table; ``as_tuple`` is what the kernels take.
+class PrefixTables:
+    """Prefix tables of the reel sets of one bet level.
 
-    ``head`` rows: settled credits, first alive entry, number alive, first
-    paid entry, number paid, then the counted symbols seen in the prefix.
+    Attributes
+    ----------
+    depth : (sets,) int64, reels covered by each set's table
+    head_first : (sets,) int64, first row of each set in ``head``
+    head : (rows,) uint16 (uint32 past 65,536 combos), the combo of each prefix
+    combos : (combos, 4) uint64, per combo: meta (class in bits 0-15, number
+        of extra alive lines in 16-23, first extra line in 24-47, first alive
+        line in 48-63), settled credits, counted symbols seen (8 bits per
+        symbol), automaton state of the first alive line (the null state when
+        none is alive)
+    alive_line, alive_state : the extra alive lines of the combos (after each one's first)
+    class_entries : (classes, entries) int64, pay entries each class settled
+    alive_total : lines alive after the prefix, summed over the rows
+    tail_on : (sets,) bool, whether a set has a tail table (its prefix stops
+        two or more reels before the end and the table is small enough)
+    tail_counts : (sets, stop pairs) uint64, counted symbols of the last two reels
+    tail_sym : (sets, stop pairs, lines) uint8/16, each line's symbol pair
+        ``a * n_symbols + b`` on the last two reels
+
     """
 
-    depth: int
+    depth: np.ndarray
+    head_first: np.ndarray
     head: np.ndarray
+    combos: np.ndarray
     alive_line: np.ndarray
     alive_state: np.ndarray
-    paid_entry: np.ndarray
+    class_entries: np.ndarray
+    alive_total: int
+    tail_on: np.ndarray
+    tail_counts: np.ndarray
+    tail_sym: np.ndarray
 
     def as_tuple(self) -> tuple:
-        """(depth, head, alive_line, alive_state, paid_entry)."""
-        return (self.depth, self.head, self.alive_line, self.alive_state, self.paid_entry)
+        """What the kernels take (``class_entries`` is applied after them)."""
+        return (self.depth, self.head_first, self.head, self.combos, self.alive_line,
+                self.alive_state, self.tail_on, self.tail_counts, self.tail_sym)
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes."""
+        return int(self.class_entries.shape[0])
 
     @property
     def nbytes(self) -> int:
-        """Memory held by the table."""
-        return sum(a.nbytes for a in self.as_tuple()[1:])
+        """Memory a spin may touch: rows, combos, alive lists and tail tables."""
+        return sum(a.nbytes for a in (self.head, self.combos, self.alive_line,
+                                      self.alive_state, self.tail_counts, self.tail_sym))
 
     @property
     def mean_alive(self) -> float:
-        """Average number of lines alive after the prefix (uniform stops)."""
-        return float(self.alive_line.shape[0] / max(self.head.shape[0], 1))
+        """Average number of lines alive after the prefix (uniform stops, all sets)."""
+        return self.alive_total / max(self.head.shape[0], 1)
 
 
-def choose_depth(length: np.ndarray) -> int:
-    """Deepest prefix (at most reels - 1, at most 3) whose table fits the L2 budget."""
-    depth = 0
-    rows = 1
-    for r in range(min(3, length.shape[0] - 1)):
-        if rows * int(length[r]) * ROW_BYTES > MAX_PREFIX_BYTES:
-            break
+def pack_counts(counts: np.ndarray) -> np.ndarray:
+    """Counted-symbol counts (..., k) as one uint64 each, 8 bits per symbol."""
+    shifts = (8 * np.arange(counts.shape[-1])).astype(np.uint64)
+    return (counts.astype(np.uint64) << shifts).sum(axis=-1, dtype=np.uint64)
+
+
+def unique_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of an int64 matrix and each row's index among them.
+
+    Like ``np.unique(matrix, axis=0, return_inverse=True)`` (10-100x faster:
+    rows are grouped by a 64-bit hash, then every row is checked equal to its
+    group's first; on a hash collision it falls back to ``np.unique``). The
+    order of the distinct rows is that of their hashes.
+    """
+    h = np.full(matrix.shape[0], 0xCBF29CE484222325, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for column in matrix.T:
+            h = (h ^ column.astype(np.uint64)) * np.uint64(0x100000001B3)
+            h ^= h >> np.uint64(29)
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    keys = matrix[first]
+    if not np.array_equal(keys[inverse], matrix):
+        keys, inverse = np.unique(matrix, axis=0, return_inverse=True)
+    return keys, inverse.ravel()
+
+
+def _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted,
+              depth) -> tuple:
+    """Fixed-width rows of one reel set at ``depth``."""
+    rows = int(np.prod(length[:depth])) if depth else 1
+    n_lines = paylines.shape[0]
+    alive_n = np.zeros(rows, dtype=np.int64)
+    paid_n = np.zeros(rows, dtype=np.int64)
+    alive_line = np.zeros((rows, n_lines), dtype=np.int16)
+    alive_state = np.zeros((rows, n_lines), dtype=np.int32)
+    paid_state = np.full((rows, n_lines), -1, dtype=np.int32)
+    counts = np.zeros((rows, counted.shape[0]), dtype=np.int64)
+    build_prefix(window, length, paylines, trans, live, state_win, state_entry, counted, depth,
+                 alive_n, alive_line, alive_state, paid_n, paid_state, counts)
+    mask = np.arange(n_lines)[None, :] < alive_n[:, None]
+    return alive_n, alive_line[mask], alive_state[mask], paid_state, counts
+
+
+def choose_depth(length: np.ndarray, n_lines: int) -> int:
+    """Deepest prefix (at most reels - 1 and 3) whose rows can fit the budget."""
+    depth, rows = 0, 1
+    for r in range(min(MAX_DEPTH, length.shape[0] - 1)):
         rows *= int(length[r])
+        if rows * ROW_BYTES > MAX_PREFIX_BYTES or rows * n_lines > 1 << 26:
+            break
         depth += 1
     return depth
 
 
-def build_prefix_table(window: np.ndarray, length: np.ndarray, paylines: np.ndarray,
-                       trans: np.ndarray, live: np.ndarray, state_win: np.ndarray,
-                       state_entry: np.ndarray, counted: np.ndarray,
-                       depth: int | None = None) -> PrefixTable:
-    """Prefix table of a lines game over its first ``depth`` reels."""
-    depth = choose_depth(length) if depth is None else depth
-    rows = int(np.prod(length[:depth])) if depth else 1
-    n_lines = paylines.shape[0]
-    settled = np.zeros(rows, dtype=np.int64)
-    counts = np.zeros((rows, counted.shape[0]), dtype=np.int64)
-    alive_n = np.zeros(rows, dtype=np.int64)
-    paid_n = np.zeros(rows, dtype=np.int64)
-    alive_line = np.zeros((rows, n_lines), dtype=np.int64)
-    alive_state = np.zeros((rows, n_lines), dtype=np.int64)
-    paid_entry = np.zeros((rows, n_lines), dtype=np.int64)
-    build_prefix(window, length, paylines, trans, live, state_win, state_entry, counted, depth,
-                 settled, counts, alive_n, alive_line, alive_state, paid_n, paid_entry)
-    mask = np.arange(n_lines)[None, :] < alive_n[:, None]
-    pmask = np.arange(n_lines)[None, :] < paid_n[:, None]
-    alive_first = np.concatenate([[0], np.cumsum(alive_n)[:-1]])
-    paid_first = np.concatenate([[0], np.cumsum(paid_n)[:-1]])
-    head = np.column_stack([settled, alive_first, alive_n, paid_first, paid_n, counts])
-    small = max(int(head.max(initial=0)), int(alive_n.sum()), int(paid_n.sum())) < 2 ** 31
-    return PrefixTable(depth, head.astype(np.int32 if small else np.int64),
-                       alive_line[mask].astype(np.int16), alive_state[mask].astype(np.int32),
-                       paid_entry[pmask].astype(np.int32))
+def build_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                        paylines: np.ndarray, trans: np.ndarray, live: np.ndarray,
+                        state_win: np.ndarray, state_entry: np.ndarray, n_entries: int,
+                        depth: int | None = None, pairs: bool = True) -> PrefixTables:
+    """Prefix tables of the reel sets ``(window, length, counted)`` of a lines game.
+
+    ``depth`` forces one depth for every set (tests); by default each set
+    takes the deepest whose rows and alive lists fit :data:`MAX_PREFIX_BYTES`
+    (a spin reads one set's table at a time). ``pairs``: whether the level
+    has a two-reel automaton (see :func:`certify.engine.tables.finishing_automaton`),
+    which the tail tables need.
+    """
+    raw, depths = [], []
+    for window, length, counted in sets:
+        d = choose_depth(length, paylines.shape[0]) if depth is None else depth
+        while True:
+            rows = _raw_rows(window, length, paylines, trans, live, state_win, state_entry,
+                             counted, d)
+            if depth is not None or d == 0 or _row_bytes(rows) <= MAX_PREFIX_BYTES:
+                break
+            d -= 1
+        raw.append(rows)
+        depths.append(d)
+    tails = tail_tables(sets, depths, paylines, trans.shape[1], pairs)
+    tables = _pack(raw, depths, state_win, state_entry, n_entries, tails)
+    if tables is None:  # too many combos or alive lines: shorten the prefixes
+        return build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
+                                   n_entries, max(max(depths) - 1, 0), pairs)
+    return tables
+
+
+def tail_tables(sets: list[tuple], depths: list[int], paylines: np.ndarray, n_symbols: int,
+                pairs: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(tail_on, tail_counts, tail_sym) of the reel sets (see :class:`PrefixTables`)."""
+    n_reels = paylines.shape[1]
+    dtype = np.uint8 if n_symbols * n_symbols <= 256 else np.uint16
+    on = [pairs and d <= n_reels - 2 and int(length[-2]) * int(length[-1]) * paylines.shape[0]
+          * np.dtype(dtype).itemsize <= MAX_TAIL_BYTES
+          for (_, length, _), d in zip(sets, depths)]
+    size = max([int(length[-2]) * int(length[-1]) for (_, length, _), o in zip(sets, on) if o]
+               or [1])
+    counts = np.zeros((len(sets), size), dtype=np.uint64)
+    sym = np.zeros((len(sets), size, paylines.shape[0] if any(on) else 1), dtype=dtype)
+    for i, ((window, length, counted), o) in enumerate(zip(sets, on)):
+        if not o:
+            continue
+        a, b = n_reels - 2, n_reels - 1
+        la, lb = int(length[a]), int(length[b])
+        sym_a = window[a, :la][:, paylines[:, a]].astype(np.int64)  # (stops, lines)
+        sym_b = window[b, :lb][:, paylines[:, b]].astype(np.int64)
+        sym[i, :la * lb] = (sym_a[:, None, :] * n_symbols + sym_b[None, :, :]).reshape(la * lb, -1)
+        packed = pack_counts(np.moveaxis(counted, 0, -1))  # (reels, stops)
+        counts[i, :la * lb] = (packed[a, :la, None] + packed[b, None, :lb]).ravel()
+    return np.array(on, dtype=np.bool_), counts, sym
+
+
+def _row_bytes(raw: tuple) -> int:
+    """Bytes of one set's rows (its combos are few, counted after packing)."""
+    return ROW_BYTES * raw[0].shape[0]
+
+
+def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,
+          state_entry: np.ndarray, n_entries: int, tails: tuple) -> PrefixTables | None:
+    """Group the rows of every set into combos and index them (None: too many combos)."""
+    row_class, classes = _classes(raw, state_win, state_entry, n_entries)
+    alive_n = np.concatenate([r[0] for r in raw])
+    width = max(int(alive_n.max(initial=0)), 1)
+    lines = np.full((alive_n.shape[0], width), -1, dtype=np.int64)
+    states = np.full((alive_n.shape[0], width), -1, dtype=np.int64)
+    slot = np.arange(width)[None, :] < alive_n[:, None]
+    lines[slot] = np.concatenate([r[1] for r in raw])
+    states[slot] = np.concatenate([r[2] for r in raw])
+    keys, row_combo = unique_rows(np.column_stack([row_class, alive_n, lines, states]))
+    if keys.shape[0] > 1 << 32 or classes[0].shape[0] > 1 << 16:
+        return None
+    combo_class, combo_n = keys[:, 0], keys[:, 1]
+    combo_lines, combo_states = keys[:, 2:2 + width], keys[:, 2 + width:]
+    # the first alive line lives in the combo; the null state (index
+    # len(state_win), no pay) stands in when no line is alive
+    has = combo_n > 0
+    line0 = np.where(has, combo_lines[:, 0], 0)
+    state0 = np.where(has, combo_states[:, 0], state_win.shape[0])
+    extra_n = np.maximum(combo_n - 1, 0)
+    first = np.concatenate([[0], np.cumsum(extra_n)[:-1]])
+    extra = np.arange(width)[None, :] < combo_n[:, None]
+    extra[:, 0] = False
+    if int(extra_n.max(initial=0)) > 255 or int(extra_n.sum()) >= 1 << 24 or width > 1 << 16:
+        return None
+    combos = np.zeros((keys.shape[0], COMBO_WORDS), dtype=np.uint64)
+    combos[:, COMBO_META] = (combo_class.astype(np.uint64)
+                             | (extra_n.astype(np.uint64) << np.uint64(16))
+                             | (first.astype(np.uint64) << np.uint64(24))
+                             | (line0.astype(np.uint64) << np.uint64(48)))
+    combos[:, COMBO_WIN] = classes[0][combo_class].astype(np.uint64)
+    combos[:, COMBO_COUNTS] = classes[1][combo_class]
+    combos[:, COMBO_STATE] = state0.astype(np.uint64)
+    sizes = [r[0].shape[0] for r in raw]
+    return PrefixTables(
+        depth=np.array(depths, dtype=np.int64),
+        head_first=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
+        head=row_combo.ravel().astype(np.uint16 if keys.shape[0] <= 1 << 16 else np.uint32),
+        combos=combos, alive_line=combo_lines[extra].astype(np.int16),
+        alive_state=combo_states[extra].astype(np.int32), class_entries=classes[2],
+        alive_total=int(alive_n.sum()), tail_on=tails[0], tail_counts=tails[1],
+        tail_sym=tails[2])
+
+
+def _classes(raw: list[tuple], state_win: np.ndarray, state_entry: np.ndarray,
+             n_entries: int) -> tuple[np.ndarray, tuple]:
+    """Class of every row; per class its settled credits, packed counts and entries."""
+    width = max(r[3].shape[1] for r in raw)
+    paid = np.concatenate([np.pad(r[3], ((0, 0), (0, width - r[3].shape[1])),
+                                  constant_values=-1) for r in raw])
+    paid = -np.sort(-paid, axis=1)  # paying states first, in a canonical order
+    paid = paid[:, :max(int((paid >= 0).sum(axis=1).max(initial=0)), 1)]
+    counts = np.concatenate([r[4] for r in raw])
+    keys, row_class = unique_rows(np.column_stack([paid, counts]))
+    key_paid, key_counts = keys[:, :paid.shape[1]], keys[:, paid.shape[1]:]
+    valid = key_paid >= 0
+    safe = np.where(valid, key_paid, 0)
+    class_win = np.where(valid, state_win[safe], 0).sum(axis=1).astype(np.int64)
+    class_entries = np.zeros((keys.shape[0], n_entries), dtype=np.int64)
+    entry = np.where(valid, state_entry[safe], -1)
+    cls, slot = np.nonzero(entry >= 0)
+    np.add.at(class_entries, (cls, entry[cls, slot]), 1)
+    return row_class, (class_win, pack_counts(key_counts), class_entries)
+
+
+def cache_dir() -> Path | None:
+    """Where built tables are kept between processes (None: not kept).
+
+    ``SLOTCERT_CACHE_DIR`` (``off`` disables), else ``$XDG_CACHE_HOME/slotcert``
+    or ``~/.cache/slotcert``.
+    """
+    chosen = os.environ.get("SLOTCERT_CACHE_DIR")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "slotcert"
+
+
+def _cache_key(arrays: list[np.ndarray], scalars: tuple) -> str:
+    """Digest of everything a table is built from, and of the code that builds it."""
+    h = hashlib.sha256()
+    h.update(SOURCES_DIGEST.encode())
+    h.update(Path(__file__).read_bytes())
+    h.update(repr((scalars, MAX_PREFIX_BYTES, MAX_TAIL_BYTES)).encode())
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(repr((a.dtype.str, a.shape)).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:32]
+
+
+def cached_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                         paylines: np.ndarray, trans: np.ndarray, live: np.ndarray,
+                         state_win: np.ndarray, state_entry: np.ndarray, n_entries: int,
+                         depth: int | None = None, pairs: bool = True) -> PrefixTables:
+    """:func:`build_prefix_tables`, kept on disk (``.npz``, no pickle) between processes.
+
+    A second process simulating the same game reads its tables (milliseconds)
+    instead of building them (about a second for the reference game).
+    """
+    folder = cache_dir()
+    if folder is None:
+        return build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
+                                   n_entries, depth, pairs)
+    arrays = [a for s in sets for a in s] + [paylines, trans, live, state_win, state_entry]
+    path = folder / f"prefix-{_cache_key(arrays, (n_entries, depth, pairs))}.npz"
+    with contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile), \
+            np.load(path, allow_pickle=False) as stored:
+        values = {f.name: stored[f.name] for f in fields(PrefixTables)}
+        return PrefixTables(**{**values, "alive_total": int(values["alive_total"])})
+    tables = build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
+                                 n_entries, depth, pairs)
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".npz", delete=False) as tmp:
+            np.savez(tmp, **{f.name: getattr(tables, f.name) for f in fields(PrefixTables)})
+        os.replace(tmp.name, path)
+    return tables

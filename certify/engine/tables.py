@@ -61,6 +61,7 @@ class LevelTables:
     state_entry: np.ndarray
     scatter_pay: np.ndarray           # (n_counted, max_count + 1) credits at this level
     bonus_pay: np.ndarray             # (n_awards,) credits
+    finishing: tuple = field(compare=False)  # lines: see finishing_automaton
     signature: tuple = field(default=())
 
 
@@ -229,4 +230,34 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
     signature = (tuple(np.array(credits) * 1.0 / total_bet), tuple(scatter.ravel() / total_bet),
                  tuple(bonus / total_bet))
     return LevelTables(li, level, total_bet, np.array(credits, dtype=np.int64), trans, live,
-                       win, entry, scatter, bonus, signature)
+                       win, entry, scatter, bonus, finishing_automaton(trans, live, win, entry),
+                       signature)
+
+
+PAIR_TABLE_MAX = 1 << 18  # entries; beyond, spins step one reel at a time
+
+
+def finishing_automaton(trans: np.ndarray, live: np.ndarray, win: np.ndarray,
+                        entry: np.ndarray) -> tuple:
+    """The line automaton as the simulation finishes lines: no live checks needed.
+
+    Returns ``(step, pair, win, entry1)`` over the states plus one *null*
+    state (index ``n_states``: dead, no pay) that stands for "no line". In
+    ``step`` (one reel) and ``pair`` (two reels at once, ``[state, a *
+    n_symbols + b]``) dead states stay where they are, so a line can be
+    stepped over every remaining reel without testing whether it died;
+    ``entry1`` is the paying entry + 1 (0: none). ``pair`` is a (1, 1) dummy
+    when it would exceed :data:`PAIR_TABLE_MAX` entries.
+    """
+    n_states, n_symbols = trans.shape
+    null = n_states
+    states = np.arange(n_states + 1)
+    step = np.vstack([trans, np.full((1, n_symbols), null)]).astype(np.int32)
+    alive = np.append(live, False)
+    step[~alive] = states[~alive, None]
+    if (n_states + 1) * n_symbols * n_symbols > PAIR_TABLE_MAX:
+        pair = np.zeros((1, 1), dtype=np.int32)
+    else:
+        pair = step[step].reshape(n_states + 1, n_symbols * n_symbols)
+    return (step, pair, np.append(win, 0).astype(np.int64),
+            np.append(entry + 1, 0).astype(np.int64))

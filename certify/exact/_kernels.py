@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
-from certify.engine._kernels import scatter_win, ways_win
+from certify.engine._kernels import scatter_packed, scatter_win, ways_win
+from certify.engine._prefix import count_field, field
 
 
 @jit(inline="always")
@@ -192,6 +193,56 @@ def _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, co
         win += scatter_win(cnt_last, scatter_pay)
         _accumulate(outer, w, win, cnt_last, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
                     out_wb2, out_hit)
+
+
+@jit(parallel=True)
+def enumerate_combos(active, combo_w, ps, combos, alive_line, alive_state, tail_w, tail_counts,
+                     tail_sym, step_pair, win1, entry1, scatter_pay, fs_counted, bonus_counted,
+                     bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw):
+    """Full cycle of a lines game through its prefix combos (one output row per combo).
+
+    Every prefix of the first reels with the same combo (settled wins, counted
+    symbols, alive lines and their states) has the same future, so the cycle
+    is the sum over combos (weight ``combo_w``) of the sum over the stop pairs
+    of the last two reels (weight ``tail_w``), each line finished in one
+    lookup of the two-reel automaton ``step_pair``. Pay entries settled by the
+    prefix are added by the caller (class entries x weight).
+    """
+    for i in prange(active.shape[0]):
+        c = active[i]
+        w_c = combo_w[c]
+        meta = combos[c, 0]
+        base_win = np.int64(combos[c, 1])
+        base_counts = combos[c, 2]
+        line0 = np.int64(meta >> np.uint64(48))
+        state0 = np.int64(combos[c, 3])
+        first, n_extra = field(meta, 24, 24), field(meta, 16, 8)
+        for j in range(tail_w.shape[0]):
+            tw = tail_w[j]
+            if tw == 0:
+                continue
+            w = w_c * tw
+            packed = base_counts + tail_counts[ps, j]
+            st = step_pair[state0, tail_sym[ps, j, line0]]
+            win = base_win + win1[st]
+            if entry1[st] > 0:
+                out_aw[i, entry1[st] - 1] += w
+            for a in range(first, first + n_extra):
+                st = step_pair[alive_state[a], tail_sym[ps, j, alive_line[a]]]
+                win += win1[st]
+                if entry1[st] > 0:
+                    out_aw[i, entry1[st] - 1] += w
+            win += scatter_packed(packed, scatter_pay)
+            b = 0
+            if fs_counted >= 0:
+                b = 2 * count_field(packed, fs_counted)
+            if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
+                b += 1
+            out_w[i, b] += w
+            out_wb[i, b] += w * win
+            out_wb2[i, b] += float(w) * float(win) * float(win)
+            if win > 0:
+                out_hit[i, b] += w
 
 
 @jit(parallel=True)

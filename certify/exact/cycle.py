@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from certify.engine.simulate import game_args, level_args
+from certify.engine.simulate import game_args, level_args, prefix_tables, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine
 from certify.exact import _kernels as k
 from certify.exact.decompose import count_distribution, scatter_mean
@@ -151,24 +151,79 @@ def _rescale(base: LevelExact, lt: LevelTables) -> LevelExact:
 
 
 def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
-    """Run the enumeration kernel on one reel set at one level."""
-    n_buckets = 2 * (tables.machine.rows * tables.machine.reels + 1)
-    n_outer = int(reels.length[0])
-    w = np.zeros((n_outer, n_buckets), dtype=np.int64)
-    wb = np.zeros((n_outer, n_buckets), dtype=np.int64)
-    wb2 = np.zeros((n_outer, n_buckets), dtype=np.float64)
-    hit = np.zeros((n_outer, n_buckets), dtype=np.int64)
-    aw = np.zeros((n_outer, max(len(tables.machine.pays), 1)), dtype=np.int64)
-    if tables.is_ways:
-        k.enumerate_ways(reels.window, reels.length, reels.weight, reels.counted,
-                         level_args(lt), game_args(tables), w, wb, wb2, hit, aw)
+    """Run the enumeration kernel on one reel set at one level.
+
+    Lines games whose prefix table stops two reels before the end go through
+    its combos (:func:`enumerate_by_combos`); the others walk the cycle.
+    """
+    if not tables.is_ways:
+        px = prefix_tables(tables, lt.level_index)
+        ps = next(i for i, s in enumerate(reel_sets(tables)) if s is reels)
+        if px.tail_on[ps] and px.depth[ps] == reels.length.shape[0] - 2:
+            return enumerate_by_combos(tables, reels, lt, ps)
+    return walk_cycle(tables, reels, lt)
+
+
+def _buckets(tables: GameTables, w: np.ndarray, wb: np.ndarray, wb2: np.ndarray,
+             hit: np.ndarray, aw: np.ndarray) -> _Buckets:
+    """Sum the kernel's per-row outputs (credit sums exactly, as Python integers)."""
+    if int(np.abs(wb).max(initial=0)) < (1 << 62) // max(wb.shape[0], 1):
+        wb_exact = [int(x) for x in wb.sum(axis=0)]  # no int64 overflow possible
     else:
-        k.enumerate_lines(reels.window, reels.length, reels.weight, reels.counted,
-                          level_args(lt), game_args(tables), tail_classes(reels), w, wb, wb2,
-                          hit, aw)
-    wb_exact = [sum(int(x) for x in wb[:, b]) for b in range(n_buckets)]
+        wb_exact = [sum(int(x) for x in wb[:, b]) for b in range(wb.shape[1])]
     return _Buckets(w.sum(axis=0), wb_exact, wb2.sum(axis=0), hit.sum(axis=0), aw.sum(axis=0),
                     int(w.sum()))
+
+
+def _outputs(tables: GameTables, rows: int) -> tuple[np.ndarray, ...]:
+    n_buckets = 2 * (tables.machine.rows * tables.machine.reels + 1)
+    return (np.zeros((rows, n_buckets), dtype=np.int64),
+            np.zeros((rows, n_buckets), dtype=np.int64),
+            np.zeros((rows, n_buckets), dtype=np.float64),
+            np.zeros((rows, n_buckets), dtype=np.int64),
+            np.zeros((rows, max(len(tables.machine.pays), 1)), dtype=np.int64))
+
+
+def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
+    """The cycle walked stop by stop (depth first under each stop of reel 1)."""
+    out = _outputs(tables, int(reels.length[0]))
+    if tables.is_ways:
+        k.enumerate_ways(reels.window, reels.length, reels.weight, reels.counted,
+                         level_args(lt, tables), game_args(tables), *out)
+    else:
+        k.enumerate_lines(reels.window, reels.length, reels.weight, reels.counted,
+                          level_args(lt, tables), game_args(tables), tail_classes(reels), *out)
+    return _buckets(tables, *out)
+
+
+def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables,
+                        ps: int) -> _Buckets:
+    """The cycle of reel set ``ps`` summed over its prefix combos and last-two-reel pairs."""
+    px = prefix_tables(tables, lt.level_index)
+    depth, n_reels = int(px.depth[ps]), reels.length.shape[0]
+    rows = int(np.prod(reels.length[:depth]))
+    row_w = np.ones(1, dtype=np.int64)
+    for r in range(depth):
+        row_w = np.outer(row_w, reels.weight[r, :reels.length[r]]).ravel()
+    combo_w = np.zeros(px.combos.shape[0], dtype=np.int64)
+    np.add.at(combo_w, px.head[px.head_first[ps]:px.head_first[ps] + rows].astype(np.int64), row_w)
+    a, b = n_reels - 2, n_reels - 1
+    tail_w = np.zeros(px.tail_counts.shape[1], dtype=np.int64)
+    pairs = np.outer(reels.weight[a, :reels.length[a]], reels.weight[b, :reels.length[b]]).ravel()
+    tail_w[:pairs.shape[0]] = pairs
+    active = np.nonzero(combo_w)[0]
+    out = _outputs(tables, active.shape[0])
+    step, pair, win1, entry1 = lt.finishing
+    k.enumerate_combos(active, combo_w, ps, px.combos, px.alive_line, px.alive_state, tail_w,
+                       px.tail_counts, px.tail_sym, pair, win1, entry1, lt.scatter_pay,
+                       tables.fs_counted, tables.bonus_counted, tables.bonus_min, *out)
+    result = _buckets(tables, *out)
+    # entries the prefixes settled: per class, its weight x every tail
+    class_w = np.zeros(px.n_classes, dtype=np.int64)
+    np.add.at(class_w, (px.combos[:, 0] & np.uint64(0xFFFF)).astype(np.int64), combo_w)
+    settled = (class_w @ px.class_entries) * int(pairs.sum())
+    return _Buckets(result.w, result.wb, result.wb2, result.hit, result.awards + settled,
+                    result.total)
 
 
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:

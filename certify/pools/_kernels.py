@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from certify._numba import jit, prange
-from certify.engine._kernels import next_u64
+from certify.engine._rng import next_u64
 
 H_AMOUNT, H_DAY, H_SPINS, H_WINNER, H_SEED, H_TAIL = range(6)
 N_HIT = 6

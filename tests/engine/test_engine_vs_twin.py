@@ -14,7 +14,15 @@ from testpaths import DATA, MACHINES, ROOT
 
 from certify.engine import _kernels as k
 from certify.engine import compile_machine, simulate
-from certify.engine.simulate import game_args, level_args, prefix_args, reel_args, ways_flag
+from certify.engine.prefix import build_prefix_tables
+from certify.engine.simulate import (
+    game_args,
+    level_args,
+    prefix_tables,
+    reel_args,
+    reel_sets,
+    ways_flag,
+)
 from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.stats import z_value
@@ -22,22 +30,44 @@ from certify.stats import z_value
 SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
 
 
+def _kernel_spins(tables, lt, stops, fs, px):
+    """Line/ways + scatter credits the kernel's spin evaluation gives ``stops``."""
+    out = np.zeros(stops.shape[0], dtype=np.int64)
+    packed = np.zeros(stops.shape[0], dtype=np.uint64)
+    level = level_args(lt, tables)
+    k.evaluate_stops(stops, fs, reel_args(tables), px.as_tuple(), level, game_args(tables),
+                     out, packed, ways_flag(tables))
+    counts = (packed[:, None] >> (8 * np.arange(len(tables.counted_names), dtype=np.uint64))
+              ) & np.uint64(255)
+    scatter = lt.scatter_pay[np.arange(counts.shape[1]), counts.astype(np.int64)].sum(axis=1)
+    return out + scatter
+
+
 @pytest.mark.parametrize("name", SMALL + ["../../models/machines/ref-5x3-20.toml",
                                           "../../models/machines/ways-243.toml"])
 def test_kernel_spin_equals_twin_on_random_windows(name):
-    """2,000 random stop vectors: kernel credits == twin credits, exactly."""
+    """2,000 random stop vectors on each reel set (base, free spins) and every
+    prefix depth, with and without tail tables: kernel credits == twin credits."""
     machine = load_machine(DATA / name)
     tables = compile_machine(machine)
     rng = np.random.default_rng(7)
-    stops = np.stack([rng.integers(0, len(s), 2000) for s in machine.strips], axis=1)
+    fs = machine.free_spins
+    sets = [(0, machine.strips)] + ([(1, fs.strips)] if fs and fs.strips else [])
+    depths = [None] if tables.is_ways else [None, *range(min(4, machine.reels))]
     for lt in tables.levels:
-        out = np.zeros(stops.shape[0], dtype=np.int64)
-        k.evaluate_stops(stops, reel_args(tables.base),
-                         prefix_args(tables, tables.base, lt.level_index), level_args(lt),
-                         game_args(tables), out, ways_flag(tables))
-        expected = [twin.spin_value(machine, twin.window(machine.strips, row, machine.rows),
-                                    lt.level_index)[0] for row in stops.tolist()]
-        assert out.tolist() == expected
+        for fs_flag, strips in sets:
+            stops = np.stack([rng.integers(0, len(s), 2000) for s in strips], axis=1)
+            expected = [twin.spin_value(machine, twin.window(strips, row, machine.rows),
+                                        lt.level_index)[0] for row in stops.tolist()]
+            for depth in depths:
+                px = prefix_tables(tables, lt.level_index)
+                if depth is not None:
+                    px = build_prefix_tables(
+                        [(s.window, s.length, s.counted) for s in reel_sets(tables)],
+                        tables.paylines, lt.trans, lt.live, lt.state_win, lt.state_entry,
+                        len(machine.pays), depth, pairs=depth % 2 == 0)
+                got = _kernel_spins(tables, lt, stops, fs_flag, px)
+                assert got.tolist() == expected, (depth, fs_flag)
 
 
 @pytest.mark.parametrize("name", SMALL)
@@ -103,8 +133,8 @@ def test_certificate_figures_identical_with_one_and_two_threads(tmp_path):
 
 @pytest.mark.parametrize("name", ["tiny_lines.toml", "../../models/machines/classic-3r-1.toml"])
 def test_simulation_kernel_equals_twin_on_its_own_draws(name):
-    """The production kernel (its lines walk is written out, not shared with the
-    test hook) pays exactly what the twin pays on the very stops it drew."""
+    """The production kernel pays exactly what the twin pays on the very stops it
+    drew, and counts the same award entries (prefix classes + alive lines)."""
     from certify.engine.rng import chunk_states
     from certify.engine.simulate import run_chunks
 
@@ -113,7 +143,7 @@ def test_simulation_kernel_equals_twin_on_its_own_draws(name):
     n = 3000
     out, _, awards, _ = run_chunks(tables, 0, 9, 0, np.array([n], dtype=np.int64))
     stops = np.zeros((n, machine.reels), dtype=np.int64)
-    k.replay_stops(chunk_states(9, 0, 1)[0], n, reel_args(tables.base), stops)
+    k.replay_stops(chunk_states(9, 0, 1)[0], n, 0, reel_args(tables), stops)
     wins, paid = 0, np.zeros(len(machine.pays), dtype=np.int64)
     for row in stops.tolist():
         win, entries = twin.spin_value(machine, twin.window(machine.strips, row, machine.rows), 0)
