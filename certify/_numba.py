@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,27 @@ import numba
 # simulation kernel's speed then hung on where the linker happened to place
 # its loop (measured 21.9M vs 30.9M spins/s per thread for the same code).
 llvmlite.binding.set_option("slotcert", "-x86-branches-within-32B-boundaries")
+
+def _load_numba_array_maths_without_blas() -> None:
+    """Import numba's array maths without its probe of scipy's BLAS.
+
+    When it loads (at the first kernel compiled or read from the cache),
+    ``numba.np.arraymath`` imports ``scipy.linalg`` only to learn whether
+    ``np.dot`` can be compiled: about 0.1 s of a process's start-up. No kernel
+    here uses BLAS (``np.dot``, ``np.linalg``), so the probe is answered "no";
+    scipy itself stays importable as usual afterwards.
+    """
+    probe = "scipy.linalg.cython_blas"
+    if probe in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules[probe] = None  # type: ignore[assignment]  # makes the import fail
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[probe]
+
+
+_load_numba_array_maths_without_blas()
 
 _ROOT = Path(__file__).resolve().parents[1]
 _PACKAGES = ("certify", "meters")
