@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
-from certify.engine._prefix import count_field, lines_spin
-from certify.engine._rng import bounded, draw_spin
+from certify.engine._prefix import count_field, lines_spin, tail_spin
+from certify.engine._rng import bounded, decode_stops, draw_prefix_and_tail, draw_spin
 
 OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
 N_OUT = 7
@@ -121,13 +121,16 @@ def fs_added(count, fs_spins, fs_max, awarded):
 
 @jit(parallel=True)
 def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_sq,  # noqa: C901
-                    out_classes, out_awards, out_hist, ways):
+                    out_classes, out_awards, out_hist, ways, fast):
     """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
 
     One loop plays base spins and the free spins they trigger (``fs`` = 1
     selects the feature's reel set and multiplier), so the spin evaluation is
-    written once. ``ways`` is None for a lines game: numba prunes the other
-    branch at compile time, so each kind of game gets its own cached kernel.
+    written once. ``ways`` is None for a lines game, ``fast`` is not None for
+    a lines game whose strips are uniform and whose prefix tables end two
+    reels before the end (one draw for the prefix row, one for the last two
+    reels, :func:`tail_spin`): numba prunes the other branches at compile
+    time, so each kind of game gets its own specialised, cached kernel.
     Award counts are kept for base spins only: ``out_classes`` counts prefix
     classes (their settled entries are added after the kernel), ``out_awards``
     the entries paid by lines alive after the prefix, shifted by one (slot 0:
@@ -136,7 +139,7 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
     set_of, window, length, total_weight, lookup, cumulative, counts_pack, mode = reels
     depth, head_first, head, combos = px[0], px[1], px[2], px[3]
     alive_line, alive_state = px[4], px[5]
-    tail_on, tail_counts, tail_sym = px[6], px[7], px[8]
+    tail_on, tail_counts, tail_sym, prefix_rows, tail_pairs = px[6], px[7], px[8], px[9], px[10]
     credits, scatter_pay, bonus_pay = level[4], level[5], level[6]
     step, pair, win1, entry1 = level[8], level[9], level[10], level[11]
     alarm_add, alarm_mask = level[12], level[13]
@@ -179,9 +182,26 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
                 fs = 0
                 win, triggered = 0, False
             ps = set_of[fs]
-            s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative,
-                                       mode, stops)
-            if ways is None and fs == 0:
+            if fast is not None and fs == 0:
+                # base spins with constant set index 0 (measured +9% over a variable one)
+                row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
+                    prefix_rows[0], tail_pairs[0], s0, s1, s2, s3)
+                spin, packed = tail_spin(0, np.int64(head[row]), suffix, combos, alive_line,
+                                         alive_state, tail_counts, tail_sym, pair, win1, entry1,
+                                         classes, 0, awards, 0)
+            elif fast is not None:
+                row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
+                    prefix_rows[ps], tail_pairs[ps], s0, s1, s2, s3)
+                spin, packed = tail_spin(ps, np.int64(head[head_first[ps] + row]), suffix,
+                                         combos, alive_line, alive_state, tail_counts, tail_sym,
+                                         pair, win1, entry1, classes, n_classes, awards,
+                                         n_entries + 1)
+            else:
+                s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative,
+                                           mode, stops)
+            if fast is not None:
+                pass
+            elif ways is None and fs == 0:
                 spin, packed = lines_spin(0, stops, window, length, paylines, step, pair,
                                           win1, entry1, depth, head_first, head, combos,
                                           alive_line, alive_state, tail_on, tail_counts,
@@ -280,12 +300,17 @@ def stream_sample(states, draws, bound, out_sum, out_sq, out_counts):
 
 
 @jit
-def replay_stops(state, n, ps, reels, out):
+def replay_stops(state, n, ps, reels, px, out, fast):
     """The stops the simulation kernel draws for ``n`` spins of a stream: a test hook.
 
     Valid for games without features (a bonus or free spins draw more numbers).
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
-        s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, reels[3], reels[4], reels[5], reels[7],
-                                   out[i])
+        if fast is not None:
+            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(px[9][ps], px[10][ps], s0, s1,
+                                                             s2, s3)
+            decode_stops(row, pair, px[0][ps], reels[2][ps], out[i])
+        else:
+            s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, reels[3], reels[4], reels[5],
+                                       reels[7], out[i])

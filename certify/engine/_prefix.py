@@ -112,6 +112,28 @@ def finish_line(ps, line, st, d, stops, window, paylines, step, pair, suffix, ta
 
 
 @jit(inline="always")
+def tail_spin(ps, combo, suffix, combos, alive_line, alive_state, tail_counts, tail_sym, pair,
+              win1, entry1, class_hits, hit_base, awards, award_base):
+    """:func:`lines_spin` when the prefix ends two reels before the end: no stops needed.
+
+    ``combo`` is the prefix's combo, ``suffix`` the stop pair of the last two
+    reels; each line is finished by one lookup of the two-reel automaton.
+    """
+    meta = combos[combo, 0]
+    class_hits[hit_base + field(meta, 0, 16)] += 1
+    packed = combos[combo, 2] + tail_counts[ps, suffix]
+    st = np.int64(pair[combos[combo, 3], tail_sym[ps, suffix, meta >> np.uint64(48)]])
+    win = np.int64(combos[combo, 1]) + win1[st]
+    awards[award_base + entry1[st]] += 1
+    first = field(meta, 24, 24)
+    for a in range(first, first + field(meta, 16, 8)):
+        st = np.int64(pair[alive_state[a], tail_sym[ps, suffix, alive_line[a]]])
+        win += win1[st]
+        awards[award_base + entry1[st]] += 1
+    return win, packed
+
+
+@jit(inline="always")
 def lines_spin(ps, stops, window, length, paylines, step, pair, win1, entry1, depth,
                head_first, head, combos, alive_line, alive_state, tail_on, tail_counts,
                tail_sym, counts_pack, class_hits, hit_base, awards, award_base):

@@ -94,6 +94,33 @@ def draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops)
 
 
 @jit(inline="always")
+def draw_prefix_and_tail(n_rows, n_pairs, s0, s1, s2, s3):
+    """Uniform stops as (prefix row, tail pair) from the two halves of one output.
+
+    With uniform strips the stops of the first reels are uniform over the
+    prefix rows (their product), and those of the last two over the stop
+    pairs: two bounded draws instead of one per reel. Returns (row, pair,
+    s0, s1, s2, s3); see :func:`decode_stops`.
+    """
+    x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
+    rows, pairs = np.uint64(n_rows), np.uint64(n_pairs)
+    row, s0, s1, s2, s3 = finish_bounded((x >> np.uint64(32)) * rows, rows, s0, s1, s2, s3)
+    pair, s0, s1, s2, s3 = finish_bounded((x & MASK32) * pairs, pairs, s0, s1, s2, s3)
+    return row, pair, s0, s1, s2, s3
+
+
+@jit(inline="always")
+def decode_stops(row, pair, depth, length, stops):
+    """The stops of a (prefix row, tail pair) draw, reel by reel (for tests and replays)."""
+    n = stops.shape[0]
+    for r in range(depth - 1, -1, -1):
+        stops[r] = row % length[r]
+        row //= length[r]
+    stops[n - 2] = pair // length[n - 1]
+    stops[n - 1] = pair % length[n - 1]
+
+
+@jit(inline="always")
 def next_u64(rng):
     """Advance a state held in ``rng[0:4]`` and return its output (non-hot kernels)."""
     x, rng[0], rng[1], rng[2], rng[3] = xo_next(rng[0], rng[1], rng[2], rng[3])

@@ -57,6 +57,8 @@ class PrefixTables:
     tail_counts : (sets, stop pairs) uint64, counted symbols of the last two reels
     tail_sym : (sets, stop pairs, lines) uint8/16, each line's symbol pair
         ``a * n_symbols + b`` on the last two reels
+    prefix_rows, tail_pairs : (sets,) int64, prefixes and last-two-reel stop
+        pairs of each set (the ranges of :func:`~certify.engine._rng.draw_prefix_and_tail`)
 
     """
 
@@ -71,11 +73,14 @@ class PrefixTables:
     tail_on: np.ndarray
     tail_counts: np.ndarray
     tail_sym: np.ndarray
+    prefix_rows: np.ndarray
+    tail_pairs: np.ndarray
 
     def as_tuple(self) -> tuple:
         """What the kernels take (``class_entries`` is applied after them)."""
         return (self.depth, self.head_first, self.head, self.combos, self.alive_line,
-                self.alive_state, self.tail_on, self.tail_counts, self.tail_sym)
+                self.alive_state, self.tail_on, self.tail_counts, self.tail_sym,
+                self.prefix_rows, self.tail_pairs)
 
     @property
     def n_classes(self) -> int:
@@ -180,8 +185,8 @@ def build_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
 
 
 def tail_tables(sets: list[tuple], depths: list[int], paylines: np.ndarray, n_symbols: int,
-                pairs: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(tail_on, tail_counts, tail_sym) of the reel sets (see :class:`PrefixTables`)."""
+                pairs: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(tail_on, tail_counts, tail_sym, tail_pairs) of the reel sets (see :class:`PrefixTables`)."""
     n_reels = paylines.shape[1]
     dtype = np.uint8 if n_symbols * n_symbols <= 256 else np.uint16
     on = [pairs and d <= n_reels - 2 and int(length[-2]) * int(length[-1]) * paylines.shape[0]
@@ -201,7 +206,8 @@ def tail_tables(sets: list[tuple], depths: list[int], paylines: np.ndarray, n_sy
         sym[i, :la * lb] = (sym_a[:, None, :] * n_symbols + sym_b[None, :, :]).reshape(la * lb, -1)
         packed = pack_counts(np.moveaxis(counted, 0, -1))  # (reels, stops)
         counts[i, :la * lb] = (packed[a, :la, None] + packed[b, None, :lb]).ravel()
-    return np.array(on, dtype=np.bool_), counts, sym
+    pairs = [int(length[-2]) * int(length[-1]) if o else 0 for (_, length, _), o in zip(sets, on)]
+    return np.array(on, dtype=np.bool_), counts, sym, np.array(pairs, dtype=np.int64)
 
 
 def _row_bytes(raw: tuple) -> int:
@@ -252,7 +258,7 @@ def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,
         combos=combos, alive_line=combo_lines[extra].astype(np.int16),
         alive_state=combo_states[extra].astype(np.int32), class_entries=classes[2],
         alive_total=int(alive_n.sum()), tail_on=tails[0], tail_counts=tails[1],
-        tail_sym=tails[2])
+        tail_sym=tails[2], prefix_rows=np.array(sizes, dtype=np.int64), tail_pairs=tails[3])
 
 
 def _classes(raw: list[tuple], state_win: np.ndarray, state_entry: np.ndarray,
@@ -321,7 +327,7 @@ def cached_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     with contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile), \
             np.load(path, allow_pickle=False) as stored:
         values = {f.name: stored[f.name] for f in fields(PrefixTables)}
-        return PrefixTables(**{**values, "alive_total": int(values["alive_total"])})
+        return PrefixTables(**{**values, "alive_total": int(values["alive_total"])})  # type: ignore[arg-type]
     tables = build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
                                  n_entries, depth, pairs)
     with contextlib.suppress(OSError):

@@ -175,6 +175,18 @@ def hist_args(total_bet: int) -> tuple:
     return edges, small.astype(np.uint8)
 
 
+def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
+    """1 when every reel set of a lines game takes the two-draw fast path, else None.
+
+    The path needs uniform strips and prefix tables that end two reels before
+    the end with tail tables (see ``simulate_chunks``).
+    """
+    n_reels = t.base.length.shape[0]
+    ok = (not t.is_ways and not any(s.weighted for s in reel_sets(t))
+          and bool(px.tail_on.all()) and bool((px.depth == n_reels - 2).all()))
+    return 1 if ok else None
+
+
 def ways_flag(t: GameTables) -> int | None:
     """None for a lines game, 1 for a ways game: lets numba prune the other branch."""
     return 1 if t.is_ways else None
@@ -205,7 +217,7 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
     k.simulate_chunks(states, sizes, reel_args(tables), px.as_tuple(),
                       level_args(tables.levels[level_index], tables), game_args(tables),
                       hist_args(tables.levels[level_index].total_bet),
-                      out, sq, classes, awards, hist, ways_flag(tables))
+                      out, sq, classes, awards, hist, ways_flag(tables), fast_flag(tables, px))
     base_awards = awards[:, 1:n_entries + 1] + classes[:, :px.n_classes] @ px.class_entries
     return out, sq, base_awards, hist
 

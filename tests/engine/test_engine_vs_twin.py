@@ -16,6 +16,7 @@ from certify.engine import _kernels as k
 from certify.engine import compile_machine, simulate
 from certify.engine.prefix import build_prefix_tables
 from certify.engine.simulate import (
+    fast_flag,
     game_args,
     level_args,
     prefix_tables,
@@ -143,7 +144,9 @@ def test_simulation_kernel_equals_twin_on_its_own_draws(name):
     n = 3000
     out, _, awards, _ = run_chunks(tables, 0, 9, 0, np.array([n], dtype=np.int64))
     stops = np.zeros((n, machine.reels), dtype=np.int64)
-    k.replay_stops(chunk_states(9, 0, 1)[0], n, 0, reel_args(tables), stops)
+    px = prefix_tables(tables, 0)
+    k.replay_stops(chunk_states(9, 0, 1)[0], n, 0, reel_args(tables), px.as_tuple(), stops,
+                   fast_flag(tables, px))
     wins, paid = 0, np.zeros(len(machine.pays), dtype=np.int64)
     for row in stops.tolist():
         win, entries = twin.spin_value(machine, twin.window(machine.strips, row, machine.rows), 0)
