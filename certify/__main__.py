@@ -1,7 +1,5 @@
 """``python -m certify`` runs the slotcert command line."""
 
-import sys
+from certify.cli import console
 
-from certify.cli import main
-
-sys.exit(main())
+console()
