@@ -19,19 +19,19 @@ N_OUT = 7
 
 
 @jit(inline="always")
-def ways_win(stops, window, ways_match, entry_len, family, credits, fam_len, fam_win,
-             fam_entry, awards, count):
-    """Sum of ways wins of one spin: each family pays its longest matching entry."""
+def ways_win(stops, ways_sum, entry_len, family, credits, fam_len, fam_win, fam_entry, awards,
+             count):
+    """Sum of ways wins of one spin: each family pays its longest matching entry.
+
+    ``ways_sum[r, stop, e]``: the ways (multiplied) entry ``e`` finds on reel
+    ``r`` at ``stop`` (see :func:`certify.engine.tables.ways_sums`).
+    """
     fam_len[:] = 0
     fam_win[:] = 0
-    rows = window.shape[2]
     for e in range(entry_len.shape[0]):
         prod = 1
         for r in range(entry_len[e]):
-            c = 0
-            for row in range(rows):
-                c += ways_match[e, r, window[r, stops[r], row]]
-            prod *= c
+            prod *= ways_sum[r, stops[r], e]
             if prod == 0:
                 break
         if prod > 0:
@@ -99,10 +99,10 @@ def hist_bin(win, edges, small_bins):
 
 
 @jit(inline="always")
-def ways_spin(ps, stops, window, counts_pack, ways_match, entry_len, family, credits, fam_len,
+def ways_spin(ps, stops, ways_sum, counts_pack, entry_len, family, credits, fam_len,
               fam_win, fam_entry, awards, count):
     """Ways credits of one spin on reel set ``ps`` and its packed counts."""
-    win = ways_win(stops, window[ps], ways_match, entry_len, family, credits, fam_len, fam_win,
+    win = ways_win(stops, ways_sum[ps], entry_len, family, credits, fam_len, fam_win,
                    fam_entry, awards, count)
     packed = np.uint64(0)
     for r in range(stops.shape[0]):
@@ -136,14 +136,15 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
     the entries paid by lines alive after the prefix, shifted by one (slot 0:
     no entry); the second half of both rows holds the free spins' counts.
     """
-    set_of, window, length, total_weight, lookup, cumulative, counts_pack, mode = reels
+    set_of, window, length, total_weight, lookup, cumulative, counts_pack, mode = reels[:8]
+    ways_sum = reels[8]
     depth, head_first, head, combos = px[0], px[1], px[2], px[3]
     alive_line, alive_state = px[4], px[5]
     tail_on, tail_counts, tail_sym, prefix_rows, tail_pairs = px[6], px[7], px[8], px[9], px[10]
     credits, scatter_pay, bonus_pay = level[4], level[5], level[6]
     step, pair, win1, entry1 = level[8], level[9], level[10], level[11]
     alarm_add, alarm_mask = level[12], level[13]
-    paylines, ways_match, entry_len, family = game[0], game[2], game[3], game[4]
+    paylines, entry_len, family = game[0], game[3], game[4]
     fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
     fs_retrigger, fs_max = game[9], game[10]
     bonus_counted, bonus_min, bonus_cum, n_families = game[11], game[12], game[13], game[14]
@@ -214,9 +215,9 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
                                           tail_sym, counts_pack,
                                           classes, n_classes, awards, n_entries + 1)
             else:
-                spin, packed = ways_spin(ps, stops, window, counts_pack, ways_match, entry_len,
-                                         family, credits, fam_len, fam_win, fam_entry,
-                                         awards[1:], fs == 0)
+                spin, packed = ways_spin(ps, stops, ways_sum, counts_pack, entry_len, family,
+                                         credits, fam_len, fam_win, fam_entry, awards[1:],
+                                         fs == 0)
             # a scatter pay, bonus or free-spin trigger needs some count at its
             # threshold: one SWAR test of the packed counts (``alarm`` in level_args)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
@@ -264,8 +265,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
     """
     set_of, window, length, counts_pack = reels[0], reels[1], reels[2], reels[6]
     credits, step, pair, win1, entry1 = level[4], level[8], level[9], level[10], level[11]
-    paylines, ways_match, entry_len, family, n_families = (game[0], game[2], game[3], game[4],
-                                                           game[14])
+    paylines, entry_len, family, n_families = game[0], game[3], game[4], game[14]
     for i in prange(stop_rows.shape[0]):
         classes = np.zeros(px[3].shape[0], dtype=np.int64)  # classes <= combos
         awards = np.zeros(credits.shape[0] + 1, dtype=np.int64)
@@ -279,9 +279,9 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
                                                px[4], px[5], px[6], px[7], px[8], counts_pack,
                                                classes, 0, awards, 0)
         else:
-            out[i], out_packed[i] = ways_spin(set_of[fs], stops, window, counts_pack,
-                                              ways_match, entry_len, family, credits, fam_len,
-                                              fam_win, fam_entry, awards, False)
+            out[i], out_packed[i] = ways_spin(set_of[fs], stops, reels[8], counts_pack,
+                                              entry_len, family, credits, fam_len, fam_win,
+                                              fam_entry, awards, False)
 
 
 @jit(parallel=True)

@@ -12,7 +12,14 @@ import numpy as np
 from certify.engine import _kernels as k
 from certify.engine.prefix import PrefixTables, cached_prefix_tables, pack_counts
 from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
-from certify.engine.tables import HIST_BINS, GameTables, LevelTables, ReelSet, compile_machine
+from certify.engine.tables import (
+    HIST_BINS,
+    GameTables,
+    LevelTables,
+    ReelSet,
+    compile_machine,
+    ways_sums,
+)
 from certify.model.schema import Machine
 
 SMALL_WINS = 4096  # wins below this many credits find their histogram bin in a table
@@ -101,7 +108,8 @@ def reel_args(t: GameTables) -> tuple:
     """The reel-set tuple the kernels take, every set stacked on a first axis.
 
     (set of base / free spins, window, length, total weight, draw -> stop
-    lookup, cumulative weights, packed counted symbols, draw mode).
+    lookup, cumulative weights, packed counted symbols, draw mode, ways per
+    reel, stop and entry of a ways game).
     """
     sets = reel_sets(t)
     weighted = any(s.weighted for s in sets)
@@ -112,7 +120,9 @@ def reel_args(t: GameTables) -> tuple:
     return (np.array([0, len(sets) - 1], dtype=np.int64), _stack([s.window for s in sets]),
             _stack([s.length for s in sets]), _stack([s.total_weight for s in sets]),
             _stack([s.lookup for s in sets]), cumulative,
-            _stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]), mode)
+            _stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]), mode,
+            _stack([ways_sums(s.window, t.ways_match) if t.is_ways
+                    else np.zeros((1, 1, 1), dtype=np.int64) for s in sets]))
 
 
 def level_args(level: LevelTables, t: GameTables) -> tuple:

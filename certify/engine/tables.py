@@ -234,6 +234,20 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
                        signature)
 
 
+def ways_sums(window: np.ndarray, ways_match: np.ndarray) -> np.ndarray:
+    """Ways each pay entry finds on each reel at each stop: ``[reel, stop, entry]``.
+
+    The sum over the window's rows of ``ways_match`` (1, or a wild's
+    multiplier, where a symbol matches the entry's token on that reel): a
+    spin's ways for an entry are the product over its reels.
+    """
+    reels = window.shape[0]
+    out = np.zeros((reels, window.shape[1], ways_match.shape[0]), dtype=np.int64)
+    for r in range(reels):
+        out[r] = ways_match[:, r, window[r]].sum(axis=-1).T
+    return out
+
+
 PAIR_TABLE_MAX = 1 << 18  # entries; beyond, spins step one reel at a time
 
 

@@ -246,11 +246,14 @@ def enumerate_combos(active, combo_w, ps, combos, alive_line, alive_state, tail_
 
 
 @jit(parallel=True)
-def enumerate_ways(window, length, weight, counted, level, game, out_w, out_wb, out_wb2,
+def enumerate_ways(ways_sum, length, weight, counted, level, game, out_w, out_wb, out_wb2,
                    out_hit, out_aw):
-    """Full cycle of a ways game; one output row per stop of reel 1."""
+    """Full cycle of a ways game; one output row per stop of reel 1.
+
+    ``ways_sum``: see :func:`certify.engine.tables.ways_sums`.
+    """
     credits, scatter_pay = level[4], level[5]
-    ways_match, entry_len, family = game[2], game[3], game[4]
+    entry_len, family = game[3], game[4]
     fs_counted, bonus_counted, bonus_min, n_families = game[5], game[11], game[12], game[14]
     n_reels = length.shape[0]
     for outer in prange(length[0]):
@@ -266,7 +269,7 @@ def enumerate_ways(window, length, weight, counted, level, game, out_w, out_wb, 
             for r in range(n_reels):
                 w *= weight[r, stops[r]]
             awards[:] = 0
-            win = ways_win(stops, window, ways_match, entry_len, family, credits, fam_len,
+            win = ways_win(stops, ways_sum, entry_len, family, credits, fam_len,
                            fam_win, fam_entry, awards, True)
             for e in range(awards.shape[0]):
                 out_aw[outer, e] += awards[e] * w

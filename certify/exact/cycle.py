@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from certify.engine.simulate import game_args, level_args, prefix_tables, reel_sets
-from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine
+from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
 from certify.exact import _kernels as k
 from certify.exact.decompose import count_distribution, scatter_mean
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
@@ -188,7 +188,8 @@ def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
     """The cycle walked stop by stop (depth first under each stop of reel 1)."""
     out = _outputs(tables, int(reels.length[0]))
     if tables.is_ways:
-        k.enumerate_ways(reels.window, reels.length, reels.weight, reels.counted,
+        k.enumerate_ways(ways_sums(reels.window, tables.ways_match), reels.length, reels.weight,
+                         reels.counted,
                          level_args(lt, tables), game_args(tables), *out)
     else:
         k.enumerate_lines(reels.window, reels.length, reels.weight, reels.counted,
