@@ -74,21 +74,82 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
     if missing:
         raise InputError(f"{file}: missing column(s) {', '.join(missing)}; "
                          f"expected {', '.join(FLOOR_COLUMNS)}")
-    rows, problems = [], []
-    for i, rec in enumerate(raw.to_dict("records")):
-        try:
-            rows.append(_floor_row(rec, Path(file).parent, digits))
-        except ValueError as exc:
-            problems.append(f"{file}: line {i + 2}: {exc}")
-    if problems:
-        raise InputError("; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)"
-                                                    if len(problems) > 5 else ""))
-    floor = pd.DataFrame(rows, columns=["machine_id", "model", "bet_level", "denomination",
-                                        "theo_rtp", "sigma", "rate", "pools", "digits"])
+    floor = _plain_floor(raw, digits)
+    if floor is None:  # rows naming a model, or a problem: row by row, every problem named
+        rows, problems = [], []
+        for i, rec in enumerate(raw.to_dict("records")):
+            try:
+                rows.append(_floor_row(rec, Path(file).parent, digits))
+            except ValueError as exc:
+                problems.append(f"{file}: line {i + 2}: {exc}")
+        if problems:
+            raise InputError("; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)"
+                                                        if len(problems) > 5 else ""))
+        floor = pd.DataFrame(rows, columns=list(FLOOR_FRAME))
     dup = floor["machine_id"][floor["machine_id"].duplicated()]
     if len(dup):
         raise InputError(f"{file}: machine_id {dup.iloc[0]!r} appears more than once")
     return floor.set_index("machine_id")
+
+
+FLOOR_FRAME = ("machine_id", "model", "bet_level", "denomination", "theo_rtp", "sigma", "rate",
+               "pools", "digits")
+_DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_WHOLE = r"[+-]?\d+"
+
+
+def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
+    """The floor frame, column by column, when no row names a model and every row is plain.
+
+    None otherwise (then :func:`_floor_row` takes every row and names each
+    problem). A plain row gives what :func:`_floor_row` gives: plain decimal
+    text converts to the same float through ``float`` as through ``Decimal``,
+    and as rounding is monotone a float inside a bound means the decimal is.
+    Jackpot pools are parsed once per distinct text.
+    """
+    n = len(raw)
+    if n == 0:
+        return None
+
+    def text(name: str) -> pd.Series:
+        col = raw[name] if name in raw.columns else pd.Series("", index=raw.index)
+        if pd.api.types.infer_dtype(col, skipna=False) not in ("string", "empty"):  # NaN
+            return pd.Series(None, index=raw.index, dtype=object)
+        return col.str.strip()
+
+    mid, model, pools = text("machine_id"), text("model"), text("jackpot_pools")
+    if mid.isna().any() or pools.isna().any() or (mid == "").any() or (model != "").any():
+        return None
+    num = {}
+    for name, form in (("denomination", _DECIMAL), ("theoretical_rtp", _DECIMAL),
+                       ("sigma", _DECIMAL), ("bet_level", _WHOLE), ("digits", _WHOLE)):
+        col = text(name)
+        plain = col.str.fullmatch(form).fillna(False).astype(bool)
+        if name in ("bet_level", "digits"):
+            plain |= col == ""
+        if not plain.all():
+            return None
+        num[name] = np.array(col.replace("", "0").to_numpy(dtype=object), dtype=float)
+    level, width = num["bet_level"], np.where(num["digits"] == 0, digits, num["digits"])
+    rtp, sigma = num["theoretical_rtp"], num["sigma"]
+    if not (np.all(np.abs(level) < 2**53) and np.all(num["denomination"] > 0)
+            and np.all((width >= 4) & (width <= 15)) and np.all((rtp > 0) & (rtp < 2))
+            and np.all(sigma > 0)):
+        return None
+    rate, names = np.zeros(n), np.empty(n, dtype=object)
+    for value, at in pools.groupby(pools, sort=False).indices.items():
+        try:
+            parsed = _pools(value)
+        except ValueError:
+            return None
+        if not all(r is not None and 0 <= r < 1 for r in parsed.values()):
+            return None
+        rate[at] = float(sum(parsed.values(), Decimal(0)))
+        names[at] = ";".join(parsed)
+    return pd.DataFrame({"machine_id": mid.to_numpy(dtype=object), "model": model.to_numpy(
+        dtype=object), "bet_level": level.astype(np.int64), "denomination": num["denomination"],
+        "theo_rtp": rtp, "sigma": sigma, "rate": rate, "pools": names,
+        "digits": width.astype(np.int64)}, columns=list(FLOOR_FRAME))
 
 
 def _floor_row(rec: dict[str, str], folder: Path, digits: int) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import io
 import json
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import jinja2
@@ -77,13 +79,59 @@ def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict) ->
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    result.findings.to_csv(out / "findings.csv", index=False)
-    write_csv(result.periods, out / "periods.csv")
-    result.quarantine.to_csv(out / "quarantine.csv", index=False)
-    info = summary(result, cfg, inputs)
-    (out / "summary.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    (out / "report.html").write_text(html(result, info), encoding="utf-8")
+    with _ChartDrawer(result, cfg.confidence) as charts:  # drawn while the tables are written
+        result.findings.to_csv(out / "findings.csv", index=False)
+        write_csv(result.periods, out / "periods.csv")
+        result.quarantine.to_csv(out / "quarantine.csv", index=False)
+        info = summary(result, cfg, inputs)
+        (out / "summary.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+        page = html(result, info, charts.result())
+    (out / "report.html").write_text(page, encoding="utf-8")
     return info
+
+
+_CHART_INPUT: dict = {}
+
+
+def charts(result: Result, confidence: float) -> tuple[str, str]:
+    """The funnel plot and the hold chart of a reconciliation, as base64 PNG."""
+    return (funnel_plot(result.totals, result.z_critical, confidence),
+            hold_chart(result.periods, result.totals, result.z_critical))
+
+
+def _charts_of_input() -> tuple[str, str]:
+    return charts(*_CHART_INPUT["args"])
+
+
+class _ChartDrawer:
+    """Draw the report's charts in a forked process while the caller goes on.
+
+    Importing matplotlib and laying out the charts is pure Python (about 1.3 s
+    for a report); in a child forked after the reconciliation it runs on the
+    other core while this process writes the CSV files. Without fork, the
+    charts are drawn here when asked for.
+    """
+
+    def __init__(self, result: Result, confidence: float) -> None:
+        self.args = (result, confidence)
+        self.pool: ProcessPoolExecutor | None = None
+        self.future: Future | None = None
+
+    def __enter__(self) -> _ChartDrawer:
+        if "fork" in multiprocessing.get_all_start_methods():
+            _CHART_INPUT["args"] = self.args  # inherited by the child, never pickled
+            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+            self.future = self.pool.submit(_charts_of_input)
+        return self
+
+    def result(self) -> tuple[str, str]:
+        """The two charts (waits for the child, or draws them here)."""
+        return self.future.result() if self.future is not None else charts(*self.args)
+
+    def __exit__(self, *exc) -> None:
+        _CHART_INPUT.clear()
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
@@ -128,7 +176,7 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
     ax.set_ylabel("(actual - theoretical return) / sigma")
     ax.set_title("Actual vs certified return (funnel plot)")
     ax.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.115, right=0.98, bottom=0.12, top=0.93)  # no tight_layout pass
     text = _png(fig)
     plt.close(fig)
     return text
@@ -162,7 +210,10 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
         ax.set_xlabel("period", fontsize=7)
         ax.tick_params(labelsize=7)
     fig.suptitle("Cumulative hold % by period (dashed: theoretical hold)", fontsize=9)
-    fig.tight_layout()
+    # fixed margins in inches: tight_layout would lay out every tick label once more
+    height = 2.3 * rows
+    fig.subplots_adjust(left=0.05, right=0.99, wspace=0.25, bottom=0.45 / height,
+                        top=1 - 0.6 / height, hspace=0.85 / 2.3 * 1.2)
     text = _png(fig)
     plt.close(fig)
     return text
@@ -204,14 +255,18 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left} th{background:#eee}
 """
 
 
-def html(result: Result, info: dict) -> str:
-    """Render the self-contained HTML report (autoescaped; plots embedded as PNG)."""
+def html(result: Result, info: dict, plots: tuple[str, str] | None = None) -> str:
+    """Render the self-contained HTML report (autoescaped; plots embedded as PNG).
+
+    ``plots`` are the funnel plot and the hold chart from :func:`charts`
+    (drawn here when not given).
+    """
+    funnel, hold = plots or charts(result, info["config"]["confidence"])
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     shown = result.findings.head(HTML_FINDINGS_LIMIT).astype(object)
     shown = shown.where(shown.notna(), "")
     return env.from_string(_TEMPLATE).render(
         s=info, sev={c.value: SEVERITY[c] for c in Code},
-        funnel=funnel_plot(result.totals, result.z_critical, info["config"]["confidence"]),
-        hold=hold_chart(result.periods, result.totals, result.z_critical),
+        funnel=funnel, hold=hold,
         columns=list(shown.columns), rows=shown.to_dict("records"), shown=len(shown),
         total=len(result.findings))

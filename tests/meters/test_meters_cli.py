@@ -100,3 +100,17 @@ def test_floor_machines_without_readings_are_counted(clean_sim, tmp_path):
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["machines_without_readings"] == 1
     assert summary["machines_without_readings_ids"] == ["M00003"]
+
+
+def test_report_charts_drawn_in_a_child_equal_those_drawn_here(faulty_files, tmp_path,
+                                                               monkeypatch):
+    """The charts' forked drawer changes nothing: same report.html without fork."""
+    paths = faulty_files["csv"]
+    assert main(reconcile_args(paths, tmp_path / "a")) == 1
+    import meters.report
+
+    monkeypatch.setattr(meters.report.multiprocessing, "get_all_start_methods",
+                        lambda: ["spawn"])
+    assert main(reconcile_args(paths, tmp_path / "b")) == 1
+    assert (tmp_path / "a" / "report.html").read_bytes() == \
+        (tmp_path / "b" / "report.html").read_bytes()

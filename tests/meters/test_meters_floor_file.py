@@ -64,3 +64,21 @@ def test_counts_file(tmp_path):
     path.write_text("machine_id,period_start,period_end,amount\nA,x,2026-01-02T06:00:00Z,1\n")
     with pytest.raises(InputError, match="line 2"):
         load_counts(path)
+
+
+@pytest.mark.parametrize("body", [
+    "A,,,0.05,local=0.01;link=0.005,0.92,5,\n B ,, 3 ,1, ,.9,3e0,8\nC,,+2,1E-2,p=0,1.5,0.1,0\n",
+    "A,,,0.05,,0.92,5,\nB,,,0.10,x=0.3|y=0.1,0.999999999999999999999,7.25,15\n",
+])
+def test_column_wise_floor_equals_row_by_row(tmp_path, body, monkeypatch):
+    """Oracle: the row-by-row reading (Decimal per value) of the same file, exactly."""
+    import pandas as pd
+
+    import meters.floor as floor_module
+
+    path = floor(tmp_path, body, head=HEAD.strip() + ",digits\n")
+    fast = load_floor(path)
+    assert floor_module._plain_floor(pd.read_csv(path, dtype=str, keep_default_na=False,
+                                                 skipinitialspace=True), 10) is not None
+    monkeypatch.setattr(floor_module, "_plain_floor", lambda raw, digits: None)
+    pd.testing.assert_frame_equal(fast, load_floor(path), check_exact=True)
