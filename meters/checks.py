@@ -14,6 +14,7 @@ import pandas as pd
 
 from certify.errors import InputError
 from meters import _kernels
+from meters import floor as floor_file
 from meters.codes import Code
 from meters.config import Config
 
@@ -230,7 +231,7 @@ def machine_totals(per: pd.DataFrame, floor: pd.DataFrame, machines: np.ndarray)
     tot = tot.join(span)
     tot = tot.reindex(columns=[*tot.columns, *[c for c in ("games_played", "coin_in",
                                                            "prizes_paid") if c not in tot]])
-    rows = floor.loc[machines[tot.index.to_numpy()]]
+    rows = floor_file.floor_rows(floor, machines, tot.index.to_numpy())
     with np.errstate(invalid="ignore", divide="ignore"):
         tot["actual"] = tot["prizes_paid"] / tot["coin_in"]
         tot["theo"] = rows["theo_rtp"].to_numpy()

@@ -49,7 +49,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     from meters.config import Config, from_jurisdiction
     from meters.floor import load_counts, load_floor
     from meters.reconcile import reconcile, small_pages
-    from meters.report import write_outputs
+    from meters.report import ChartDrawer, write_outputs
 
     overrides = {"digits": args.digits, "confidence": args.confidence, "period": args.period}
     if args.jurisdiction:
@@ -61,12 +61,14 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     for dump in args.dumps:
         if not Path(dump).is_file():
             raise InputError(f"{dump}: no such file")
-    floor = load_floor(args.floor, cfg.digits)
-    counts = load_counts(args.counts) if args.counts else None
-    with small_pages():
-        result = reconcile(args.dumps, floor, counts, cfg, pieces=args.pieces)
-    info = write_outputs(result, args.out, cfg, {"dumps": list(args.dumps),
-                                                 "floor": args.floor, "counts": args.counts})
+    with ChartDrawer() as drawer:  # imports matplotlib on the other core meanwhile
+        floor = load_floor(args.floor, cfg.digits)
+        counts = load_counts(args.counts) if args.counts else None
+        with small_pages():
+            result = reconcile(args.dumps, floor, counts, cfg, pieces=args.pieces)
+        info = write_outputs(result, args.out, cfg, {"dumps": list(args.dumps),
+                                                     "floor": args.floor,
+                                                     "counts": args.counts}, drawer)
     print(f"rows: {info['rows_in']} in, {info['rows_reconciled']} reconciled, "
           f"{info['rows_quarantined']} quarantined; findings: "
           f"{info['severity']['error']} error, {info['severity']['warning']} warning, "

@@ -11,6 +11,7 @@ import pandas as pd
 
 from meters.codes import Code
 from meters.config import Config
+from meters.floor import floor_rows
 from meters.sequence import Screened
 
 
@@ -197,7 +198,7 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
     usable = (lost[g["je"]] - lost[g["js"]] == 0) & (g["je"].to_numpy() > g["js"].to_numpy())
     g = g[usable]
     unmatched = counts.total - int(g["n"].sum())
-    denom = floor.loc[scr.machines[g["mcode"].to_numpy()], "denomination"].to_numpy()
+    denom = floor_rows(floor, scr.machines, g["mcode"].to_numpy())["denomination"].to_numpy()
     meter = (cum[g["je"]] - cum[g["js"]]) * denom
     amount = g["amount"].to_numpy()
     tol = np.maximum(cfg.drop_pct * np.abs(meter), cfg.drop_abs)

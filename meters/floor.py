@@ -92,6 +92,19 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
     return floor.set_index("machine_id")
 
 
+def floor_rows(floor: pd.DataFrame, machines: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
+    """``floor.loc[machines[codes]]``, looking each distinct machine up once.
+
+    ``machines`` are a block's distinct machine ids and ``codes`` index them
+    (one per period or count); a label lookup per code hashed the same few
+    thousand ids hundreds of thousands of times.
+    """
+    pos = floor.index.get_indexer(pd.Index(machines, dtype=object))[codes]
+    if len(pos) and pos.min() < 0:
+        return floor.loc[machines[codes]]  # raises KeyError naming the machine, as before
+    return floor.iloc[pos]
+
+
 FLOOR_FRAME = ("machine_id", "model", "bet_level", "denomination", "theo_rtp", "sigma", "rate",
                "pools", "digits")
 _DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"

@@ -21,6 +21,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -54,22 +55,58 @@ def row_group_tasks(file: str, mapping: dict[str, str]) -> list[tuple[int, int]]
     column = pq.read_table(file, columns=[header], read_dictionary=[header]).column(0)
     if not pa.types.is_dictionary(column.type):
         return None  # not text: left to the readers, which report it
-    ids = column.unify_dictionaries()  # one dictionary for every chunk
-    if ids.num_chunks == 0:
+    if column.num_chunks == 0:
         return None
+    starts = _machine_runs(column)
+    if starts is None:
+        return None
+    bounds = np.cumsum([0, *groups])[:-1]
+    cuts = np.unique(starts[np.minimum(np.searchsorted(starts, bounds), len(starts) - 1)])
+    cuts = np.r_[0, cuts[cuts > 0]]
+    stops = np.r_[cuts[1:], len(column)]
+    return [(int(a), int(b)) for a, b in zip(cuts, stops, strict=True)]
+
+
+def _machine_runs(column: pa.ChunkedArray) -> np.ndarray | None:
+    """First row of each run of equal ids; None if an id has two runs or stray blanks.
+
+    Runs are found chunk by chunk on the dictionary indices as stored, then
+    joined across chunk boundaries by their text, so no dictionary is unified
+    and no index array is converted (one distinct id per run is compared).
+    """
+    if column.null_count:
+        return _machine_runs_unified(column)
+    starts, names, offset = [], [], 0
+    for chunk in column.chunks:
+        if len(chunk) == 0:
+            continue
+        codes = chunk.indices.to_numpy()
+        first = np.r_[0, np.flatnonzero(codes[1:] != codes[:-1]) + 1]
+        starts.append(first + offset)
+        names.append(chunk.dictionary.take(pa.array(codes[first])))
+        offset += len(chunk)
+    if not names:
+        return None
+    run_names = pa.chunked_array(names).combine_chunks()
+    if pc.all(pc.equal(pc.utf8_trim_whitespace(run_names), run_names)).as_py() is False:
+        return None
+    text = run_names.to_numpy(zero_copy_only=False)
+    starts_all = np.concatenate(starts)
+    keep = np.r_[True, text[1:] != text[:-1]]  # a run continued in the next chunk
+    text, starts_all = text[keep], starts_all[keep]
+    return starts_all if pd.Index(text).is_unique else None
+
+
+def _machine_runs_unified(column: pa.ChunkedArray) -> np.ndarray | None:
+    """:func:`_machine_runs` for columns with empty ids (nulls form runs of their own)."""
+    ids = column.unify_dictionaries()  # one dictionary for every chunk
     names = ids.chunk(0).dictionary
     if pc.all(pc.equal(pc.utf8_trim_whitespace(names), names)).as_py() is False:
         return None
     codes = np.concatenate([c.indices.fill_null(-1).to_numpy(zero_copy_only=False)
                             .astype(np.int64) for c in ids.chunks])
     starts = np.r_[0, np.flatnonzero(codes[1:] != codes[:-1]) + 1]
-    if len(np.unique(codes[starts])) != len(starts):
-        return None
-    bounds = np.cumsum([0, *groups])[:-1]
-    cuts = np.unique(starts[np.minimum(np.searchsorted(starts, bounds), len(starts) - 1)])
-    cuts = np.r_[0, cuts[cuts > 0]]
-    stops = np.r_[cuts[1:], len(codes)]
-    return [(int(a), int(b)) for a, b in zip(cuts, stops, strict=True)]
+    return starts if len(np.unique(codes[starts])) == len(starts) else None
 
 
 def read_rows(file: str, mapping: dict[str, str], meters: list[str], start: int,

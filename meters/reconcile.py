@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 from meters import checks, events
 from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, SEVERITY, Code
 from meters.config import Config
+from meters.floor import floor_rows
 from meters.parallel import default_workers, reconcile_parallel
 from meters.frame import NotGrouped, Readings, machine_blocks, stream_blocks
 from meters.readers import dump_format, dump_meters, iter_dump, original_rows
@@ -203,7 +204,7 @@ def reconcile_frame(df: Readings, floor: pd.DataFrame, counts, cfg: Config) -> R
     sums = list(iv.meters)
     per = checks.aggregate(iv, sums, cfg.period)
     pm = per["mcode"].to_numpy(dtype=np.int64)
-    rows = floor.loc[scr.machines[pm]]
+    rows = floor_rows(floor, scr.machines, pm)
     rep = {m: scr.reported[pm, j] for j, m in enumerate(scr.meters)}
     if "prizes_paid" in sums:
         rep["prizes_paid"] = direct[pm] | rep.get("coin_out", False)

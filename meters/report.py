@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
 import multiprocessing
@@ -68,8 +69,12 @@ def summary(result: Result, cfg: Config, inputs: dict) -> dict:
     }
 
 
-def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict) -> dict:
+def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict,
+                  drawer: ChartDrawer | None = None) -> dict:
     """Write findings.csv, periods.csv, quarantine.csv, summary.json, report.html.
+
+    ``drawer`` is a :class:`ChartDrawer` started earlier (one is started here
+    otherwise); the charts are drawn in it while the tables are written.
 
     Returns
     -------
@@ -79,59 +84,83 @@ def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict) ->
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    with _ChartDrawer(result, cfg.confidence) as charts:  # drawn while the tables are written
+    with contextlib.ExitStack() as stack:
+        drawer = drawer or stack.enter_context(ChartDrawer())
+        drawer.draw(result, cfg.confidence)
         result.findings.to_csv(out / "findings.csv", index=False)
         write_csv(result.periods, out / "periods.csv")
         result.quarantine.to_csv(out / "quarantine.csv", index=False)
         info = summary(result, cfg, inputs)
         (out / "summary.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-        page = html(result, info, charts.result())
+        page = html(result, info, drawer.result())
     (out / "report.html").write_text(page, encoding="utf-8")
     return info
 
 
-_CHART_INPUT: dict = {}
-
-
-def charts(result: Result, confidence: float) -> tuple[str, str]:
+def charts(totals: pd.DataFrame, periods: pd.DataFrame, zc: float,
+           confidence: float) -> tuple[str, str]:
     """The funnel plot and the hold chart of a reconciliation, as base64 PNG."""
-    return (funnel_plot(result.totals, result.z_critical, confidence),
-            hold_chart(result.periods, result.totals, result.z_critical))
+    return funnel_plot(totals, zc, confidence), hold_chart(periods, totals, zc)
 
 
-def _charts_of_input() -> tuple[str, str]:
-    return charts(*_CHART_INPUT["args"])
+def _chart_input(result: Result, confidence: float) -> tuple:
+    """What :func:`charts` reads: the totals and the periods of the charted machines only."""
+    periods, top = result.periods, _top(result.totals)
+    return result.totals, periods[periods["machine_id"].isin(top["machine_id"])], \
+        result.z_critical, confidence
 
 
-class _ChartDrawer:
+def _import_matplotlib() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401
+
+
+class ChartDrawer:
     """Draw the report's charts in a forked process while the caller goes on.
 
-    Importing matplotlib and laying out the charts is pure Python (about 1.3 s
-    for a report); in a child forked after the reconciliation it runs on the
-    other core while this process writes the CSV files. Without fork, the
-    charts are drawn here when asked for.
+    Importing matplotlib (about 0.4 s) and laying out the charts (about
+    0.8 s) is pure Python. The child is forked when the drawer is created and
+    imports matplotlib at once, so a drawer made before the inputs are read
+    does that on the core left idle; :meth:`draw` then sends it the totals
+    and the charted machines' periods, and it draws while this process
+    writes the tables. Without fork, the charts are drawn here when asked for.
     """
 
-    def __init__(self, result: Result, confidence: float) -> None:
-        self.args = (result, confidence)
+    def __init__(self) -> None:
         self.pool: ProcessPoolExecutor | None = None
+        self.args: tuple | None = None
         self.future: Future | None = None
-
-    def __enter__(self) -> _ChartDrawer:
         if "fork" in multiprocessing.get_all_start_methods():
-            _CHART_INPUT["args"] = self.args  # inherited by the child, never pickled
             self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-            self.future = self.pool.submit(_charts_of_input)
-        return self
+            self.pool.submit(_import_matplotlib)
+
+    def draw(self, result: Result, confidence: float) -> None:
+        """Start drawing the charts of ``result``."""
+        self.args = _chart_input(result, confidence)
+        if self.pool is not None:
+            self.future = self.pool.submit(charts, *self.args)
 
     def result(self) -> tuple[str, str]:
-        """The two charts (waits for the child, or draws them here)."""
-        return self.future.result() if self.future is not None else charts(*self.args)
+        """The funnel plot and the hold chart (waits for the child, or draws them here)."""
+        if self.future is not None:
+            return self.future.result()
+        if self.args is None:
+            raise RuntimeError("ChartDrawer.result() before draw()")
+        return charts(*self.args)
 
-    def __exit__(self, *exc) -> None:
-        _CHART_INPUT.clear()
+    def close(self) -> None:
+        """Stop the child process."""
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> ChartDrawer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
@@ -182,6 +211,12 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
     return text
 
 
+def _top(totals: pd.DataFrame, n: int = 12) -> pd.DataFrame:
+    """The ``n`` machines with the largest |z| (ties by machine id)."""
+    top = totals.dropna(subset=["z"]).assign(a=lambda d: d["z"].abs())
+    return top.sort_values(["a", "machine_id"], ascending=[False, True]).head(n)
+
+
 def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 12) -> str:
     """Cumulative hold % over time for the machines with the largest |z|; base64 PNG."""
     import matplotlib
@@ -189,8 +224,7 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    top = totals.dropna(subset=["z"]).assign(a=lambda d: d["z"].abs())
-    top = top.sort_values(["a", "machine_id"], ascending=[False, True]).head(n)
+    top = _top(totals, n)
     cols = 4
     rows = max(1, -(-len(top) // cols))
     fig, axes = plt.subplots(rows, cols, figsize=(11, 2.3 * rows), squeeze=False)
@@ -261,7 +295,7 @@ def html(result: Result, info: dict, plots: tuple[str, str] | None = None) -> st
     ``plots`` are the funnel plot and the hold chart from :func:`charts`
     (drawn here when not given).
     """
-    funnel, hold = plots or charts(result, info["config"]["confidence"])
+    funnel, hold = plots or charts(*_chart_input(result, info["config"]["confidence"]))
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     shown = result.findings.head(HTML_FINDINGS_LIMIT).astype(object)
     shown = shown.where(shown.notna(), "")

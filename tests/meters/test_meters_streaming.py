@@ -116,3 +116,22 @@ def test_row_group_tasks_cover_the_dump_in_whole_machines(faulty, tmp_path):
         np.testing.assert_array_equal(part.keys["read_at"], every.keys["read_at"][start:stop])
     shuffled = rewrite(paths, tmp_path, "shuffled", 123)
     assert row_group_tasks(str(shuffled), mapping) is None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_machine_runs_equal_unified_dictionary_twin(seed):
+    """Runs found chunk by chunk equal those of the unified dictionary (the oracle)."""
+    from meters.parallel import _machine_runs, _machine_runs_unified
+
+    rng = np.random.default_rng(seed)
+    runs = rng.integers(1, 6, size=rng.integers(1, 12))
+    ids = np.repeat([f"M{i:02d}" for i in rng.permutation(len(runs))], runs)
+    if seed % 3 == 0 and len(ids) > 2:  # a machine's rows apart
+        ids[rng.integers(len(ids))] = ids[0]
+    cuts = np.unique(rng.integers(0, len(ids) + 1, size=rng.integers(0, 4)))
+    pieces = [pa.array(part).dictionary_encode() for part in np.split(ids, cuts)]
+    column = pa.chunked_array(pieces, type=pieces[0].type)
+    fast, twin = _machine_runs(column), _machine_runs_unified(column)
+    assert (fast is None) == (twin is None)
+    if fast is not None:
+        np.testing.assert_array_equal(fast, twin)
