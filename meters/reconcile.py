@@ -81,7 +81,7 @@ def small_pages() -> Iterator[None]:
 
 def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
               cfg: Config | None = None, pieces: int = 1, batch_rows: int | None = None,
-              workdir: str | None = None, block_rows: int = 500_000,
+              workdir: str | None = None, block_rows: int = 1_000_000,
               workers: int | None = None) -> Result:
     """Reconcile dumps against a floor.
 
