@@ -1,8 +1,9 @@
 """Build the prefix tables (see :mod:`certify.engine._prefix`) of a lines game.
 
 One table serves every reel set of a bet level (base game and free-spin
-strips): rows of each set follow one another (``head_first``) and classes
-are shared.
+strips): rows of each set follow one another (``head_first``); classes and
+combos are shared. Built tables are kept on disk between processes
+(:func:`cached_prefix_tables`).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ import numpy as np
 from certify._numba import SOURCES_DIGEST
 from certify.engine._prefix import build_prefix
 
-# The table must stay in the L2 cache (2 MiB per core here). Measured on the
-# reference game (52 stops): the reels 1-3 table (140,608 rows) packed to 8
-# bytes a row (1.1 MB) beats the reels 1-2 table, whose spins walk 3.4 lines
-# instead of 0.5; unpacked (28 bytes a row, 3.9 MB) it lost.
-# ``SLOTCERT_PREFIX_BYTES`` overrides the budget for experiments.
+# The tables must stay in the L2 cache (2 MiB per core here). Measured on the
+# reference game (52 stops): reels 1-3 tables with 28-byte rows (3.9 MB) lost
+# to reels 1-2 tables whose spins walk 3.4 lines instead of 0.5; as 2-byte
+# combo rows, both reel sets' reels 1-3 tables take 1.4 MB and win (33M vs
+# 12M spins/s per thread with the rest of the kernel's changes).
+# ``SLOTCERT_PREFIX_BYTES`` overrides the budget (per reel set) for experiments.
 MAX_PREFIX_BYTES = int(os.environ.get("SLOTCERT_PREFIX_BYTES", 1536 * 1024))
 MAX_DEPTH = 3
 MAX_TAIL_BYTES = 256 * 1024  # tail table of the last two reels' stop pairs
