@@ -265,10 +265,11 @@ def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: 
     level = tables.levels[level_index]
     result = SimulationResult(level.total_bet, len(tables.machine.pays))
     sizes = chunk_plan(spins, chunk_spins)
-    # at least 8 chunks per thread and call: with 2 chunks per thread the threads
-    # idled at the end of each call (measured 40.6M vs 52.2M spins/s on 2 threads)
-    batch = max(8 * numba.get_num_threads(), -(-sizes.shape[0] // 16))
+    batch = max(2, -(-sizes.shape[0] // 16))  # runners checkpoint and report per batch
     if runner is None:
+        # in this process, at least 8 chunks per thread and call: with 2 chunks per
+        # thread the threads idled at the end of each call (40.6M vs 52.2M spins/s)
+        batch = max(batch, 8 * numba.get_num_threads())
         batches = ((first, run_chunks(tables, level_index, seed, first,
                                       sizes[first:first + batch], stream))
                    for first in range(0, sizes.shape[0], batch))
