@@ -110,6 +110,19 @@ def ways_spin(ps, stops, ways_sum, counts_pack, entry_len, family, credits, fam_
     return win, packed
 
 
+PAD = 64  # int64s (512 bytes) of padding on each side of a thread's private array
+
+
+@jit(inline="always")
+def private(n):
+    """A zeroed int64 array of ``n`` for one thread's chunk, alone on its cache lines.
+
+    Padded so that no cache line holds another thread's data: counters updated
+    every spin next to another thread's cost 85M vs 95M spins/s on 2 threads.
+    """
+    return np.zeros(n + 2 * PAD, dtype=np.int64)[PAD:PAD + n]
+
+
 @jit(inline="always")
 def fs_added(count, fs_spins, fs_max, awarded):
     """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given."""
@@ -153,13 +166,13 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
     n_entries = out_awards.shape[1] // 2 - 1
     for c in prange(states.shape[0]):
         s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
-        stops = np.zeros(length.shape[1], dtype=np.int64)
-        fam_len = np.zeros(n_families, dtype=np.int64)
-        fam_win = np.zeros(n_families, dtype=np.int64)
-        fam_entry = np.zeros(n_families, dtype=np.int64)
-        classes = np.zeros(out_classes.shape[1], dtype=np.int64)
-        awards = np.zeros(out_awards.shape[1], dtype=np.int64)
-        hist_c = np.zeros(edges.shape[0], dtype=np.int64)
+        stops = private(length.shape[1])
+        fam_len = private(n_families)
+        fam_win = private(n_families)
+        fam_entry = private(n_families)
+        classes = private(out_classes.shape[1])
+        awards = private(out_awards.shape[1])
+        hist_c = private(edges.shape[0])
         total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
         s_sq = 0.0
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
