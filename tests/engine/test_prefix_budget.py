@@ -1,0 +1,32 @@
+"""The prefix depth follows the byte budget, and the fast path follows the depth."""
+
+from __future__ import annotations
+
+from testpaths import MACHINES
+
+from certify.engine import compile_machine, prefix
+from certify.engine.simulate import fast_flag, reel_sets
+from certify.model import load_machine
+
+
+def _tables(monkeypatch, budget):
+    monkeypatch.setattr(prefix, "MAX_PREFIX_BYTES", budget)
+    t = compile_machine(load_machine(MACHINES / "ref-5x3-20.toml"))
+    lt = t.levels[0]
+    sets = [(s.window, s.length, s.counted) for s in reel_sets(t)]
+    px = prefix.build_prefix_tables(sets, t.paylines, lt.trans, lt.live, lt.state_win,
+                                    lt.state_entry, len(t.machine.pays))
+    return t, px
+
+
+def test_budget_picks_the_deepest_table_that_fits(monkeypatch):
+    """52-stop strips: reels 1-3 take 52^3 x 2 bytes = 281,216 bytes per reel set,
+    reels 1-2 take 52^2 x 2 = 5,408 (hand calculation)."""
+    t, px = _tables(monkeypatch, 281_216)
+    assert px.depth.tolist() == [3, 3]
+    assert fast_flag(t, px) == 1
+    t, px = _tables(monkeypatch, 281_215)
+    assert px.depth.tolist() == [2, 2]
+    assert fast_flag(t, px) is None  # the two-draw path needs reels 1-3 on 5 reels
+    t, px = _tables(monkeypatch, 5_407)
+    assert px.depth.tolist() == [1, 1]
