@@ -30,3 +30,18 @@ def test_budget_picks_the_deepest_table_that_fits(monkeypatch):
     assert fast_flag(t, px) is None  # the two-draw path needs reels 1-3 on 5 reels
     t, px = _tables(monkeypatch, 5_407)
     assert px.depth.tolist() == [1, 1]
+
+
+def test_more_counted_symbols_than_the_packed_counts_hold_is_a_located_error():
+    """Nine scatter symbols: the packed counts (8 bits x 8) cannot hold them."""
+    import dataclasses
+
+    import pytest
+
+    from certify.errors import ModelError
+    from certify.model.schema import ScatterPay
+
+    machine = load_machine(MACHINES / "ref-5x3-20.toml")
+    extra = tuple(ScatterPay(symbol=s.name, count=5, pays=1) for s in machine.symbols[:9])
+    with pytest.raises(ModelError, match="counted symbols .* at most 8"):
+        compile_machine(dataclasses.replace(machine, scatter_pays=extra))
