@@ -142,10 +142,11 @@ def _add_machine(book: Book, rec: dict[str, str], folder: Path, groups: dict[str
     level = rec.get("bet_level", "")
     stake = None
     if model is not None and level:
-        if not level.isdigit() or int(level) not in model.bet_levels:
+        if not (level.isascii() and level.isdigit()) or int(level) not in model.bet_levels:
             raise ValueError(f"bet_level={level!r} is not one of {list(model.bet_levels)}")
         stake = model.total_bet(int(level)) * denom
-    width = int(rec["digits"]) if rec.get("digits", "").isdigit() else digits
+    raw_digits = rec.get("digits", "")
+    width = int(raw_digits) if raw_digits.isascii() and raw_digits.isdigit() else digits
     fm = FloorMachine(mid, denom, width, model, stake)
     for pool_id, rate in _pool_entries(rec.get("jackpot_pools", "")):
         _add_pool(book, fm, pool_id, rate, groups)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import tomllib
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from testpaths import DATA
 
@@ -36,6 +36,7 @@ VALUES = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(PATHS), VALUES)
+@example(path=("free_spins", "spins"), value={"²": None})  # isdigit() but not int(): found here
 def test_any_bad_value_is_a_model_error(path, value):
     data = copy.deepcopy(BASE)
     node = data

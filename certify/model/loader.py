@@ -408,7 +408,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
     else:
         for key, value in spins_raw.items():
             at = join(join(where, "spins"), key)
-            if not key.isdigit() or int(key) < 1:
+            if not (key.isascii() and key.isdigit()) or int(key) < 1:  # not '²'
                 rd.error(at, f"key must be a trigger count, got {key!r}", "type")
                 continue
             spins.append((int(key), rd.check_int(value, at, 1) or 1))
