@@ -68,17 +68,29 @@ def test_cycle_too_large_is_none():
     assert compute_exact(load_machine(DATA / "tiny_lines.toml"), max_cycle=10) is None
 
 
-@pytest.mark.parametrize("name", ["ref-5x3-20.toml", "jackpot-5x3.toml"])
-def test_combo_sums_equal_the_walked_cycle(name):
+def _weighted(machine):
+    """The machine with uneven base-strip weights (1, 2, 3, 1, 2, 3, ...)."""
+    import dataclasses
+
+    weights = tuple(tuple(1 + i % 3 for i in range(len(s))) for s in machine.strips)
+    return dataclasses.replace(machine, weights=weights)
+
+
+@pytest.mark.parametrize("name,weighted", [("ref-5x3-20.toml", False),
+                                           ("jackpot-5x3.toml", False),
+                                           ("ref-5x3-20.toml", True)])
+def test_combo_sums_equal_the_walked_cycle(name, weighted):
     """Two algorithms over the full cycle of every reel set (base, free spins):
     sums over prefix combos x last-two-reel pairs == the depth-first walk of
-    every stop combination (weights, credit sums, hits, award counts exactly)."""
+    every stop combination (weights, credit sums, hits, award counts exactly),
+    also with weighted strips (combo and tail weights are products of stop weights)."""
     import numpy as np
 
     from certify.engine.simulate import reel_sets
     from certify.exact.cycle import enumerate_by_combos, walk_cycle
 
-    tables = compile_machine(load_machine(MACHINES / name))
+    machine = load_machine(MACHINES / name)
+    tables = compile_machine(_weighted(machine) if weighted else machine)
     lt = tables.levels[0]
     for ps, reels in enumerate(reel_sets(tables)):
         by_combos = enumerate_by_combos(tables, reels, lt, ps)
