@@ -25,6 +25,7 @@ class Problem:
         A stable machine-readable code, e.g. ``unknown_symbol``.
     severity : str
         ``"error"`` or ``"warning"``.
+
     """
 
     file: str

@@ -23,8 +23,8 @@ from meters import checks, events
 from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, SEVERITY, Code
 from meters.config import Config
 from meters.floor import floor_rows
-from meters.parallel import default_workers, reconcile_parallel
 from meters.frame import NotGrouped, Readings, machine_blocks, stream_blocks
+from meters.parallel import default_workers, reconcile_parallel
 from meters.readers import dump_format, dump_meters, iter_dump, original_rows
 from meters.sequence import column_at, intervals, screen
 

@@ -35,8 +35,11 @@ def segment_sums(values: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def fill_rows(src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(meters, rows) values as a (rows, meters) float array with impossible ones
-    (negative, fractional, > 9e15) as NaN, and the (meters, rows) mask of them."""
+    """Twin of ``_kernels.fill_rows``: (meters, rows) values as a (rows, meters) array.
+
+    Impossible values (negative, fractional, > 9e15) become NaN; also returns
+    the (meters, rows) mask of them.
+    """
     x = np.asarray(src, dtype=float)
     with np.errstate(invalid="ignore"):
         wrong = ~np.isnan(x) & ((x < 0) | (x > 9.0e15) | (x != np.floor(x)))

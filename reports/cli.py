@@ -1,4 +1,5 @@
 def register(sub):
+    """Add the report commands (``verify``, ``certify``) to the ``slotcert`` parser."""
     from reports import verify
     verify.register(sub)
     try:

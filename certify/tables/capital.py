@@ -64,6 +64,7 @@ def capital_study(table: Table, rounds: int | None = None, seed: int | None = No
     Returns
     -------
     list of CapitalRow
+
     """
     if table.capital is None:
         raise ValueError(f"{table.game.id}: no [capital] section")

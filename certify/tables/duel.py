@@ -45,7 +45,8 @@ def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
         rd.warn("deck.seats" if poker else "tiles.seats",
                 f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}", "seats")
     bets = tuple(_bets(rd, array_of_tables(rd, data, "bets")))
-    return Table(game=game, bets=bets, commission=commission(rd, rules), seats=seats, banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
+    return Table(game=game, bets=bets, commission=commission(rd, rules), seats=seats,
+                 banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
                  banker_wins_equal=rd.boolean(rules, "banker_wins_equal", "rules", True),
                  capital=capital(rd, data.get("capital"), seats), **deck)
 

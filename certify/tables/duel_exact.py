@@ -59,6 +59,7 @@ def disjoint_below_equal(hands: np.ndarray, keys: np.ndarray,
     Returns
     -------
     below, equal : ndarray of int64, shape (H,)
+
     """
     size = hands.shape[1]
     width = int(keys.max()) + 1

@@ -69,6 +69,7 @@ def exact_results(table: Table) -> list[BetResult]:
     -------
     list of BetResult
         In the order of ``table.bets``.
+
     """
     if table.game.kind in ("roulette", "fantan"):
         probs = _lookup_probabilities(table)

@@ -88,6 +88,7 @@ def shapes(bet_type: str) -> frozenset[frozenset[int]]:
     -------
     frozenset of frozenset of int
         The legal number sets (empty for an unknown type).
+
     """
     table: dict[str, list[frozenset[int]]] = {
         "pleno": [frozenset({n}) for n in range(POCKETS)],

@@ -46,6 +46,7 @@ def load_table(path: str | Path) -> Table:
     ------
     ModelError
         With every error (and warning) found in the file.
+
     """
     file = str(path)
     data = read_toml(path)

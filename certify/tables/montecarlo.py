@@ -70,6 +70,7 @@ def simulate_counts(table: Table, rounds: int | None = None, seed: int | None = 
         A loaded table game.
     rounds, seed, chunks : int, optional
         Override the table's ``[simulation]`` settings.
+
     """
     sim = table.simulation
     seeds = chunk_seeds(sim.seed if seed is None else seed, chunks or sim.chunks)

@@ -29,6 +29,7 @@ def exact_report(path: str | Path) -> dict[str, Any]:
     ------
     ModelError
         When the file is invalid.
+
     """
     table = load_table(path)
     return table_report(table)

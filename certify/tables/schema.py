@@ -107,6 +107,7 @@ class Table:
         Banker capital study settings.
     warnings : tuple of Problem
         Warning-level findings of validation.
+
     """
 
     game: Game

@@ -5,10 +5,10 @@ from decimal import Decimal
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables_support import PAIKAO, POKER
 
 from certify.tables import _kernels, _twins, exact_results, load_table
 from certify.tables.capital import capital_report, capital_study
-from tables_support import PAIKAO, POKER
 
 rounds_st = st.integers(1, 9).flatmap(lambda n: st.tuples(
     st.lists(st.sampled_from([0, 1, 2]), min_size=n, max_size=n),

@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from tables_support import FANTAN, FRENCH, PAIKAO, POKER, TABLES, write_variant
 
 from certify.cli import main
-from tables_support import FANTAN, FRENCH, PAIKAO, POKER, TABLES, write_variant
 
 
 @pytest.mark.parametrize("path", [FRENCH, FANTAN, POKER, PAIKAO], ids=lambda p: p.stem)

@@ -5,12 +5,12 @@ from math import comb
 
 import numpy as np
 import pytest
+from tables_support import PAIKAO, POKER
 
 from certify.tables import _twins, exact_results, load_table
 from certify.tables.duel import duel_space
 from certify.tables.duel_exact import duel_odds, duel_odds_brute
 from certify.tables.hands import all_hands, poker_card_arrays, poker_keys
-from tables_support import PAIKAO, POKER
 
 RANKS = _twins.POKER_RANKS
 SUITS = _twins.POKER_SUITS

@@ -3,10 +3,10 @@
 from fractions import Fraction as F
 
 import pytest
+from tables_support import FANTAN, write_variant
 
 from certify.errors import ModelError
 from certify.tables import exact_results, load_table
-from tables_support import FANTAN, write_variant
 
 
 def test_exact_returns_match_hand_calculations():

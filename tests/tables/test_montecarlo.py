@@ -6,10 +6,10 @@ import numba
 import numpy as np
 import pytest
 from scipy import stats
+from tables_support import AMERICAN, FANTAN, FRENCH, PAIKAO, POKER
 
 from certify.tables import _kernels, _twins, exact_results, load_table
 from certify.tables.montecarlo import chunk_seeds, estimate, simulate_counts, split_rounds
-from tables_support import AMERICAN, FANTAN, FRENCH, PAIKAO, POKER
 
 
 def test_lookup_kernel_equals_python_twin():

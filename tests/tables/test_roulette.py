@@ -6,12 +6,11 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables_support import AMERICAN, FRENCH, IX_FRENCH_AS_PRINTED, write_variant
 
 from certify.errors import ModelError
-from certify.tables import exact_results, load_table
-from certify.tables import layout
+from certify.tables import exact_results, layout, load_table
 from certify.tables.roulette import permutation_problem
-from tables_support import AMERICAN, FRENCH, IX_FRENCH_AS_PRINTED, write_variant
 
 SEQUENCE_RE = re.compile(r"sequence = \[[^\]]*\]", re.S)
 
