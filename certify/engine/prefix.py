@@ -313,6 +313,35 @@ def _cache_key(arrays: list[np.ndarray], scalars: tuple) -> str:
     return h.hexdigest()[:32]
 
 
+def consistent(px: PrefixTables, lengths: list[np.ndarray], n_lines: int,
+               trans: np.ndarray) -> bool:
+    """Whether every index a kernel reads through ``px`` stays inside its arrays.
+
+    The kernels do not check bounds; a table read from the disk cache (a
+    damaged or foreign file under the right name) is used only if this holds.
+    """
+    sets = len(lengths)
+    if px.depth.shape != (sets,) or px.head_first.shape != (sets,) or px.combos.ndim != 2:
+        return False
+    rows = [int(np.prod(ln[:d])) for ln, d in zip(lengths, px.depth.tolist())]
+    meta = px.combos[:, 0]
+    first = (meta >> np.uint64(24)) & np.uint64((1 << 24) - 1)
+    extra = (meta >> np.uint64(16)) & np.uint64(255)
+    return bool(
+        px.head_first.tolist() == np.concatenate([[0], np.cumsum(rows)[:-1]]).tolist()
+        and px.head.shape == (sum(rows),) and px.combos.shape[1] == COMBO_WORDS
+        and int(px.head.max(initial=0)) < px.combos.shape[0]
+        and int((first + extra).max(initial=0)) <= px.alive_line.shape[0]
+        and px.alive_line.shape == px.alive_state.shape
+        and int(px.alive_line.max(initial=0)) < n_lines
+        and int((meta >> np.uint64(48)).max(initial=0)) < n_lines
+        and int((meta & np.uint64(0xFFFF)).max(initial=0)) < px.class_entries.shape[0]
+        and int(px.alive_state.max(initial=0)) < trans.shape[0]
+        and int(px.combos[:, 3].max(initial=0)) <= trans.shape[0]  # the null state
+        and px.tail_sym.shape[:2] == px.tail_counts.shape and px.tail_on.shape == (sets,)
+        and int(px.tail_sym.max(initial=0)) < trans.shape[1] ** 2)
+
+
 def cached_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
                          paylines: np.ndarray, trans: np.ndarray, live: np.ndarray,
                          state_win: np.ndarray, state_entry: np.ndarray, n_entries: int,
@@ -331,7 +360,9 @@ def cached_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     with contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile), \
             np.load(path, allow_pickle=False) as stored:
         values = {f.name: stored[f.name] for f in fields(PrefixTables)}
-        return PrefixTables(**{**values, "alive_total": int(values["alive_total"])})  # type: ignore[arg-type]
+        loaded = PrefixTables(**{**values, "alive_total": int(values["alive_total"])})  # type: ignore[arg-type]
+        if consistent(loaded, [length for _, length, _ in sets], paylines.shape[0], trans):
+            return loaded
     tables = build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
                                  n_entries, depth, pairs)
     with contextlib.suppress(OSError):

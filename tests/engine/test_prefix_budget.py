@@ -45,3 +45,28 @@ def test_more_counted_symbols_than_the_packed_counts_hold_is_a_located_error():
     extra = tuple(ScatterPay(symbol=s.name, count=5, pays=1) for s in machine.symbols[:9])
     with pytest.raises(ModelError, match="counted symbols .* at most 8"):
         compile_machine(dataclasses.replace(machine, scatter_pays=extra))
+
+
+def test_a_damaged_cache_file_is_rebuilt_not_trusted(monkeypatch, tmp_path):
+    """The kernels do not check bounds: a cached table whose combo indices point
+    past its combos is rebuilt, and the rebuilt one equals a fresh build."""
+    import numpy as np
+
+    monkeypatch.setenv("SLOTCERT_CACHE_DIR", str(tmp_path))
+    t = compile_machine(load_machine(MACHINES / "ref-5x3-20.toml"))
+    lt = t.levels[0]
+    args = ([(s.window, s.length, s.counted) for s in reel_sets(t)], t.paylines, lt.trans,
+            lt.live, lt.state_win, lt.state_entry, len(t.machine.pays))
+    fresh = prefix.cached_prefix_tables(*args)
+    lengths = [s.length for s in reel_sets(t)]
+    assert prefix.consistent(fresh, lengths, t.paylines.shape[0], lt.trans)
+    (stored,) = tmp_path.glob("prefix-*.npz")
+    with np.load(stored) as z:
+        values = dict(z)
+    values["head"] = values["head"] + np.uint16(40_000)  # past the 16,061 combos
+    np.savez(stored, **values)
+    assert not prefix.consistent(prefix.PrefixTables(**{**values, "alive_total": 0}),
+                                 lengths, t.paylines.shape[0], lt.trans)
+    again = prefix.cached_prefix_tables(*args)
+    assert np.array_equal(again.head, fresh.head)
+    assert np.array_equal(again.combos, fresh.combos)
