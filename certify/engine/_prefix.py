@@ -8,7 +8,7 @@ lines still alive with their automaton states. Prefixes share combos (8,801
 for the 140,608 reels 1-3 prefixes of the 5x3 reference game), so a spin
 reads one 2-byte row and one 32-byte combo record, and walks only the
 surviving lines (0.5 per spin there) over the last reels: both reel sets'
-tables together are under 1 MB, in L2.
+tables, with the tail tables, take 1.4 MB, in L2.
 
 A *tail* table over the stop pairs of the last two reels gives each line's
 pair of symbols there and the counted symbols they show: the last two reels
