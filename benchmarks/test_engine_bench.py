@@ -19,6 +19,9 @@ from benchmarks.measure import (
     startup_seconds,
 )
 from benchmarks.twin_speed import twin_spins_per_second
+from certify.engine import compile_machine
+from certify.engine.simulate import prefix_tables
+from certify.model import load_machine
 
 FULL = os.environ.get("SLOTCERT_BENCH_FULL") == "1"
 SPINS = 1_000_000_000 if FULL else 1 << 24
@@ -29,6 +32,12 @@ def test_spins_per_second(benchmark, path):
     rate = benchmark.pedantic(spins_per_second, args=(path, SPINS, 1), rounds=1, iterations=1)
     benchmark.extra_info["spins_per_second"] = rate
     benchmark.extra_info["spins"] = SPINS
+    tables = compile_machine(load_machine(path))
+    if not tables.is_ways:  # what the speed hangs on: table size, depth, lines left to walk
+        px = prefix_tables(tables, 0)
+        benchmark.extra_info["prefix_depth"] = px.depth.tolist()
+        benchmark.extra_info["prefix_table_bytes"] = px.nbytes
+        benchmark.extra_info["lines_alive_after_prefix"] = px.mean_alive
 
 
 def test_twin_vs_engine_ratio(benchmark):

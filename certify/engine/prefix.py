@@ -97,6 +97,14 @@ class PrefixTables:
         return sum(a.nbytes for a in (self.head, self.combos, self.alive_line,
                                       self.alive_state, self.tail_counts, self.tail_sym))
 
+    def finishes_by_tail(self, n_reels: int) -> np.ndarray:
+        """Per set: its prefix ends two reels early and a tail table finishes the lines.
+
+        Such a set needs no stops: its spins are (prefix row, tail pair), the
+        simulation's fast path and the exact calculator's combo sums.
+        """
+        return self.tail_on & (self.depth == n_reels - 2)
+
     @property
     def mean_alive(self) -> float:
         """Average number of lines alive after the prefix (uniform stops, all sets)."""
@@ -164,22 +172,15 @@ def build_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     """Prefix tables of the reel sets ``(window, length, counted)`` of a lines game.
 
     ``depth`` forces one depth for every set (tests); by default each set
-    takes the deepest whose rows and alive lists fit :data:`MAX_PREFIX_BYTES`
-    (a spin reads one set's table at a time). ``pairs``: whether the level
+    takes the deepest whose rows fit :data:`MAX_PREFIX_BYTES` (a spin reads one
+    set's table at a time; its combos are few). ``pairs``: whether the level
     has a two-reel automaton (see :func:`certify.engine.tables.finishing_automaton`),
     which the tail tables need.
     """
-    raw, depths = [], []
-    for window, length, counted in sets:
-        d = choose_depth(length, paylines.shape[0]) if depth is None else depth
-        while True:
-            rows = _raw_rows(window, length, paylines, trans, live, state_win, state_entry,
-                             counted, d)
-            if depth is not None or d == 0 or _row_bytes(rows) <= MAX_PREFIX_BYTES:
-                break
-            d -= 1
-        raw.append(rows)
-        depths.append(d)
+    depths = [choose_depth(length, paylines.shape[0]) if depth is None else depth
+              for _, length, _ in sets]
+    raw = [_raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d)
+           for (window, length, counted), d in zip(sets, depths)]
     tails = tail_tables(sets, depths, paylines, trans.shape[1], pairs)
     tables = _pack(raw, depths, state_win, state_entry, n_entries, tails)
     if tables is None:  # too many combos or alive lines: shorten the prefixes
@@ -212,11 +213,6 @@ def tail_tables(sets: list[tuple], depths: list[int], paylines: np.ndarray, n_sy
         counts[i, :la * lb] = (packed[a, :la, None] + packed[b, None, :lb]).ravel()
     pairs = [int(length[-2]) * int(length[-1]) if o else 0 for (_, length, _), o in zip(sets, on)]
     return np.array(on, dtype=np.bool_), counts, sym, np.array(pairs, dtype=np.int64)
-
-
-def _row_bytes(raw: tuple) -> int:
-    """Bytes of one set's rows (its combos are few, counted after packing)."""
-    return ROW_BYTES * raw[0].shape[0]
 
 
 def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,

@@ -193,7 +193,7 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     """
     n_reels = t.base.length.shape[0]
     ok = (not t.is_ways and not any(s.weighted for s in reel_sets(t))
-          and bool(px.tail_on.all()) and bool((px.depth == n_reels - 2).all()))
+          and bool(px.finishes_by_tail(n_reels).all()))
     return 1 if ok else None
 
 

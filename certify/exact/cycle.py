@@ -159,7 +159,7 @@ def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buc
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
         ps = next(i for i, s in enumerate(reel_sets(tables)) if s is reels)
-        if px.tail_on[ps] and px.depth[ps] == reels.length.shape[0] - 2:
+        if px.finishes_by_tail(reels.length.shape[0])[ps]:
             return enumerate_by_combos(tables, reels, lt, ps)
     return walk_cycle(tables, reels, lt)
 
