@@ -47,15 +47,16 @@ def metrics(short: bool) -> dict[str, Callable[[], float]]:
     spins = 1 << 22 if short else 1 << 27
     table = {
         "sim_ref_spins_per_s": lambda: spins_per_second(MACHINES / "ref-5x3-20.toml", spins),
-        "sim_classic_spins_per_s": lambda: spins_per_second(MACHINES / "classic-3r-1.toml",
-                                                            spins),
+        "sim_classic_spins_per_s": lambda: spins_per_second(MACHINES / "classic-3r-1.toml", spins),
         "sim_ways_spins_per_s": lambda: spins_per_second(MACHINES / "ways-243.toml", spins),
         "exact_ways_combos_per_s": lambda: exact_combinations_per_second(
-            MACHINES / "ways-243.toml")[0],
+            MACHINES / "ways-243.toml"
+        )[0],
         "startups_per_s": lambda: 1.0 / startup_seconds(),
     }
     table["exact_ref_combos_per_s"] = lambda: exact_combinations_per_second(
-        MACHINES / "ref-5x3-20.toml")[0]
+        MACHINES / "ref-5x3-20.toml"
+    )[0]
     return table
 
 
@@ -77,8 +78,9 @@ def run(names: list[str], short: bool) -> tuple[float, dict[str, float]]:
         numba.set_num_threads(threads)
 
 
-def compare(raw: dict[str, float], calibration: float, baseline: dict,
-            tolerance: float) -> tuple[list[str], bool]:
+def compare(
+    raw: dict[str, float], calibration: float, baseline: dict, tolerance: float
+) -> tuple[list[str], bool]:
     """Table lines and whether every metric is within tolerance of its baseline."""
     lines = [f"{'metric':<26} {'raw':>14} {'normalised':>12} {'baseline':>12} {'ratio':>7}"]
     ok = True
@@ -89,8 +91,10 @@ def compare(raw: dict[str, float], calibration: float, baseline: dict,
         flag = ""
         if base and ratio < 1.0 - tolerance:
             ok, flag = False, "  REGRESSION"
-        lines.append(f"{name:<26} {value:>14,.3f} {norm:>12.6g} "
-                     f"{(base or float('nan')):>12.6g} {ratio:>7.3f}{flag}")
+        lines.append(
+            f"{name:<26} {value:>14,.3f} {norm:>12.6g} "
+            f"{(base or float('nan')):>12.6g} {ratio:>7.3f}{flag}"
+        )
     return lines, ok
 
 
@@ -100,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", action="store_true", help="CI size (under 2 minutes)")
     parser.add_argument("--update", action="store_true", help="write the baseline")
     parser.add_argument("--only", action="append", help="run only this metric")
-    parser.add_argument("--tolerance", type=float,
-                        default=float(os.environ.get("SLOTCERT_GATE_TOLERANCE", "0.25")))
+    parser.add_argument(
+        "--tolerance", type=float, default=float(os.environ.get("SLOTCERT_GATE_TOLERANCE", "0.25"))
+    )
     parser.add_argument("--baseline", type=Path, default=BASELINE)
     args = parser.parse_args(argv)
     names = args.only or list(metrics(args.short))
@@ -113,12 +118,24 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines))
     print(f"gate took {time.perf_counter() - started:.1f} s")
     if args.update:
-        merged = {**baseline.get("metrics", {}),
-                  **{name: value if name in RAW_METRICS else value / calibration
-                     for name, value in raw.items()}}
-        args.baseline.write_text(json.dumps({"calibration_note": "throughput / calibration "
-                                             "iterations per second", "metrics": merged},
-                                            indent=2, sort_keys=True) + "\n")
+        merged = {
+            **baseline.get("metrics", {}),
+            **{
+                name: value if name in RAW_METRICS else value / calibration
+                for name, value in raw.items()
+            },
+        }
+        args.baseline.write_text(
+            json.dumps(
+                {
+                    "calibration_note": "throughput / calibration iterations per second",
+                    "metrics": merged,
+                },
+                indent=2,
+                sort_keys=True,
+            )
+            + "\n"
+        )
         print(f"baseline written to {args.baseline}")
         return 0
     if not baseline:

@@ -94,8 +94,19 @@ def exact_combinations_per_second(path: Path, repeats: int = 2) -> tuple[float, 
 
 def startup_seconds(spins: int = 1000) -> float:
     """Wall time of a fresh ``slotcert simulate`` process (cached kernels)."""
-    cmd = [sys.executable, "-m", "certify", "simulate", str(REFERENCE), "--spins", str(spins),
-           "--seed", "1", "--level", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "certify",
+        "simulate",
+        str(REFERENCE),
+        "--spins",
+        str(spins),
+        "--seed",
+        "1",
+        "--level",
+        "1",
+    ]
     subprocess.run(cmd, check=True, capture_output=True)  # warm the numba cache
     start = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True)
@@ -104,13 +115,14 @@ def startup_seconds(spins: int = 1000) -> float:
 
 def peak_rss_mib(spins: int) -> float:
     """Peak resident memory (MiB) of a child process simulating ``spins`` spins."""
-    code = ("import resource, sys\n"
-            "from certify.model import load_machine\n"
-            "from certify.engine import simulate\n"
-            f"simulate(load_machine({str(REFERENCE)!r}), 0, {spins}, seed=1)\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                          text=True)
+    code = (
+        "import resource, sys\n"
+        "from certify.model import load_machine\n"
+        "from certify.engine import simulate\n"
+        f"simulate(load_machine({str(REFERENCE)!r}), 0, {spins}, seed=1)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     return int(done.stdout.split()[-1]) / 1024.0
 
 

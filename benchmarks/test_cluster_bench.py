@@ -45,9 +45,22 @@ def local(tables):
 
 
 def _warm(client, machine):
-    futures = [client.submit(run_task, machine, fingerprint(machine), 0, 0, 0, 0,
-                             np.array([64]), workers=[w], allow_other_workers=False, pure=False)
-               for w in client.nthreads()]
+    futures = [
+        client.submit(
+            run_task,
+            machine,
+            fingerprint(machine),
+            0,
+            0,
+            0,
+            0,
+            np.array([64]),
+            workers=[w],
+            allow_other_workers=False,
+            pure=False,
+        )
+        for w in client.nthreads()
+    ]
     client.gather(futures)
 
 
@@ -66,8 +79,9 @@ def test_local_threads(benchmark, tables, local):
 
 def test_dask_workers(benchmark, client, tables, local):
     runner = DaskRunner(client)
-    result = benchmark.pedantic(simulate, args=(tables, 0, SPINS, 1),
-                                kwargs={"runner": runner}, rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        simulate, args=(tables, 0, SPINS, 1), kwargs={"runner": runner}, rounds=1, iterations=1
+    )
     assert _figures(result) == _figures(local)
     benchmark.extra_info["spins_per_second"] = SPINS / benchmark.stats.stats.mean
     benchmark.extra_info["workers"] = runner.workers
@@ -92,7 +106,10 @@ def test_overhead_per_chunk_sets_the_task_size(benchmark, client, tables):
     chunk_s = CHUNK_SPINS * local_s / spins * numba.get_num_threads() / runner.threads
     group = choose_group(overhead, chunk_s, runner.threads, 10_000, runner.workers)
     benchmark.extra_info.update(
-        overhead_s_per_task=overhead, overhead_s_per_tiny_chunk_one_per_task=per_chunk,
-        seconds_per_2e20_chunk=chunk_s, chosen_chunks_per_task=group,
-        overhead_share_at_chosen=overhead / (group * chunk_s))
+        overhead_s_per_task=overhead,
+        overhead_s_per_tiny_chunk_one_per_task=per_chunk,
+        seconds_per_2e20_chunk=chunk_s,
+        chosen_chunks_per_task=group,
+        overhead_share_at_chosen=overhead / (group * chunk_s),
+    )
     assert overhead / (group * chunk_s) <= 0.02 or group >= 10_000 // (4 * runner.workers)

@@ -42,8 +42,9 @@ def test_spins_per_second(benchmark, path):
 
 def test_twin_vs_engine_ratio(benchmark):
     """The pure-Python twin on the same game, reported next to the engine."""
-    twin_rate = benchmark.pedantic(twin_spins_per_second, args=(REFERENCE, 2.0), rounds=1,
-                                   iterations=1)
+    twin_rate = benchmark.pedantic(
+        twin_spins_per_second, args=(REFERENCE, 2.0), rounds=1, iterations=1
+    )
     engine_rate = spins_per_second(REFERENCE, 1 << 22, 1)
     benchmark.extra_info["twin_spins_per_second"] = twin_rate
     benchmark.extra_info["engine_spins_per_second"] = engine_rate
@@ -52,8 +53,9 @@ def test_twin_vs_engine_ratio(benchmark):
 
 @pytest.mark.parametrize("name", ["ref-5x3-20.toml", "ways-243.toml", "classic-3r-1.toml"])
 def test_exact_combinations_per_second(benchmark, name):
-    rate, cycle = benchmark.pedantic(exact_combinations_per_second, args=(MACHINES / name,),
-                                     rounds=1, iterations=1)
+    rate, cycle = benchmark.pedantic(
+        exact_combinations_per_second, args=(MACHINES / name,), rounds=1, iterations=1
+    )
     benchmark.extra_info["combinations_per_second"] = rate
     benchmark.extra_info["cycle"] = cycle
 
@@ -65,8 +67,9 @@ def test_startup_time(benchmark):
 
 def test_memory_flat_in_spins(benchmark):
     small = peak_rss_mib(10_000_000)
-    big = benchmark.pedantic(peak_rss_mib, args=(1_000_000_000 if FULL else 100_000_000,),
-                             rounds=1, iterations=1)
+    big = benchmark.pedantic(
+        peak_rss_mib, args=(1_000_000_000 if FULL else 100_000_000,), rounds=1, iterations=1
+    )
     benchmark.extra_info["peak_rss_mib_1e7"] = small
     benchmark.extra_info["peak_rss_mib_big"] = big
     assert big < small * 1.10 + 16

@@ -49,8 +49,11 @@ def make_dump(folder: Path, rows: int) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     per_machine = DAYS * PER_DAY + 1
     machines = max(1, rows // per_machine)
-    paths = {"dump": folder / "dump.parquet", "floor": folder / "floor.csv",
-             "counts": folder / "counts.csv"}
+    paths = {
+        "dump": folder / "dump.parquet",
+        "floor": folder / "floor.csv",
+        "counts": folder / "counts.csv",
+    }
     writer, floors, counts = None, [], []
     step = max(1, CHUNK_ROWS // per_machine)
     for chunk, first in enumerate(range(0, machines, step)):
@@ -63,8 +66,12 @@ def make_dump(folder: Path, rows: int) -> dict[str, Path]:
         writer.write_table(table)
         floors.append(sim.floor.assign(machine_id=prefix + sim.floor["machine_id"]))
         c = sim.counts.assign(machine_id=prefix + sim.counts["machine_id"])
-        counts.append(c.assign(period_start=c["period_start"].map(pd.Timestamp.isoformat),
-                               period_end=c["period_end"].map(pd.Timestamp.isoformat)))
+        counts.append(
+            c.assign(
+                period_start=c["period_start"].map(pd.Timestamp.isoformat),
+                period_end=c["period_end"].map(pd.Timestamp.isoformat),
+            )
+        )
     writer.close()
     pd.concat(floors).to_csv(paths["floor"], index=False)
     pd.concat(counts).to_csv(paths["counts"], index=False)
@@ -80,9 +87,9 @@ def child_run(paths: dict[str, Path], out: Path, pieces: int) -> dict:
         from meters.reconcile import reconcile, small_pages
         from meters.report import write_outputs
         t = time.perf_counter()
-        floor, counts = load_floor({str(paths['floor'])!r}), load_counts({str(paths['counts'])!r})
+        floor, counts = load_floor({str(paths["floor"])!r}), load_counts({str(paths["counts"])!r})
         with small_pages():
-            r = reconcile([{str(paths['dump'])!r}], floor, counts, pieces={pieces},
+            r = reconcile([{str(paths["dump"])!r}], floor, counts, pieces={pieces},
                           workdir={str(out.parent)!r})
         info = write_outputs(r, {str(out)!r}, Config(), {{"dumps": [], "floor": "",
                                                          "counts": ""}})
@@ -98,8 +105,7 @@ def child_run(paths: dict[str, Path], out: Path, pieces: int) -> dict:
                                                             else 0) * workers
         print(json.dumps(info))
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -115,8 +121,7 @@ def test_reconcile_parquet_end_to_end(benchmark, dump, tmp_path):
     def run():
         with small_pages():
             result = reconcile([str(dump["dump"])], floor, counts)
-        write_outputs(result, tmp_path / "out", Config(), {"dumps": [], "floor": "",
-                                                            "counts": ""})
+        write_outputs(result, tmp_path / "out", Config(), {"dumps": [], "floor": "", "counts": ""})
         return result
 
     result = benchmark.pedantic(run, rounds=1 if FULL else 3, iterations=1)
@@ -124,15 +129,22 @@ def test_reconcile_parquet_end_to_end(benchmark, dump, tmp_path):
     assert result.errors == 0
     rate = result.rows_in / benchmark.stats.stats.min
     child = child_run(dump, tmp_path / "child", pieces=1)
-    benchmark.extra_info.update({"rows": result.rows_in, "rows_per_s": round(rate),
-                                 "peak_rss_mb": round(child["peak_rss_mb"]),
-                                 "workers_peak_rss_mb": round(child["workers_peak_rss_mb"]),
-                                 "total_peak_rss_mb": round(child["total_peak_rss_mb"]),
-                                 "child_seconds": round(child["seconds"], 2)})
-    print(f"\n{result.rows_in} rows: {rate / 1e6:.2f}M readings/s in process; "
-          f"fresh process {child['seconds']:.1f} s, peak RSS {child['peak_rss_mb']:.0f} MB "
-          f"(+ workers {child['workers_peak_rss_mb']:.0f} MB each; bound "
-          f"{child['total_peak_rss_mb']:.0f} MB)")
+    benchmark.extra_info.update(
+        {
+            "rows": result.rows_in,
+            "rows_per_s": round(rate),
+            "peak_rss_mb": round(child["peak_rss_mb"]),
+            "workers_peak_rss_mb": round(child["workers_peak_rss_mb"]),
+            "total_peak_rss_mb": round(child["total_peak_rss_mb"]),
+            "child_seconds": round(child["seconds"], 2),
+        }
+    )
+    print(
+        f"\n{result.rows_in} rows: {rate / 1e6:.2f}M readings/s in process; "
+        f"fresh process {child['seconds']:.1f} s, peak RSS {child['peak_rss_mb']:.0f} MB "
+        f"(+ workers {child['workers_peak_rss_mb']:.0f} MB each; bound "
+        f"{child['total_peak_rss_mb']:.0f} MB)"
+    )
     if FULL:
         assert rate >= 1_000_000, f"{rate:.0f} readings/s is below the 1M/s target"
 
@@ -153,15 +165,22 @@ def test_piecewise_reconcile_bounded_memory(benchmark, dump, tmp_path_factory):
     assert piecewise["rows_balanced"] and piecewise["severity"]["error"] == 0
     assert piecewise["rows_in"] >= whole["rows_in"]
     assert piecewise["total_peak_rss_mb"] < 4096
-    benchmark.extra_info.update({"rows": piecewise["rows_in"], "pieces": pieces,
-                                 "rows_per_s": round(piecewise["rows_in"] / seconds),
-                                 "peak_rss_mb": round(piecewise["peak_rss_mb"]),
-                                 "whole_rows": whole["rows_in"],
-                                 "whole_peak_rss_mb": round(whole["total_peak_rss_mb"])})
-    print(f"\npiecewise: {piecewise['rows_in']} rows in {pieces} pieces, "
-          f"{seconds:.1f} s, peak RSS {piecewise['peak_rss_mb']:.0f} MB; whole "
-          f"{whole['rows_in']} rows: peak RSS {whole['total_peak_rss_mb']:.0f} MB (bound, "
-          "with workers)")
+    benchmark.extra_info.update(
+        {
+            "rows": piecewise["rows_in"],
+            "pieces": pieces,
+            "rows_per_s": round(piecewise["rows_in"] / seconds),
+            "peak_rss_mb": round(piecewise["peak_rss_mb"]),
+            "whole_rows": whole["rows_in"],
+            "whole_peak_rss_mb": round(whole["total_peak_rss_mb"]),
+        }
+    )
+    print(
+        f"\npiecewise: {piecewise['rows_in']} rows in {pieces} pieces, "
+        f"{seconds:.1f} s, peak RSS {piecewise['peak_rss_mb']:.0f} MB; whole "
+        f"{whole['rows_in']} rows: peak RSS {whole['total_peak_rss_mb']:.0f} MB (bound, "
+        "with workers)"
+    )
 
 
 @pytest.mark.parametrize("impl", ["numba", "numpy"])

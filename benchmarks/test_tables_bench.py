@@ -49,8 +49,8 @@ def test_paikao_exact(benchmark, method):
         return hand[0] != hand[1] and (hand[0] + hand[1]) % 10 == 0
 
     lose, push, win = benchmark.pedantic(
-        _twins.duel_counts, (tiles, 2, _twins.paikao_rank, zero, True, True), rounds=1,
-        iterations=1)
+        _twins.duel_counts, (tiles, 2, _twins.paikao_rank, zero, True, True), rounds=1, iterations=1
+    )
     assert Fraction(win, lose + push + win) == fast.probabilities()[0]
 
 

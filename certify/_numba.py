@@ -28,6 +28,7 @@ import numba
 # its loop (measured 21.9M vs 30.9M spins/s per thread for the same code).
 llvmlite.binding.set_option("slotcert", "-x86-branches-within-32B-boundaries")
 
+
 def _load_numba_array_maths_without_blas() -> None:
     """Import numba's array maths without its probe of scipy's BLAS.
 
@@ -55,8 +56,9 @@ _STAMP = _ROOT / "certify" / "__pycache__" / "numba-sources.sha256"
 
 
 def _kernel_sources() -> list[Path]:
-    return sorted(p for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("_*.py")
-                  if not p.name.startswith("__"))
+    return sorted(
+        p for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("_*.py") if not p.name.startswith("__")
+    )
 
 
 def kernel_sources_digest() -> str:

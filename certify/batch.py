@@ -83,9 +83,15 @@ def load_for_certification(path: str | Path) -> tuple[Machine, list[Finding]]:
     return machine, [Finding("warning", p.code, str(p)) for p in problems]
 
 
-def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, seed: int,
-                    progress: ProgressFn | None = None,
-                    warnings: list[Finding] | None = None, runner: Any = None) -> Certification:
+def certify_machine(
+    machine: Machine,
+    jurisdiction: Jurisdiction,
+    spins: int,
+    seed: int,
+    progress: ProgressFn | None = None,
+    warnings: list[Finding] | None = None,
+    runner: Any = None,
+) -> Certification:
     """Certify every bet level of ``machine`` under ``jurisdiction``.
 
     ``runner`` says where simulation chunks run (see :mod:`certify.cluster`);
@@ -94,27 +100,54 @@ def certify_machine(machine: Machine, jurisdiction: Jurisdiction, spins: int, se
     started = time.perf_counter()
     tables = compile_machine(machine)
     exact = compute_exact(tables)
-    cert = Certification(machine, jurisdiction, spins, seed, [], list(warnings or []),
-                         exact_cycle=exact.cycle if exact else None)
+    cert = Certification(
+        machine,
+        jurisdiction,
+        spins,
+        seed,
+        [],
+        list(warnings or []),
+        exact_cycle=exact.cycle if exact else None,
+    )
     if exact is None:
-        cert.findings.append(Finding("warning", "exact_infeasible", "the full cycle is too "
-                                     "large to enumerate; the verdict rests on simulation"))
-    sims = _simulate_levels(tables, spins, seed, float(jurisdiction.confidence), progress,
-                            runner)
+        cert.findings.append(
+            Finding(
+                "warning",
+                "exact_infeasible",
+                "the full cycle is too large to enumerate; the verdict rests on simulation",
+            )
+        )
+    sims = _simulate_levels(tables, spins, seed, float(jurisdiction.confidence), progress, runner)
     for lt in tables.levels:
         level_exact = exact.levels[lt.level_index] if exact else None
         sim, stream, conv = sims[lt.signature]
         sim = _rescaled(sim, lt.total_bet)
-        cert.levels.append(LevelCertification(
-            lt.level_index, lt.level, lt.total_bet, level_exact, mean_return(tables, lt),
-            jackpot_rtp(machine, lt.level_index, level_exact), sim, stream, conv))
+        cert.levels.append(
+            LevelCertification(
+                lt.level_index,
+                lt.level,
+                lt.total_bet,
+                level_exact,
+                mean_return(tables, lt),
+                jackpot_rtp(machine, lt.level_index, level_exact),
+                sim,
+                stream,
+                conv,
+            )
+        )
     _judge(cert, exact)
     cert.runtime_s = time.perf_counter() - started
     return cert
 
 
-def _simulate_levels(tables: GameTables, spins: int, seed: int, confidence: float,
-                     progress: ProgressFn | None, runner: Any) -> dict[tuple, tuple]:
+def _simulate_levels(
+    tables: GameTables,
+    spins: int,
+    seed: int,
+    confidence: float,
+    progress: ProgressFn | None,
+    runner: Any,
+) -> dict[tuple, tuple]:
     """One simulation per distinct level signature (the first level's index is its stream).
 
     A runner with ``concurrent = True`` (a Dask cluster) gets every level's
@@ -125,18 +158,29 @@ def _simulate_levels(tables: GameTables, spins: int, seed: int, confidence: floa
         firsts.setdefault(lt.signature, lt.level_index)
     conf = confidence
     if not getattr(runner, "concurrent", False) or len(firsts) < 2:
-        return {sig: _simulate_level(tables, li, spins, seed, conf, progress, runner)
-                for sig, li in firsts.items()}
+        return {
+            sig: _simulate_level(tables, li, spins, seed, conf, progress, runner)
+            for sig, li in firsts.items()
+        }
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=len(firsts)) as pool:
-        futures = {sig: pool.submit(_simulate_level, tables, li, spins, seed, conf, progress,
-                                    runner) for sig, li in firsts.items()}
+        futures = {
+            sig: pool.submit(_simulate_level, tables, li, spins, seed, conf, progress, runner)
+            for sig, li in firsts.items()
+        }
         return {sig: future.result() for sig, future in futures.items()}
 
 
-def _simulate_level(tables: GameTables, level_index: int, spins: int, seed: int,
-                    confidence: float, progress: ProgressFn | None, runner: Any = None) -> tuple:
+def _simulate_level(
+    tables: GameTables,
+    level_index: int,
+    spins: int,
+    seed: int,
+    confidence: float,
+    progress: ProgressFn | None,
+    runner: Any = None,
+) -> tuple:
     conv: list[tuple[int, float, float, float]] = []
 
     def step(result: SimulationResult) -> None:
@@ -147,8 +191,13 @@ def _simulate_level(tables: GameTables, level_index: int, spins: int, seed: int,
 
     if spins <= 0:
         return None, level_index, conv
-    return simulate(tables, level_index, spins, seed, stream=level_index, progress=step,
-                    runner=runner), level_index, conv
+    return (
+        simulate(
+            tables, level_index, spins, seed, stream=level_index, progress=step, runner=runner
+        ),
+        level_index,
+        conv,
+    )
 
 
 def _rescaled(sim: SimulationResult | None, total_bet: int) -> SimulationResult | None:
@@ -158,10 +207,20 @@ def _rescaled(sim: SimulationResult | None, total_bet: int) -> SimulationResult 
     ratio = total_bet // sim.total_bet if total_bet % sim.total_bet == 0 else None
     if ratio is None:
         return sim
-    return SimulationResult(total_bet, sim.n_awards, sim.spins, sim.total_win * ratio,
-                            sim.sum_sq * ratio * ratio, sim.hits, sim.max_win * ratio,
-                            sim.fs_triggers, sim.bonus_triggers, sim.fs_spins,
-                            sim.award_counts.copy(), sim.histogram.copy())
+    return SimulationResult(
+        total_bet,
+        sim.n_awards,
+        sim.spins,
+        sim.total_win * ratio,
+        sim.sum_sq * ratio * ratio,
+        sim.hits,
+        sim.max_win * ratio,
+        sim.fs_triggers,
+        sim.bonus_triggers,
+        sim.fs_spins,
+        sim.award_counts.copy(),
+        sim.histogram.copy(),
+    )
 
 
 def _judge(cert: Certification, exact: ExactResult | None) -> None:
@@ -171,9 +230,15 @@ def _judge(cert: Certification, exact: ExactResult | None) -> None:
         sim = lc.simulation
         jack = lc.jackpot_rtp if j.jackpot_counts_toward_minimum else 0.0
         lc.verdict = level_verdict(
-            minimum, conf, lc.exact.rtp if lc.exact else None,
-            lc.exact.sigma if lc.exact else None, sim.rtp if sim else None,
-            sim.std_error if sim else None, sim.spins if sim else 0, jack)
+            minimum,
+            conf,
+            lc.exact.rtp if lc.exact else None,
+            lc.exact.sigma if lc.exact else None,
+            sim.rtp if sim else None,
+            sim.std_error if sim else None,
+            sim.spins if sim else 0,
+            jack,
+        )
         if sim is not None:
             lc.sim_ci = interval(sim.rtp, sim.std_error, conf)
         _level_findings(cert, lc)
@@ -189,33 +254,64 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
     ex = lc.exact
     if ex is not None and lc.decomposed_rtp is not None:
         if abs(ex.rtp - lc.decomposed_rtp) > 1e-9 * max(1.0, abs(ex.rtp)):
-            add(Finding("error", "exact_mismatch", f"level {lc.level}: full cycle "
-                        f"{ex.rtp!r} != per-reel decomposition {lc.decomposed_rtp!r}"))
+            add(
+                Finding(
+                    "error",
+                    "exact_mismatch",
+                    f"level {lc.level}: full cycle "
+                    f"{ex.rtp!r} != per-reel decomposition {lc.decomposed_rtp!r}",
+                )
+            )
     rtp = ex.rtp if ex else (lc.simulation.rtp if lc.simulation else None)
     if rtp is not None and rtp > 1.0:
-        add(Finding("warning", "rtp_above_100", f"level {lc.level}: return {rtp:.6f} is above "
-                    "100% of the amounts played"))
+        add(
+            Finding(
+                "warning",
+                "rtp_above_100",
+                f"level {lc.level}: return {rtp:.6f} is above 100% of the amounts played",
+            )
+        )
     if ex is None:
         return
     odds = cert.jurisdiction.min_award_odds
     for award in ex.awards:
         name = " ".join(award.combo)
         if award.probability <= 0:
-            add(Finding("error", "impossible_award", f"level {lc.level}: advertised award "
-                        f"{award.kind} [{name}] can never occur"))
+            add(
+                Finding(
+                    "error",
+                    "impossible_award",
+                    f"level {lc.level}: advertised award {award.kind} [{name}] can never occur",
+                )
+            )
         elif odds and award.one_in > odds:
-            add(Finding("error", "award_too_rare", f"level {lc.level}: award {award.kind} "
-                        f"[{name}] occurs 1 in {award.one_in:,.0f}, rarer than 1 in {odds:,}"))
+            add(
+                Finding(
+                    "error",
+                    "award_too_rare",
+                    f"level {lc.level}: award {award.kind} "
+                    f"[{name}] occurs 1 in {award.one_in:,.0f}, rarer than 1 in {odds:,}",
+                )
+            )
 
 
 def _machine_findings(cert: Certification) -> None:
     drop = cert.jurisdiction.max_rtp_drop_per_level
     if drop is None:
         return
-    figures = [(lc.level, lc.exact.rtp if lc.exact else lc.simulation.rtp)
-               for lc in cert.levels if lc.exact or lc.simulation]
+    figures = [
+        (lc.level, lc.exact.rtp if lc.exact else lc.simulation.rtp)  # type: ignore[union-attr]
+        for lc in cert.levels
+        if lc.exact or lc.simulation
+    ]
     for (l1, r1), (l2, r2) in zip(figures, figures[1:]):
         if r1 - r2 > float(drop):
-            cert.findings.append(Finding("error", "rtp_drop", f"return drops from {r1:.6f} at "
-                                         f"level {l1} to {r2:.6f} at level {l2}, more than "
-                                         f"{drop}"))
+            cert.findings.append(
+                Finding(
+                    "error",
+                    "rtp_drop",
+                    f"return drops from {r1:.6f} at "
+                    f"level {l1} to {r2:.6f} at level {l2}, more than "
+                    f"{drop}",
+                )
+            )

@@ -70,9 +70,14 @@ class Checkpoint:
 
     def __init__(self, path: str | Path, machine: Machine, seed: int, chunk_spins: int):
         self.path = Path(path)
-        self.manifest = {"schema": SCHEMA, "tool_version": __version__,
-                         "model_fingerprint": fingerprint(machine), "machine_id": machine.id,
-                         "seed": int(seed), "chunk_spins": int(chunk_spins)}
+        self.manifest = {
+            "schema": SCHEMA,
+            "tool_version": __version__,
+            "model_fingerprint": fingerprint(machine),
+            "machine_id": machine.id,
+            "seed": int(seed),
+            "chunk_spins": int(chunk_spins),
+        }
         self.path.mkdir(parents=True, exist_ok=True)
         self._check_or_write_manifest()
 
@@ -93,7 +98,8 @@ class Checkpoint:
                 raise InputError(
                     f"{file}: checkpoint was written for {key.replace('_', ' ')} "
                     f"{old.get(key)!r}, this run has {self.manifest[key]!r}; remove the "
-                    "directory or choose another --checkpoint")
+                    "directory or choose another --checkpoint"
+                )
 
     def load(self, stream: int, sizes: np.ndarray) -> Rows:
         """Rows of the chunks of ``stream`` already done that fit the chunk plan ``sizes``."""
@@ -108,7 +114,7 @@ class Checkpoint:
             for j in range(done.shape[0]):
                 i = first + j
                 if i < sizes.shape[0] and done[j] == sizes[i]:
-                    rows[i] = tuple(a[j:j + 1] for a in arrays[:4])
+                    rows[i] = tuple(a[j : j + 1] for a in arrays[:4])
         return rows
 
     def _read(self, file: Path) -> tuple[np.ndarray, ...]:
@@ -116,12 +122,14 @@ class Checkpoint:
             with np.load(file, allow_pickle=False) as data:
                 arrays = tuple(np.array(data[name]) for name in (*_FIELDS, "sizes"))
         except (OSError, ValueError, KeyError) as exc:
-            raise InputError(f"{file}: unreadable checkpoint file ({exc}); remove it to "
-                             "recompute its chunks") from None
+            raise InputError(
+                f"{file}: unreadable checkpoint file ({exc}); remove it to recompute its chunks"
+            ) from None
         n = arrays[4].shape[0]
         if any(a.shape[0] != n for a in arrays):
-            raise InputError(f"{file}: checkpoint arrays disagree in length; remove it to "
-                             "recompute its chunks")
+            raise InputError(
+                f"{file}: checkpoint arrays disagree in length; remove it to recompute its chunks"
+            )
         return arrays
 
     def save(self, stream: int, first: int, sizes: np.ndarray, arrays: tuple) -> None:
@@ -131,11 +139,12 @@ class Checkpoint:
         payload = dict(zip(_FIELDS, arrays, strict=True))
         _atomic_write(file, lambda fh: np.savez(fh, sizes=np.asarray(sizes), **payload))
 
-    def saving(self, stream: int, sizes: np.ndarray,
-               groups: Iterator[tuple[int, tuple]]) -> Iterator[tuple[int, tuple]]:
+    def saving(
+        self, stream: int, sizes: np.ndarray, groups: Iterator[tuple[int, tuple]]
+    ) -> Iterator[tuple[int, tuple]]:
         """Pass ``(first, arrays)`` groups through, recording each one first."""
         for first, arrays in groups:
-            self.save(stream, first, sizes[first:first + arrays[0].shape[0]], arrays)
+            self.save(stream, first, sizes[first : first + arrays[0].shape[0]], arrays)
             yield first, arrays
 
 

@@ -47,21 +47,37 @@ class ChunkRunner:
     def __init__(self, checkpoint: CheckpointDir | None = None):
         self.checkpoint = checkpoint
 
-    def batches(self, tables: GameTables, level_index: int, seed: int, stream: int,
-                sizes: np.ndarray, batch: int) -> Groups:
+    def batches(
+        self,
+        tables: GameTables,
+        level_index: int,
+        seed: int,
+        stream: int,
+        sizes: np.ndarray,
+        batch: int,
+    ) -> Groups:
         """Yield the outputs of chunks ``[b, b + batch)`` for ``b = 0, batch, ...`` in order."""
         n = int(sizes.shape[0])
         store = self.checkpoint.for_machine(tables.machine) if self.checkpoint else None
         done = store.load(stream, sizes) if store else {}
         todo = [i for i in range(n) if i not in done]
-        fresh = self.groups(tables, level_index, seed, stream, sizes, todo, batch) if todo \
-            else iter(())
+        fresh = (
+            self.groups(tables, level_index, seed, stream, sizes, todo, batch) if todo else iter(())
+        )
         if store is not None:
             fresh = store.saving(stream, sizes, fresh)
         yield from reorder(done, fresh, n, batch)
 
-    def groups(self, tables: GameTables, level_index: int, seed: int, stream: int,
-               sizes: np.ndarray, todo: list[int], batch: int) -> Groups:
+    def groups(
+        self,
+        tables: GameTables,
+        level_index: int,
+        seed: int,
+        stream: int,
+        sizes: np.ndarray,
+        todo: list[int],
+        batch: int,
+    ) -> Groups:
         """Compute chunks ``todo`` (sorted indices); yield groups of consecutive chunks."""
         raise NotImplementedError
 
@@ -93,7 +109,7 @@ def reorder(done: Rows, fresh: Groups, n: int, batch: int) -> Groups:
     yield from ready()
     for first, arrays in fresh:
         for j in range(arrays[0].shape[0]):
-            rows[first + j] = tuple(a[j:j + 1] for a in arrays)
+            rows[first + j] = tuple(a[j : j + 1] for a in arrays)
         yield from ready()
     if start < n:
         raise EngineError(f"chunks {start}..{n - 1} were never computed")
@@ -105,8 +121,10 @@ class LocalRunner(ChunkRunner):
     def groups(self, tables, level_index, seed, stream, sizes, todo, batch):
         """Run consecutive chunks ``batch`` at a time through the parallel kernel."""
         for first, count in runs(todo, batch):
-            yield first, run_chunks(tables, level_index, seed, first,
-                                    sizes[first:first + count], stream)
+            yield (
+                first,
+                run_chunks(tables, level_index, seed, first, sizes[first : first + count], stream),
+            )
 
 
 # --- worker side ---------------------------------------------------------------------------
@@ -127,8 +145,15 @@ def _worker_tables(machine: Machine, key: str) -> GameTables:
         return tables
 
 
-def run_task(machine: Machine, key: str, level_index: int, seed: int, stream: int,
-             first: int, sizes: np.ndarray) -> tuple:
+def run_task(
+    machine: Machine,
+    key: str,
+    level_index: int,
+    seed: int,
+    stream: int,
+    first: int,
+    sizes: np.ndarray,
+) -> tuple:
     """One Dask task: chunks ``first ..`` of sizes ``sizes``; returns outputs and timing."""
     import numba
 
@@ -191,12 +216,15 @@ class ClusterProgress:
             if not self.enabled or (now - self._shown < 0.25 and self.done < self.planned):
                 return
             self._shown = now
-            rate = self.done / (now - (self._started or now)) if now > (self._started or now) \
-                else 0.0
+            rate = (
+                self.done / (now - (self._started or now)) if now > (self._started or now) else 0.0
+            )
             eta = (self.planned - self.done) / rate if rate > 0 else float("nan")
-            sys.stderr.write(f"\rcluster ({self.workers} workers): {self.done:,}/"
-                             f"{self.planned:,} spins  {rate / 1e6:,.1f}M spins/s  "
-                             f"ETA {eta:,.0f} s   ")
+            sys.stderr.write(
+                f"\rcluster ({self.workers} workers): {self.done:,}/"
+                f"{self.planned:,} spins  {rate / 1e6:,.1f}M spins/s  "
+                f"ETA {eta:,.0f} s   "
+            )
             sys.stderr.flush()
 
     def close(self) -> None:
@@ -218,8 +246,14 @@ def measure_overhead(client, tasks: int = 64) -> float:
     return (time.perf_counter() - started) * workers / tasks
 
 
-def choose_group(overhead: float, chunk_seconds: float, threads: int, left: int,
-                 workers: int, target: float = 0.02) -> int:
+def choose_group(
+    overhead: float,
+    chunk_seconds: float,
+    threads: int,
+    left: int,
+    workers: int,
+    target: float = 0.02,
+) -> int:
     """Chunks per task: overhead below ``target`` of the work, yet enough tasks to share.
 
     Parameters
@@ -266,9 +300,15 @@ class DaskRunner(ChunkRunner):
 
     concurrent = True
 
-    def __init__(self, client, checkpoint: CheckpointDir | None = None, *,
-                 chunks_per_task: int | None = None, retries: int = 3,
-                 progress: ClusterProgress | None = None):
+    def __init__(
+        self,
+        client,
+        checkpoint: CheckpointDir | None = None,
+        *,
+        chunks_per_task: int | None = None,
+        retries: int = 3,
+        progress: ClusterProgress | None = None,
+    ):
         super().__init__(checkpoint)
         self.client = client
         self.chunks_per_task = chunks_per_task
@@ -297,8 +337,9 @@ class DaskRunner(ChunkRunner):
         per_spin = self._seconds_per_spin.get(key)
         if per_spin is None:
             return self.threads
-        return choose_group(self.overhead or 0.0, per_spin * chunk, self.threads, left,
-                            self.workers)
+        return choose_group(
+            self.overhead or 0.0, per_spin * chunk, self.threads, left, self.workers
+        )
 
     def groups(self, tables, level_index, seed, stream, sizes, todo, batch):
         """Send chunks ``todo`` as tasks, a few per worker in flight; yield as they finish."""
@@ -311,10 +352,20 @@ class DaskRunner(ChunkRunner):
         self.progress.plan(int(sizes[todo].sum()))
 
         def send(first: int, count: int, attempt: int = 0) -> None:
-            part = sizes[first:first + count]
+            part = sizes[first : first + count]
             name = f"slotcert-chunks-{first}-{tokenize(key, level_index, seed, stream, part)}"
-            future = self.client.submit(run_task, machine, key, level_index, seed, stream,
-                                        first, part, key=f"{name}-{attempt}", retries=1)
+            future = self.client.submit(
+                run_task,
+                machine,
+                key,
+                level_index,
+                seed,
+                stream,
+                first,
+                part,
+                key=f"{name}-{attempt}",
+                retries=1,
+            )
             flying[future] = (first, count, attempt)
             done.add(future)
 
@@ -331,11 +382,13 @@ class DaskRunner(ChunkRunner):
                     _, arrays, seconds, threads = future.result()
                 except Exception as exc:  # a lost worker or a failed task: send it again
                     if attempt >= self.retries:
-                        raise EngineError(f"{machine.id}: chunks {first}..{first + count - 1} "
-                                          f"failed {attempt + 1} times: {exc}") from None
+                        raise EngineError(
+                            f"{machine.id}: chunks {first}..{first + count - 1} "
+                            f"failed {attempt + 1} times: {exc}"
+                        ) from None
                     send(first, count, attempt + 1)
                     continue
-                spins = int(sizes[first:first + count].sum())
+                spins = int(sizes[first : first + count].sum())
                 self._seconds_per_spin[key] = seconds / max(spins, 1)
                 self.threads = threads
                 top_up()
@@ -352,8 +405,10 @@ def _check_workers(info: dict[str, tuple[str, int]]) -> int:
 
     others = sorted({version for version, _ in info.values()} - {__version__})
     if others:
-        raise UsageError(f"the cluster's workers run slotcert {', '.join(others)} and this "
-                         f"client {__version__}; install the same version everywhere")
+        raise UsageError(
+            f"the cluster's workers run slotcert {', '.join(others)} and this "
+            f"client {__version__}; install the same version everywhere"
+        )
     return max((threads for _, threads in info.values()), default=1)
 
 
@@ -381,11 +436,16 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
         if workers < 1:
             raise UsageError(f"--workers={workers} must be at least 1")
         threads = max(1, (os.cpu_count() or 1) // workers)
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=":0",
-                          env={"NUMBA_NUM_THREADS": str(threads),
-                               "SLOTCERT_KERNEL_THREADS": str(threads)}) as cluster, \
-                Client(cluster) as client:
+        with (
+            LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                env={"NUMBA_NUM_THREADS": str(threads), "SLOTCERT_KERNEL_THREADS": str(threads)},
+            ) as cluster,
+            Client(cluster) as client,
+        ):
             yield client
         return
     try:
@@ -407,8 +467,11 @@ def dashboard_address(client) -> str | None:
 
 
 @contextmanager
-def open_runner(scheduler: str | None = None, workers: int | None = None,
-                checkpoint: CheckpointDir | None = None) -> Iterator:
+def open_runner(
+    scheduler: str | None = None,
+    workers: int | None = None,
+    checkpoint: CheckpointDir | None = None,
+) -> Iterator:
     """Open the runner the command line asked for; ``None`` is today's local path.
 
     Prints the Dask dashboard's address to stderr when there is one (not in CI).

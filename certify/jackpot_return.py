@@ -48,18 +48,19 @@ class PoolReturn:
 
     pool: str
     eligible: bool
-    exact: bool            # False when a combo probability was not available
+    exact: bool  # False when a combo probability was not available
     hit_probability: float  # per spin at this level
     contribution: float
-    reset_funding: float   # q x reset
-    mean_amount: float     # expected amount at hit (money); 0 when never hit
-    diverted: float        # cap overflow to the reserve, per unit wagered
+    reset_funding: float  # q x reset
+    mean_amount: float  # expected amount at hit (money); 0 when never hit
+    diverted: float  # cap overflow to the reserve, per unit wagered
     reserve_surplus: float  # reserve inflow beyond what resets need, per unit wagered
     rtp: float
 
 
-def spin_probability(machine: Machine, level_index: int, trigger: Jackpot,
-                     exact: LevelExact | None) -> float | None:
+def spin_probability(
+    machine: Machine, level_index: int, trigger: Jackpot, exact: LevelExact | None
+) -> float | None:
     """Probability that one spin at a level hits the pool (None: unknown).
 
     Mystery triggers: each credit wagered is an independent chance ``p``, so
@@ -90,8 +91,9 @@ def geometric_capped_mean(p: float, m: float) -> float:
     return (1.0 - tail * (1.0 + f * p)) / p + m * tail
 
 
-def expected_amount(reset: float, contribution: float, cap: float | None, overflow: str,
-                    stake: float, p_spin: float) -> tuple[float, float]:
+def expected_amount(
+    reset: float, contribution: float, cap: float | None, overflow: str, stake: float, p_spin: float
+) -> tuple[float, float]:
     """Expected amount at hit and money diverted per hit, one stake (exact).
 
     The winning spin's contribution is in the pool before it is paid.
@@ -105,8 +107,9 @@ def expected_amount(reset: float, contribution: float, cap: float | None, overfl
     return reset + a * mean_n, a * (1.0 / p_spin - mean_n)
 
 
-def expected_amount_mixed(reset: float, contribution: float, cap: float | None,
-                          overflow: str, q_group: float) -> tuple[float, float]:
+def expected_amount_mixed(
+    reset: float, contribution: float, cap: float | None, overflow: str, q_group: float
+) -> tuple[float, float]:
     """Expected amount at hit and money diverted per hit, mixed group.
 
     Money wagered between hits is taken as exponential with rate ``q_group``
@@ -122,8 +125,9 @@ def expected_amount_mixed(reset: float, contribution: float, cap: float | None,
     return reset + kept, c / q_group - kept
 
 
-def pool_return(pool: Jackpot | Link, stake: float, p_spin: float | None,
-                q_group: float | None = None) -> PoolReturn:
+def pool_return(
+    pool: Jackpot | Link, stake: float, p_spin: float | None, q_group: float | None = None
+) -> PoolReturn:
     """Return of one pool for play at one stake (see the module docstring).
 
     Parameters
@@ -154,17 +158,19 @@ def pool_return(pool: Jackpot | Link, stake: float, p_spin: float | None,
         amount, diverted = expected_amount_mixed(reset, c, cap, pool.overflow, q_group)
     inflow = float(pool.reserve_rate) + q_group * diverted
     surplus = max(0.0, inflow - q_group * reset)
-    return PoolReturn(name, True, True, p_spin, c, q * reset, amount, q_group * diverted,
-                      surplus, q * amount)
+    return PoolReturn(
+        name, True, True, p_spin, c, q * reset, amount, q_group * diverted, surplus, q * amount
+    )
 
 
-def level_pools(machine: Machine, level_index: int,
-                exact: LevelExact | None) -> list[PoolReturn]:
+def level_pools(machine: Machine, level_index: int, exact: LevelExact | None) -> list[PoolReturn]:
     """Every pool of a machine at a bet level, seen from the machine alone."""
     level = machine.bet_levels[level_index]
     stake = float(machine.total_bet(level) * machine.denomination)
-    return [pool_return(jp, stake, spin_probability(machine, level_index, jp, exact))
-            for jp in machine.jackpots]
+    return [
+        pool_return(jp, stake, spin_probability(machine, level_index, jp, exact))
+        for jp in machine.jackpots
+    ]
 
 
 def jackpot_rtp(machine: Machine, level_index: int, exact: LevelExact | None) -> float:
@@ -225,16 +231,29 @@ def group_returns(link: Link, exacts: dict[str, list[LevelExact] | None]) -> lis
     out = []
     for m, li, ex, stake, p in rows:
         pool = pool_return(link, stake, p, q_group if q_group else None)
-        own = sum(x.rtp for x, jp in zip(level_pools(m.machine, li, ex), m.machine.jackpots,
-                                           strict=True)
-                  if jp.link != link.id)
-        out.append(MemberReturn(m.machine_id, m.machine.id, m.bet_level,
-                                ex.rtp if ex else None, pool, own))
+        own = sum(
+            x.rtp
+            for x, jp in zip(level_pools(m.machine, li, ex), m.machine.jackpots, strict=True)
+            if jp.link != link.id
+        )
+        out.append(
+            MemberReturn(m.machine_id, m.machine.id, m.bet_level, ex.rtp if ex else None, pool, own)
+        )
     return out
 
 
 def link_as_jackpot(link: Link) -> Jackpot:
     """A superjackpot group's pool as a :class:`Jackpot` (for the per-machine helpers)."""
-    return Jackpot(link.id, "linked", link.contribution, link.reset, link.cap, link.overflow,
-                   link.reserve_rate, link.trigger_combo, link.min_bet_level, link.mystery,
-                   link.id)
+    return Jackpot(
+        link.id,
+        "linked",
+        link.contribution,
+        link.reset,
+        link.cap,
+        link.overflow,
+        link.reserve_rate,
+        link.trigger_combo,
+        link.min_bet_level,
+        link.mystery,
+        link.id,
+    )

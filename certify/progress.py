@@ -25,8 +25,9 @@ class Progress:
         done = getattr(result, "spins", 0)
         rate = done / (now - start) if now > start else 0.0
         eta = (total - done) / rate if rate > 0 else float("nan")
-        sys.stderr.write(f"\r{label}: {done:,}/{total:,} spins  {rate / 1e6:,.1f}M spins/s  "
-                         f"ETA {eta:,.0f} s   ")
+        sys.stderr.write(
+            f"\r{label}: {done:,}/{total:,} spins  {rate / 1e6:,.1f}M spins/s  ETA {eta:,.0f} s   "
+        )
         sys.stderr.flush()
 
     def done(self) -> None:

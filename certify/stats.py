@@ -39,9 +39,16 @@ class LevelVerdict:
     more_spins: int | None = None
 
 
-def level_verdict(minimum: float, confidence: float, exact_rtp: float | None,
-                  exact_sigma: float | None, sim_rtp: float | None, sim_se: float | None,
-                  spins: int, jackpot_rtp: float = 0.0) -> LevelVerdict:
+def level_verdict(
+    minimum: float,
+    confidence: float,
+    exact_rtp: float | None,
+    exact_sigma: float | None,
+    sim_rtp: float | None,
+    sim_se: float | None,
+    spins: int,
+    jackpot_rtp: float = 0.0,
+) -> LevelVerdict:
     """Verdict of one bet level on the return that counts.
 
     ``jackpot_rtp`` is added to both figures when the jurisdiction counts it.
@@ -53,9 +60,12 @@ def level_verdict(minimum: float, confidence: float, exact_rtp: float | None,
             agree = max(confidence, AGREEMENT_CONFIDENCE)
             band = z_value(agree) * (exact_sigma or 0.0) / math.sqrt(spins)
             if abs(sim_rtp - exact_rtp) > band:
-                return LevelVerdict("error", f"simulation {sim_rtp:.6f} disagrees with exact "
-                                    f"{exact_rtp:.6f} beyond its {agree:.1%} band "
-                                    f"+/-{band:.6f}: engine defect")
+                return LevelVerdict(
+                    "error",
+                    f"simulation {sim_rtp:.6f} disagrees with exact "
+                    f"{exact_rtp:.6f} beyond its {agree:.1%} band "
+                    f"+/-{band:.6f}: engine defect",
+                )
         if counted >= minimum:
             return LevelVerdict("pass", f"exact return {counted:.6f} >= minimum {minimum}")
         return LevelVerdict("fail", f"exact return {counted:.6f} < minimum {minimum}")
@@ -70,6 +80,9 @@ def level_verdict(minimum: float, confidence: float, exact_rtp: float | None,
     sigma = sim_se * math.sqrt(max(spins, 1))
     need = math.inf if gap == 0 else (z * sigma / gap) ** 2
     more = None if math.isinf(need) else max(int(math.ceil(need)) - spins, 1)
-    return LevelVerdict("inconclusive", f"interval [{low:.6f}, {high:.6f}] contains the "
-                        f"minimum {minimum}" + (f"; about {more:,} more spins would decide"
-                                                if more else ""), more)
+    return LevelVerdict(
+        "inconclusive",
+        f"interval [{low:.6f}, {high:.6f}] contains the "
+        f"minimum {minimum}" + (f"; about {more:,} more spins would decide" if more else ""),
+        more,
+    )

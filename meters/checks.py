@@ -35,8 +35,9 @@ def period_ns(freq: str) -> int:
     try:
         return int(pd.tseries.frequencies.to_offset(freq).nanos)
     except ValueError:
-        raise InputError(f"period={freq!r} is not a fixed pandas frequency such as "
-                         "'D', '12h' or '7D'") from None
+        raise InputError(
+            f"period={freq!r} is not a fixed pandas frequency such as 'D', '12h' or '7D'"
+        ) from None
 
 
 def add_prizes(iv, reported: np.ndarray, meters: list[str]) -> np.ndarray:
@@ -45,12 +46,16 @@ def add_prizes(iv, reported: np.ndarray, meters: list[str]) -> np.ndarray:
     Returns the per-machine flag "prizes_paid read directly".
     """
     col = {name: j for j, name in enumerate(meters)}
-    direct = reported[:, col["prizes_paid"]] if "prizes_paid" in col else \
-        np.zeros(len(reported), dtype=bool)
+    direct = (
+        reported[:, col["prizes_paid"]]
+        if "prizes_paid" in col
+        else np.zeros(len(reported), dtype=bool)
+    )
     if "coin_out" not in col:
         return direct
-    derived = iv["coin_out"].to_numpy() + (iv["jackpot_handpaid"].fillna(0).to_numpy()
-                                           if "jackpot_handpaid" in col else 0.0)
+    derived = iv["coin_out"].to_numpy() + (
+        iv["jackpot_handpaid"].fillna(0).to_numpy() if "jackpot_handpaid" in col else 0.0
+    )
     use = ~direct[iv["mcode"].to_numpy()]
     if "prizes_paid" in col:
         iv.set_meter("prizes_paid", np.where(use, derived, iv["prizes_paid"].to_numpy()))
@@ -72,11 +77,21 @@ def aggregate(iv, meters: list[str], freq: str) -> pd.DataFrame:
         Period length.
 
     """
-    cols = ["mcode", "period", "period_start", "period_end", "row_start", "row_end",
-            "intervals", "lost_intervals", *meters]
+    cols = [
+        "mcode",
+        "period",
+        "period_start",
+        "period_end",
+        "row_start",
+        "row_end",
+        "intervals",
+        "lost_intervals",
+        *meters,
+    ]
     if iv.empty:
-        return pd.DataFrame({c: np.zeros(0, dtype=float if c in meters else np.int64)
-                             for c in cols})
+        return pd.DataFrame(
+            {c: np.zeros(0, dtype=float if c in meters else np.int64) for c in cols}
+        )
     m = iv["mcode"].to_numpy()
     key = period_key(iv["end"].to_numpy(), freq)
     change = np.ones(len(iv), dtype=bool)
@@ -88,13 +103,16 @@ def aggregate(iv, meters: list[str], freq: str) -> pd.DataFrame:
     _kernels.segment_sums(values, first, sums, seen)
     sums[seen == 0] = np.nan
     out = pd.DataFrame(sums, columns=meters)
-    head = {"mcode": m[first], "period": key[first],
-            "period_start": iv["start"].to_numpy()[first],
-            "period_end": iv["end"].to_numpy()[last],
-            "row_start": iv["row_start"].to_numpy()[first],
-            "row_end": iv["row_end"].to_numpy()[last],
-            "intervals": last - first + 1,
-            "lost_intervals": np.add.reduceat(iv["reset"].to_numpy().astype(np.int64), first)}
+    head = {
+        "mcode": m[first],
+        "period": key[first],
+        "period_start": iv["start"].to_numpy()[first],
+        "period_end": iv["end"].to_numpy()[last],
+        "row_start": iv["row_start"].to_numpy()[first],
+        "row_end": iv["row_end"].to_numpy()[last],
+        "intervals": last - first + 1,
+        "lost_intervals": np.add.reduceat(iv["reset"].to_numpy().astype(np.int64), first),
+    }
     for i, (name, val) in enumerate(head.items()):
         out.insert(i, name, val)
     return out
@@ -104,8 +122,11 @@ def hold_columns(per: pd.DataFrame, floor_rows: pd.DataFrame) -> None:
     """Add ``hold, return, theo_rtp, sigma, z`` (and money) to the period table."""
     coin_in = per["coin_in"].to_numpy(dtype=float) if "coin_in" in per else np.nan
     prizes = per["prizes_paid"].to_numpy(dtype=float) if "prizes_paid" in per else np.nan
-    games = per["games_played"].to_numpy(dtype=float) if "games_played" in per else \
-        np.full(len(per), np.nan)
+    games = (
+        per["games_played"].to_numpy(dtype=float)
+        if "games_played" in per
+        else np.full(len(per), np.nan)
+    )
     theo = floor_rows["theo_rtp"].to_numpy()
     sigma = floor_rows["sigma"].to_numpy()
     denom = floor_rows["denomination"].to_numpy()
@@ -121,8 +142,13 @@ def hold_columns(per: pd.DataFrame, floor_rows: pd.DataFrame) -> None:
     per["z"] = z
 
 
-def period_findings(per: pd.DataFrame, reported: dict[str, np.ndarray], direct: np.ndarray,
-                    floor_rows: pd.DataFrame, cfg: Config) -> list[pd.DataFrame]:
+def period_findings(
+    per: pd.DataFrame,
+    reported: dict[str, np.ndarray],
+    direct: np.ndarray,
+    floor_rows: pd.DataFrame,
+    cfg: Config,
+) -> list[pd.DataFrame]:
     """Identity, stuck-meter and progressive-contribution findings per period.
 
     Parameters
@@ -150,8 +176,17 @@ def period_findings(per: pd.DataFrame, reported: dict[str, np.ndarray], direct: 
         expected = per[parts[0]].to_numpy() + per[parts[1]].to_numpy()
         observed = per[total].to_numpy()
         bad = ok & (expected != observed)
-        out.append(_frame(per, bad, code, total, expected, observed,
-                          f"{total} moved {{o:.0f}} but {parts[0]} + {parts[1]} moved {{e:.0f}}"))
+        out.append(
+            _frame(
+                per,
+                bad,
+                code,
+                total,
+                expected,
+                observed,
+                f"{total} moved {{o:.0f}} but {parts[0]} + {parts[1]} moved {{e:.0f}}",
+            )
+        )
     out.extend(_stuck(per, reported, has, cfg))
     out.append(_progressive(per, reported, has, floor_rows))
     return out
@@ -171,8 +206,13 @@ def _stuck(per, reported, has, cfg: Config) -> list[pd.DataFrame]:
         if meter == "coin_in":
             if games is None or "games_played" not in reported:
                 continue
-            bad = has & reported["games_played"] & (games >= cfg.stuck_min_games) & \
-                reported[meter] & (coin_in == 0)
+            bad = (
+                has
+                & reported["games_played"]
+                & (games >= cfg.stuck_min_games)
+                & reported[meter]
+                & (coin_in == 0)
+            )
             why = "coin_in did not move while games_played moved {e:.0f}"
             expected = games
         else:
@@ -180,8 +220,7 @@ def _stuck(per, reported, has, cfg: Config) -> list[pd.DataFrame]:
             bad = active & reported[meter] & (value == 0)
             why = meter + " did not move while coin_in moved {e:.0f}"
             expected = coin_in
-        out.append(_frame(per, bad, Code.STUCK_METER, meter, expected,
-                          np.zeros(len(per)), why))
+        out.append(_frame(per, bad, Code.STUCK_METER, meter, expected, np.zeros(len(per)), why))
     return out
 
 
@@ -192,28 +231,48 @@ def _progressive(per, reported, has, floor_rows) -> pd.DataFrame:
     expected = rate * per["coin_in"].to_numpy()
     observed = per["progressive_contrib"].to_numpy()
     runs = 1 + per["lost_intervals"].to_numpy()
-    bad = has & (rate > 0) & reported["progressive_contrib"] & \
-        (np.abs(observed - expected) > runs + 1e-9)
-    return _frame(per, bad, Code.PROGRESSIVE_CONTRIBUTION, "progressive_contrib",
-                  np.round(expected, 6), observed,
-                  "progressive_contrib moved {o:.0f} credits, rate x coin_in is {e:.2f}")
+    bad = (
+        has
+        & (rate > 0)
+        & reported["progressive_contrib"]
+        & (np.abs(observed - expected) > runs + 1e-9)
+    )
+    return _frame(
+        per,
+        bad,
+        Code.PROGRESSIVE_CONTRIBUTION,
+        "progressive_contrib",
+        np.round(expected, 6),
+        observed,
+        "progressive_contrib moved {o:.0f} credits, rate x coin_in is {e:.2f}",
+    )
 
 
-def _frame(per: pd.DataFrame, bad: np.ndarray, code: Code, meter: str, expected, observed,
-           message: str) -> pd.DataFrame:
+def _frame(
+    per: pd.DataFrame, bad: np.ndarray, code: Code, meter: str, expected, observed, message: str
+) -> pd.DataFrame:
     """Build findings for the rows of ``per`` in ``bad``."""
     idx = np.flatnonzero(bad)
     exp = np.broadcast_to(np.asarray(expected, dtype=float), (len(per),))[idx]
     obs = np.broadcast_to(np.asarray(observed, dtype=float), (len(per),))[idx]
-    return pd.DataFrame({
-        "mcode": per["mcode"].to_numpy()[idx],
-        "start": per["period_start"].to_numpy()[idx],
-        "end": per["period_end"].to_numpy()[idx],
-        "code": code.value, "meter": meter, "expected": exp, "observed": obs,
-        "message": [message.format(e=e, o=o) for e, o in zip(exp, obs, strict=False)],
-        "rows": [np.array([a, b]) for a, b in zip(per["row_start"].to_numpy()[idx],
-                                                  per["row_end"].to_numpy()[idx], strict=False)],
-    })
+    return pd.DataFrame(
+        {
+            "mcode": per["mcode"].to_numpy()[idx],
+            "start": per["period_start"].to_numpy()[idx],
+            "end": per["period_end"].to_numpy()[idx],
+            "code": code.value,
+            "meter": meter,
+            "expected": exp,
+            "observed": obs,
+            "message": [message.format(e=e, o=o) for e, o in zip(exp, obs, strict=False)],
+            "rows": [
+                np.array([a, b])
+                for a, b in zip(
+                    per["row_start"].to_numpy()[idx], per["row_end"].to_numpy()[idx], strict=False
+                )
+            ],
+        }
+    )
 
 
 def z_critical(confidence: float, tests: int) -> float:
@@ -226,11 +285,19 @@ def machine_totals(per: pd.DataFrame, floor: pd.DataFrame, machines: np.ndarray)
     """Per machine: games, coin_in, prizes over all periods, actual return and z."""
     cols = [c for c in ("games_played", "coin_in", "prizes_paid") if c in per]
     tot = per.groupby("mcode")[cols].sum(min_count=1)
-    span = per.groupby("mcode").agg(start=("period_start", "min"), end=("period_end", "max"),
-                                    row_start=("row_start", "min"), row_end=("row_end", "max"))
+    span = per.groupby("mcode").agg(
+        start=("period_start", "min"),
+        end=("period_end", "max"),
+        row_start=("row_start", "min"),
+        row_end=("row_end", "max"),
+    )
     tot = tot.join(span)
-    tot = tot.reindex(columns=[*tot.columns, *[c for c in ("games_played", "coin_in",
-                                                           "prizes_paid") if c not in tot]])
+    tot = tot.reindex(
+        columns=[
+            *tot.columns,
+            *[c for c in ("games_played", "coin_in", "prizes_paid") if c not in tot],
+        ]
+    )
     rows = floor_file.floor_rows(floor, machines, tot.index.to_numpy())
     with np.errstate(invalid="ignore", divide="ignore"):
         tot["actual"] = tot["prizes_paid"] / tot["coin_in"]
@@ -249,17 +316,32 @@ def hold_findings(tot: pd.DataFrame, cfg: Config, tests: int) -> tuple[pd.DataFr
     with np.errstate(invalid="ignore"):
         bad = (games >= cfg.hold_min_games) & (np.abs(z) > zc)
     idx = np.flatnonzero(bad)
-    frame = pd.DataFrame({
-        "mcode": tot["mcode"].to_numpy()[idx], "start": tot["start"].to_numpy()[idx],
-        "end": tot["end"].to_numpy()[idx], "code": Code.HOLD_DEVIATION.value,
-        "meter": "prizes_paid", "expected": tot["theo"].to_numpy()[idx],
-        "observed": tot["actual"].to_numpy()[idx],
-        "message": [f"return {a:.4f} vs theoretical {t:.4f} over {g:.0f} games: "
-                    f"z={zz:+.2f} outside +/-{zc:.2f}"
-                    for a, t, g, zz in zip(tot["actual"].to_numpy()[idx],
-                                           tot["theo"].to_numpy()[idx], games[idx], z[idx],
-                                           strict=True)],
-        "rows": [np.array([a, b]) for a, b in zip(tot["row_start"].to_numpy()[idx],
-                                                  tot["row_end"].to_numpy()[idx], strict=False)],
-    })
+    frame = pd.DataFrame(
+        {
+            "mcode": tot["mcode"].to_numpy()[idx],
+            "start": tot["start"].to_numpy()[idx],
+            "end": tot["end"].to_numpy()[idx],
+            "code": Code.HOLD_DEVIATION.value,
+            "meter": "prizes_paid",
+            "expected": tot["theo"].to_numpy()[idx],
+            "observed": tot["actual"].to_numpy()[idx],
+            "message": [
+                f"return {a:.4f} vs theoretical {t:.4f} over {g:.0f} games: "
+                f"z={zz:+.2f} outside +/-{zc:.2f}"
+                for a, t, g, zz in zip(
+                    tot["actual"].to_numpy()[idx],
+                    tot["theo"].to_numpy()[idx],
+                    games[idx],
+                    z[idx],
+                    strict=True,
+                )
+            ],
+            "rows": [
+                np.array([a, b])
+                for a, b in zip(
+                    tot["row_start"].to_numpy()[idx], tot["row_end"].to_numpy()[idx], strict=False
+                )
+            ],
+        }
+    )
     return frame, zc

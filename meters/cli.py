@@ -20,16 +20,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = msub.add_parser("reconcile", help="reconcile meter dumps; exit 1 on error findings")
     p.add_argument("dumps", nargs="+", metavar="DUMP", help="CSV, Parquet or JSONL dumps")
     p.add_argument("--floor", required=True, help="floor file (CSV)")
-    p.add_argument("--counts", help="soft-count file (CSV: machine_id, period_start, "
-                   "period_end, amount)")
+    p.add_argument(
+        "--counts", help="soft-count file (CSV: machine_id, period_start, period_end, amount)"
+    )
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--digits", type=int, help="meter width (default 10, or the jurisdiction's)")
-    p.add_argument("--jurisdiction", help="jurisdiction file: meter width, confidence, "
-                   "required meters")
+    p.add_argument(
+        "--jurisdiction", help="jurisdiction file: meter width, confidence, required meters"
+    )
     p.add_argument("--period", default="D", help="period length, e.g. D, 12h, 7D (default D)")
     p.add_argument("--confidence", type=float, help="hold band confidence (default 0.99)")
-    p.add_argument("--pieces", type=int, default=1,
-                   help="partition by machine into N pieces on disk (bounded memory)")
+    p.add_argument(
+        "--pieces",
+        type=int,
+        default=1,
+        help="partition by machine into N pieces on disk (bounded memory)",
+    )
     p.set_defaults(func=cmd_reconcile)
     s = msub.add_parser("simulate", help="simulate a floor and write its dumps")
     s.add_argument("--machines", type=int, default=50)
@@ -66,13 +72,19 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         counts = load_counts(args.counts) if args.counts else None
         with small_pages():
             result = reconcile(args.dumps, floor, counts, cfg, pieces=args.pieces)
-        info = write_outputs(result, args.out, cfg, {"dumps": list(args.dumps),
-                                                     "floor": args.floor,
-                                                     "counts": args.counts}, drawer)
-    print(f"rows: {info['rows_in']} in, {info['rows_reconciled']} reconciled, "
-          f"{info['rows_quarantined']} quarantined; findings: "
-          f"{info['severity']['error']} error, {info['severity']['warning']} warning, "
-          f"{info['severity']['info']} info -> {args.out}")
+        info = write_outputs(
+            result,
+            args.out,
+            cfg,
+            {"dumps": list(args.dumps), "floor": args.floor, "counts": args.counts},
+            drawer,
+        )
+    print(
+        f"rows: {info['rows_in']} in, {info['rows_reconciled']} reconciled, "
+        f"{info['rows_quarantined']} quarantined; findings: "
+        f"{info['severity']['error']} error, {info['severity']['warning']} warning, "
+        f"{info['severity']['info']} info -> {args.out}"
+    )
     return EXIT_FAIL if info["severity"]["error"] else EXIT_OK
 
 
@@ -82,11 +94,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     kinds = [k.strip() for k in args.faults.split(",") if k.strip()]
     try:
-        sim = simulate_floor(args.machines, args.days, args.seed, args.per_day, args.digits,
-                             faults="all" if kinds == ["all"] else kinds)
+        sim = simulate_floor(
+            args.machines,
+            args.days,
+            args.seed,
+            args.per_day,
+            args.digits,
+            faults="all" if kinds == ["all"] else kinds,
+        )
     except ValueError as exc:
         raise InputError(str(exc)) from None
     paths = sim.write(args.out, args.format, args.sas)
-    print(f"{len(sim.readings)} readings of {len(sim.floor)} machines -> {paths['dump']}; "
-          f"{len(sim.injected)} expected findings in {paths['injected']}")
+    print(
+        f"{len(sim.readings)} readings of {len(sim.floor)} machines -> {paths['dump']}; "
+        f"{len(sim.injected)} expected findings in {paths['injected']}"
+    )
     return EXIT_OK

@@ -45,10 +45,26 @@ SEVERITY: dict[Code, str] = {
     Code.TIME_GAP: WARNING,
 }
 
-QUARANTINE_CODES = (Code.DUPLICATE_ROW, Code.OUT_OF_ORDER, Code.MALFORMED_ROW,
-                    Code.UNKNOWN_MACHINE)
+QUARANTINE_CODES = (Code.DUPLICATE_ROW, Code.OUT_OF_ORDER, Code.MALFORMED_ROW, Code.UNKNOWN_MACHINE)
 
-FINDING_COLUMNS = ("machine_id", "period_start", "period_end", "code", "severity", "meter",
-                   "expected", "observed", "message", "source_rows")
-QUARANTINE_COLUMNS = ("source_file", "source_line", "machine_id", "read_at", "code", "reason",
-                      "original")
+FINDING_COLUMNS = (
+    "machine_id",
+    "period_start",
+    "period_end",
+    "code",
+    "severity",
+    "meter",
+    "expected",
+    "observed",
+    "message",
+    "source_rows",
+)
+QUARANTINE_COLUMNS = (
+    "source_file",
+    "source_line",
+    "machine_id",
+    "read_at",
+    "code",
+    "reason",
+    "original",
+)

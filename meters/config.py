@@ -86,7 +86,10 @@ def from_jurisdiction(path: str | Path, **overrides: object) -> Config:
     from certify.model import load_jurisdiction
 
     jur = load_jurisdiction(path)
-    values: dict[str, object] = {"digits": jur.meter_digits, "confidence": float(jur.confidence),
-                                 "required": tuple(jur.required_meters)}
+    values: dict[str, object] = {
+        "digits": jur.meter_digits,
+        "confidence": float(jur.confidence),
+        "required": tuple(jur.required_meters),
+    }
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Config(**values)  # type: ignore[arg-type]

@@ -15,17 +15,21 @@ from meters.floor import floor_rows
 from meters.sequence import Screened
 
 
-def _frame(mcode, start, end, code: Code, meter, expected, observed, message,
-           rows) -> pd.DataFrame:
+def _frame(mcode, start, end, code: Code, meter, expected, observed, message, rows) -> pd.DataFrame:
     n = len(mcode)
-    return pd.DataFrame({"mcode": np.asarray(mcode, dtype=np.int64),
-                         "start": np.asarray(start, dtype=np.int64),
-                         "end": np.asarray(end, dtype=np.int64),
-                         "code": np.full(n, code.value, dtype=object),
-                         "meter": np.broadcast_to(np.asarray(meter, dtype=object), (n,)),
-                         "expected": np.broadcast_to(np.asarray(expected, dtype=float), (n,)),
-                         "observed": np.broadcast_to(np.asarray(observed, dtype=float), (n,)),
-                         "message": list(message), "rows": list(rows)})
+    return pd.DataFrame(
+        {
+            "mcode": np.asarray(mcode, dtype=np.int64),
+            "start": np.asarray(start, dtype=np.int64),
+            "end": np.asarray(end, dtype=np.int64),
+            "code": np.full(n, code.value, dtype=object),
+            "meter": np.broadcast_to(np.asarray(meter, dtype=object), (n,)),
+            "expected": np.broadcast_to(np.asarray(expected, dtype=float), (n,)),
+            "observed": np.broadcast_to(np.asarray(observed, dtype=float), (n,)),
+            "message": list(message),
+            "rows": list(rows),
+        }
+    )
 
 
 def pairs(first, second) -> list[np.ndarray]:
@@ -40,11 +44,23 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
     games = "games_played" if "games_played" in scr.meters else scr.meters[0]
     values = scr.values[:, scr.meters.index(games)]
     prev, cur = values[r["row_start"].to_numpy()], values[r["row_end"].to_numpy()]
-    out.append(_frame(r["mcode"], r["start"], r["end"], Code.RESET, games, prev, cur,
-                      [f"meters went back ({games} {p:.0f} -> {c:.0f}): RAM clear; the "
-                       "interval is not counted and a new segment starts"
-                       for p, c in zip(prev, cur, strict=False)],
-                      pairs(r["row_start"], r["row_end"])))
+    out.append(
+        _frame(
+            r["mcode"],
+            r["start"],
+            r["end"],
+            Code.RESET,
+            games,
+            prev,
+            cur,
+            [
+                f"meters went back ({games} {p:.0f} -> {c:.0f}): RAM clear; the "
+                "interval is not counted and a new segment starts"
+                for p, c in zip(prev, cur, strict=False)
+            ],
+            pairs(r["row_start"], r["row_end"]),
+        )
+    )
     at = np.flatnonzero(iv["rolled"].to_numpy())
     if len(at):
         rolled = iv.keys.iloc[at].assign(meter=[n.split(";") for n in iv.rolled_meters(at)])
@@ -53,13 +69,25 @@ def reset_and_rollover(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened) -> lis
         col = parts["meter"].map({m: j for j, m in enumerate(scr.meters)}).to_numpy(np.int64)
         before = scr.values[parts["row_start"].to_numpy(np.int64), col]
         after = scr.values[parts["row_end"].to_numpy(np.int64), col]
-        out.append(_frame(parts["mcode"], parts["start"], parts["end"], Code.ROLLOVER,
-                          parts["meter"].to_numpy(dtype=object), before, after,
-                          [f"{m} rolled over modulo {md:.0e}: {b:.0f} -> {a:.0f}"
-                           for m, md, b, a in zip(parts["meter"], mod, before, after,
-                                                   strict=True)],
-                          [np.array([a, b]) for a, b in zip(parts["row_start"],
-                                                            parts["row_end"], strict=False)]))
+        out.append(
+            _frame(
+                parts["mcode"],
+                parts["start"],
+                parts["end"],
+                Code.ROLLOVER,
+                parts["meter"].to_numpy(dtype=object),
+                before,
+                after,
+                [
+                    f"{m} rolled over modulo {md:.0e}: {b:.0f} -> {a:.0f}"
+                    for m, md, b, a in zip(parts["meter"], mod, before, after, strict=True)
+                ],
+                [
+                    np.array([a, b])
+                    for a, b in zip(parts["row_start"], parts["row_end"], strict=False)
+                ],
+            )
+        )
     return out
 
 
@@ -89,11 +117,20 @@ def time_gaps(df: pd.DataFrame, scr: Screened, cfg: Config) -> pd.DataFrame:
         limit = cfg.gap_factor * med
     bad = gap > limit
     s = step[bad]
-    return _frame(m[s], t[s - 1], t[s], Code.TIME_GAP, "", limit[bad] / 3.6e12,
-                  gap[bad] / 3.6e12,
-                  [f"no reading for {g / 3.6e12:.1f} h (limit {lim / 3.6e12:.1f} h)"
-                   for g, lim in zip(gap[bad], limit[bad], strict=False)],
-                  pairs(rows[s - 1], rows[s]))
+    return _frame(
+        m[s],
+        t[s - 1],
+        t[s],
+        Code.TIME_GAP,
+        "",
+        limit[bad] / 3.6e12,
+        gap[bad] / 3.6e12,
+        [
+            f"no reading for {g / 3.6e12:.1f} h (limit {lim / 3.6e12:.1f} h)"
+            for g, lim in zip(gap[bad], limit[bad], strict=False)
+        ],
+        pairs(rows[s - 1], rows[s]),
+    )
 
 
 def quarantine_findings(df: pd.DataFrame, scr: Screened) -> list[pd.DataFrame]:
@@ -103,22 +140,42 @@ def quarantine_findings(df: pd.DataFrame, scr: Screened) -> list[pd.DataFrame]:
     rowwise = np.flatnonzero((scr.qcode != "") & (scr.qcode != Code.UNKNOWN_MACHINE.value))
     for code in (Code.DUPLICATE_ROW, Code.OUT_OF_ORDER, Code.MALFORMED_ROW):
         idx = rowwise[scr.qcode[rowwise] == code.value]
-        out.append(_frame(scr.mcode[idx], t[idx], t[idx], code, "", np.nan, np.nan,
-                          scr.qreason[idx], [np.array([i]) for i in idx]))
+        out.append(
+            _frame(
+                scr.mcode[idx],
+                t[idx],
+                t[idx],
+                code,
+                "",
+                np.nan,
+                np.nan,
+                scr.qreason[idx],
+                [np.array([i]) for i in idx],
+            )
+        )
     unk = np.flatnonzero(scr.qcode == Code.UNKNOWN_MACHINE.value)
     if len(unk):
         g = pd.DataFrame({"m": scr.mcode[unk], "t": t[unk], "row": unk}).groupby("m")
         agg = g.agg(start=("t", "min"), end=("t", "max"), n=("row", "size"))
-        out.append(_frame(agg.index, agg["start"], agg["end"], Code.UNKNOWN_MACHINE, "",
-                          np.nan, agg["n"],
-                          [f"{n} row(s) of a machine that is not in the floor file"
-                           for n in agg["n"]],
-                          [np.asarray(v) for v in g["row"].agg(list)]))
+        out.append(
+            _frame(
+                agg.index,
+                agg["start"],
+                agg["end"],
+                Code.UNKNOWN_MACHINE,
+                "",
+                np.nan,
+                agg["n"],
+                [f"{n} row(s) of a machine that is not in the floor file" for n in agg["n"]],
+                [np.asarray(v) for v in g["row"].agg(list)],
+            )
+        )
     return out
 
 
-def missing_meters(scr: Screened, cfg: Config, direct: np.ndarray,
-                   span: pd.DataFrame) -> pd.DataFrame:
+def missing_meters(
+    scr: Screened, cfg: Config, direct: np.ndarray, span: pd.DataFrame
+) -> pd.DataFrame:
     """``missing_meter`` for each required meter a known machine does not report.
 
     ``prizes_paid`` counts as reported when read directly or derivable from
@@ -133,9 +190,19 @@ def missing_meters(scr: Screened, cfg: Config, direct: np.ndarray,
         lacking = np.flatnonzero(~has)
         lacking = lacking[np.isin(lacking, span.index.to_numpy())]
         s = span.loc[lacking]
-        found.append(_frame(lacking, s["start"], s["end"], Code.MISSING_METER, meter, np.nan,
-                            np.nan, [f"required meter {meter} is not reported"] * len(lacking),
-                            pairs(s["row_start"], s["row_end"])))
+        found.append(
+            _frame(
+                lacking,
+                s["start"],
+                s["end"],
+                Code.MISSING_METER,
+                meter,
+                np.nan,
+                np.nan,
+                [f"required meter {meter} is not reported"] * len(lacking),
+                pairs(s["row_start"], s["row_end"]),
+            )
+        )
     return pd.concat(found, ignore_index=True)
 
 
@@ -160,8 +227,9 @@ class CountsByMachine:
         return self.frame.iloc[rows].assign(mcode=np.repeat(mine, sizes).astype(np.int64))
 
 
-def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
-                  floor: pd.DataFrame, cfg: Config) -> tuple[pd.DataFrame, int]:
+def drop_variance(
+    df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts, floor: pd.DataFrame, cfg: Config
+) -> tuple[pd.DataFrame, int]:
     """Compare counted drop (money) with the ``coin_drop`` meter, per count period.
 
     Counts are matched to readings: a count's end snaps forward to the first
@@ -189,12 +257,17 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
     c = c.sort_values(["mcode", "start"])
     cm = c["mcode"].to_numpy()
     je = np.searchsorted(sec, cm * np.int64(2**33) - (-c["end"].to_numpy() // 10**9), "left")
-    js = np.searchsorted(sec, cm * np.int64(2**33) + c["start"].to_numpy() // 10**9,
-                         "right") - 1
+    js = np.searchsorted(sec, cm * np.int64(2**33) + c["start"].to_numpy() // 10**9, "right") - 1
     ok = (je < len(m)) & (js >= 0)
     ok[ok] &= (m[je[ok]] == cm[ok]) & (m[js[ok]] == cm[ok])
-    g = _merge_counts(cm[ok], je[ok], js[ok], c["amount"].to_numpy()[ok],
-                      c["start"].to_numpy()[ok], c["end"].to_numpy()[ok])
+    g = _merge_counts(
+        cm[ok],
+        je[ok],
+        js[ok],
+        c["amount"].to_numpy()[ok],
+        c["start"].to_numpy()[ok],
+        c["end"].to_numpy()[ok],
+    )
     usable = (lost[g["je"]] - lost[g["js"]] == 0) & (g["je"].to_numpy() > g["js"].to_numpy())
     g = g[usable]
     unmatched = counts.total - int(g["n"].sum())
@@ -204,27 +277,44 @@ def drop_variance(df: pd.DataFrame, iv: pd.DataFrame, scr: Screened, counts,
     tol = np.maximum(cfg.drop_pct * np.abs(meter), cfg.drop_abs)
     bad = np.abs(amount - meter) > tol + 1e-9
     b = g[bad]
-    return _frame(b["mcode"], b["start"], b["end"], Code.DROP_VARIANCE, "coin_drop",
-                  np.round(meter[bad], 6), amount[bad],
-                  [f"counted {a:.2f} vs metered drop {e:.2f} (tolerance {tl:.2f})"
-                   for a, e, tl in zip(amount[bad], meter[bad], tol[bad], strict=False)],
-                  pairs(scr.order[b["js"]], scr.order[b["je"]])
-                  ), unmatched
+    return _frame(
+        b["mcode"],
+        b["start"],
+        b["end"],
+        Code.DROP_VARIANCE,
+        "coin_drop",
+        np.round(meter[bad], 6),
+        amount[bad],
+        [
+            f"counted {a:.2f} vs metered drop {e:.2f} (tolerance {tl:.2f})"
+            for a, e, tl in zip(amount[bad], meter[bad], tol[bad], strict=False)
+        ],
+        pairs(scr.order[b["js"]], scr.order[b["je"]]),
+    ), unmatched
 
 
 def _merge_counts(cm, je, js, amount, start, end) -> pd.DataFrame:
     """Merge consecutive counts of a machine that snap to the same end reading."""
-    first = np.flatnonzero(np.r_[True, (cm[1:] != cm[:-1]) | (je[1:] != je[:-1])]) \
-        if len(cm) else np.zeros(0, dtype=np.int64)
+    first = (
+        np.flatnonzero(np.r_[True, (cm[1:] != cm[:-1]) | (je[1:] != je[:-1])])
+        if len(cm)
+        else np.zeros(0, dtype=np.int64)
+    )
     if len(first) == 0:
-        return pd.DataFrame({k: np.zeros(0, np.int64) for k in
-                             ("mcode", "je", "js", "amount", "start", "end", "n")})
-    return pd.DataFrame({"mcode": cm[first], "je": je[first],
-                         "js": np.minimum.reduceat(js, first),
-                         "amount": np.add.reduceat(amount, first),
-                         "start": np.minimum.reduceat(start, first),
-                         "end": np.maximum.reduceat(end, first),
-                         "n": np.diff(np.r_[first, len(cm)])})
+        return pd.DataFrame(
+            {k: np.zeros(0, np.int64) for k in ("mcode", "je", "js", "amount", "start", "end", "n")}
+        )
+    return pd.DataFrame(
+        {
+            "mcode": cm[first],
+            "je": je[first],
+            "js": np.minimum.reduceat(js, first),
+            "amount": np.add.reduceat(amount, first),
+            "start": np.minimum.reduceat(start, first),
+            "end": np.maximum.reduceat(end, first),
+            "n": np.diff(np.r_[first, len(cm)]),
+        }
+    )
 
 
 def _cumulative(iv: pd.DataFrame, order: np.ndarray, meter: str):

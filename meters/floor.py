@@ -25,8 +25,15 @@ import pyarrow.csv as pacsv
 
 from certify.errors import EngineError, InputError
 
-FLOOR_COLUMNS = ("machine_id", "model", "bet_level", "denomination", "jackpot_pools",
-                 "theoretical_rtp", "sigma")
+FLOOR_COLUMNS = (
+    "machine_id",
+    "model",
+    "bet_level",
+    "denomination",
+    "jackpot_pools",
+    "theoretical_rtp",
+    "sigma",
+)
 COUNT_COLUMNS = ("machine_id", "period_start", "period_end", "amount")
 
 
@@ -72,8 +79,9 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
     raw.columns = [c.strip() for c in raw.columns]
     missing = [c for c in ("machine_id", "denomination") if c not in raw.columns]
     if missing:
-        raise InputError(f"{file}: missing column(s) {', '.join(missing)}; "
-                         f"expected {', '.join(FLOOR_COLUMNS)}")
+        raise InputError(
+            f"{file}: missing column(s) {', '.join(missing)}; expected {', '.join(FLOOR_COLUMNS)}"
+        )
     floor = _plain_floor(raw, digits)
     if floor is None:  # rows naming a model, or a problem: row by row, every problem named
         rows, problems = [], []
@@ -83,8 +91,10 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
             except ValueError as exc:
                 problems.append(f"{file}: line {i + 2}: {exc}")
         if problems:
-            raise InputError("; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)"
-                                                        if len(problems) > 5 else ""))
+            raise InputError(
+                "; ".join(problems[:5])
+                + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
+            )
         floor = pd.DataFrame(rows, columns=list(FLOOR_FRAME))
     dup = floor["machine_id"][floor["machine_id"].duplicated()]
     if len(dup):
@@ -105,8 +115,17 @@ def floor_rows(floor: pd.DataFrame, machines: np.ndarray, codes: np.ndarray) -> 
     return floor.iloc[pos]
 
 
-FLOOR_FRAME = ("machine_id", "model", "bet_level", "denomination", "theo_rtp", "sigma", "rate",
-               "pools", "digits")
+FLOOR_FRAME = (
+    "machine_id",
+    "model",
+    "bet_level",
+    "denomination",
+    "theo_rtp",
+    "sigma",
+    "rate",
+    "pools",
+    "digits",
+)
 _DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _WHOLE = r"[+-]?\d+"
 
@@ -134,8 +153,13 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
     if mid.isna().any() or pools.isna().any() or (mid == "").any() or (model != "").any():
         return None
     num = {}
-    for name, form in (("denomination", _DECIMAL), ("theoretical_rtp", _DECIMAL),
-                       ("sigma", _DECIMAL), ("bet_level", _WHOLE), ("digits", _WHOLE)):
+    for name, form in (
+        ("denomination", _DECIMAL),
+        ("theoretical_rtp", _DECIMAL),
+        ("sigma", _DECIMAL),
+        ("bet_level", _WHOLE),
+        ("digits", _WHOLE),
+    ):
         col = text(name)
         plain = col.str.fullmatch(form).fillna(False).astype(bool)
         if name in ("bet_level", "digits"):
@@ -145,9 +169,13 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
         num[name] = np.array(col.replace("", "0").to_numpy(dtype=object), dtype=float)
     level, width = num["bet_level"], np.where(num["digits"] == 0, digits, num["digits"])
     rtp, sigma = num["theoretical_rtp"], num["sigma"]
-    if not (np.all(np.abs(level) < 2**53) and np.all(num["denomination"] > 0)
-            and np.all((width >= 4) & (width <= 15)) and np.all((rtp > 0) & (rtp < 2))
-            and np.all(sigma > 0)):
+    if not (
+        np.all(np.abs(level) < 2**53)
+        and np.all(num["denomination"] > 0)
+        and np.all((width >= 4) & (width <= 15))
+        and np.all((rtp > 0) & (rtp < 2))
+        and np.all(sigma > 0)
+    ):
         return None
     rate, names = np.zeros(n), np.empty(n, dtype=object)
     for value, at in pools.groupby(pools, sort=False).indices.items():
@@ -157,12 +185,22 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
             return None
         if not all(r is not None and 0 <= r < 1 for r in parsed.values()):
             return None
-        rate[at] = float(sum(parsed.values(), Decimal(0)))
+        rate[at] = float(sum((r for r in parsed.values() if r is not None), Decimal(0)))
         names[at] = ";".join(parsed)
-    return pd.DataFrame({"machine_id": mid.to_numpy(dtype=object), "model": model.to_numpy(
-        dtype=object), "bet_level": level.astype(np.int64), "denomination": num["denomination"],
-        "theo_rtp": rtp, "sigma": sigma, "rate": rate, "pools": names,
-        "digits": width.astype(np.int64)}, columns=list(FLOOR_FRAME))
+    return pd.DataFrame(
+        {
+            "machine_id": mid.to_numpy(dtype=object),
+            "model": model.to_numpy(dtype=object),
+            "bet_level": level.astype(np.int64),
+            "denomination": num["denomination"],
+            "theo_rtp": rtp,
+            "sigma": sigma,
+            "rate": rate,
+            "pools": names,
+            "digits": width.astype(np.int64),
+        },
+        columns=list(FLOOR_FRAME),
+    )
 
 
 def _floor_row(rec: dict[str, str], folder: Path, digits: int) -> dict:
@@ -185,16 +223,25 @@ def _floor_row(rec: dict[str, str], folder: Path, digits: int) -> dict:
     if rtp is None or sigma is None:
         raise ValueError("theoretical_rtp and sigma are required when model is empty")
     if not 0 < rtp < 2 or sigma <= 0:
-        raise ValueError(f"theoretical_rtp={str(rtp)!r} must be in (0, 2) and "
-                         f"sigma={str(sigma)!r} positive")
+        raise ValueError(
+            f"theoretical_rtp={str(rtp)!r} must be in (0, 2) and sigma={str(sigma)!r} positive"
+        )
     if any(r is None or not 0 <= r < 1 for r in pools.values()):
-        raise ValueError(f"jackpot_pools={rec.get('jackpot_pools')!r}: each rate must be in "
-                         "[0, 1) (write pool_id=rate)")
-    return {"machine_id": mid, "model": model, "bet_level": level or 0,
-            "denomination": float(denom), "theo_rtp": float(rtp), "sigma": float(sigma),
-            "rate": float(sum((r for r in pools.values() if r is not None), Decimal(0))),
-            "pools": ";".join(pools),
-            "digits": width}
+        raise ValueError(
+            f"jackpot_pools={rec.get('jackpot_pools')!r}: each rate must be in "
+            "[0, 1) (write pool_id=rate)"
+        )
+    return {
+        "machine_id": mid,
+        "model": model,
+        "bet_level": level or 0,
+        "denomination": float(denom),
+        "theo_rtp": float(rtp),
+        "sigma": float(sigma),
+        "rate": float(sum((r for r in pools.values() if r is not None), Decimal(0))),
+        "pools": ";".join(pools),
+        "digits": width,
+    }
 
 
 def _decimal(rec: dict[str, str], key: str) -> Decimal | None:
@@ -239,8 +286,9 @@ def _model_theory(model: str, folder: Path, level: int | None, rtp, sigma, pools
     path = folder / model if (folder / model).exists() else Path(model)
     machine = load_machine(path)
     if level is None or level not in machine.bet_levels:
-        raise ValueError(f"bet_level={level!r} is not one of {list(machine.bet_levels)} "
-                         f"of model {model!r}")
+        raise ValueError(
+            f"bet_level={level!r} is not one of {list(machine.bet_levels)} of model {model!r}"
+        )
     theory = exact_theory()
     try:
         figures = theory(machine, machine.bet_levels.index(level)) if theory else None
@@ -249,8 +297,10 @@ def _model_theory(model: str, folder: Path, level: int | None, rtp, sigma, pools
     if figures is not None:
         rtp, sigma = Decimal(repr(float(figures[0]))), Decimal(repr(float(figures[1])))
     elif rtp is None or sigma is None:
-        raise ValueError(f"model {model!r} needs certify.exact (not installed) or "
-                         "theoretical_rtp and sigma from the PAR sheet")
+        raise ValueError(
+            f"model {model!r} needs certify.exact (not installed) or "
+            "theoretical_rtp and sigma from the PAR sheet"
+        )
     rates = {j.id: j.contribution for j in machine.jackpots}
     for name, rate in list(pools.items()):
         if rate is None:
@@ -291,13 +341,20 @@ def load_counts(path: str | Path) -> pd.DataFrame:
     bad = start.isna() | end.isna() | amount.isna() | (end <= start) | (amount < 0)
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise InputError(f"{file}: line {i + 2}: unusable count "
-                         f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, "
-                         "a non-negative amount)")
-    return pd.DataFrame({"machine_id": pd.Categorical(raw["machine_id"].str.strip()),
-                         "start": _ns(start), "end": _ns(end),
-                         "amount": amount.astype(float), "line": np.arange(len(raw)) + 2,
-                         }).assign(file=file)
+        raise InputError(
+            f"{file}: line {i + 2}: unusable count "
+            f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, "
+            "a non-negative amount)"
+        )
+    return pd.DataFrame(
+        {
+            "machine_id": pd.Categorical(raw["machine_id"].str.strip()),
+            "start": _ns(start),
+            "end": _ns(end),
+            "amount": amount.astype(float),
+            "line": np.arange(len(raw)) + 2,
+        }
+    ).assign(file=file)
 
 
 def _counts_arrow(file: str) -> pd.DataFrame | None:
@@ -305,14 +362,19 @@ def _counts_arrow(file: str) -> pd.DataFrame | None:
 
     Returns None when any value is unusable: the slow path then names the line.
     """
-    types = {"machine_id": pa.string(), "period_start": pa.timestamp("ns", "UTC"),
-             "period_end": pa.timestamp("ns", "UTC"), "amount": pa.float64()}
+    types = {
+        "machine_id": pa.string(),
+        "period_start": pa.timestamp("ns", "UTC"),
+        "period_end": pa.timestamp("ns", "UTC"),
+        "amount": pa.float64(),
+    }
     try:
         table = pacsv.read_csv(file, convert_options=pacsv.ConvertOptions(column_types=types))
     except (pa.ArrowInvalid, OSError):
         return None
     if set(table.column_names) != set(COUNT_COLUMNS) or any(
-            table.column(c).null_count for c in COUNT_COLUMNS):
+        table.column(c).null_count for c in COUNT_COLUMNS
+    ):
         return None
     start = table.column("period_start").cast(pa.int64()).to_numpy()
     end = table.column("period_end").cast(pa.int64()).to_numpy()
@@ -320,12 +382,17 @@ def _counts_arrow(file: str) -> pd.DataFrame | None:
     if (end <= start).any() or (amount < 0).any() or np.isnan(amount).any():
         return None
     ids = pd.Series(table.column("machine_id").to_numpy(zero_copy_only=False), dtype=object)
-    return pd.DataFrame({"machine_id": pd.Categorical(ids.str.strip()), "start": start,
-                         "end": end, "amount": amount,
-                         "line": np.arange(table.num_rows) + 2}).assign(file=file)
+    return pd.DataFrame(
+        {
+            "machine_id": pd.Categorical(ids.str.strip()),
+            "start": start,
+            "end": end,
+            "amount": amount,
+            "line": np.arange(table.num_rows) + 2,
+        }
+    ).assign(file=file)
 
 
 def _ns(values: pd.Series) -> np.ndarray:
     """Timestamps as int64 nanoseconds since the epoch (UTC)."""
     return values.dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype("int64").to_numpy()
-

@@ -53,54 +53,70 @@ class Readings:
 
     def slice(self, start: int, stop: int) -> Readings:
         """Return the readings of rows ``start:stop`` (views of the meter matrix)."""
-        return Readings(self.keys.iloc[start:stop].reset_index(drop=True),
-                        self.values[start:stop], self.meters)
+        return Readings(
+            self.keys.iloc[start:stop].reset_index(drop=True), self.values[start:stop], self.meters
+        )
 
     def take(self, rows: np.ndarray) -> Readings:
         """Return the readings at positions ``rows``."""
-        return Readings(self.keys.iloc[rows].reset_index(drop=True), self.values[rows],
-                        self.meters)
+        return Readings(self.keys.iloc[rows].reset_index(drop=True), self.values[rows], self.meters)
 
     @staticmethod
     def concat(parts: list[Readings]) -> Readings:
         """Join several parts (same meters), keeping categoricals categorical."""
         if len(parts) == 1:
             return parts[0]
-        return Readings(Readings.concat_keys([p.keys for p in parts]),
-                        np.concatenate([p.values for p in parts]), parts[0].meters)
+        return Readings(
+            Readings.concat_keys([p.keys for p in parts]),
+            np.concatenate([p.values for p in parts]),
+            parts[0].meters,
+        )
 
     @staticmethod
     def concat_keys(keys: list[pd.DataFrame]) -> pd.DataFrame:
         """Join key frames, keeping ``machine_id`` and ``_file`` categorical."""
         if len(keys) == 1:
             return keys[0]
-        cats = {c: pd.api.types.union_categoricals([_plain(k[c]) for k in keys]).categories
-                for c in ("machine_id", "_file")}
-        return pd.concat([k.assign(**{c: pd.Categorical(k[c], categories=v)
-                                      for c, v in cats.items()}) for k in keys],
-                         ignore_index=True)
+        cats = {
+            c: pd.api.types.union_categoricals([_plain(k[c]) for k in keys]).categories
+            for c in ("machine_id", "_file")
+        }
+        return pd.concat(
+            [
+                k.assign(**{c: pd.Categorical(k[c], categories=v) for c, v in cats.items()})
+                for k in keys
+            ],
+            ignore_index=True,
+        )
 
     def to_table(self) -> pa.Table:
         """Convert to an Arrow table (for spilling pieces to Parquet)."""
-        cols = {"machine_id": pa.array(self.keys["machine_id"].astype(object), pa.string()),
-                "read_at": pa.array(self.keys["read_at"].to_numpy(), pa.int64()),
-                **{m: pa.array(self.values[:, j]) for j, m in enumerate(self.meters)},
-                "_file": pa.array(self.keys["_file"].astype(object), pa.string()),
-                "_line": pa.array(self.keys["_line"].to_numpy(), pa.int64()),
-                "_bad": pa.array(self.keys["_bad"].astype(object), pa.string())}
+        cols = {
+            "machine_id": pa.array(self.keys["machine_id"].astype(object), pa.string()),
+            "read_at": pa.array(self.keys["read_at"].to_numpy(), pa.int64()),
+            **{m: pa.array(self.values[:, j]) for j, m in enumerate(self.meters)},
+            "_file": pa.array(self.keys["_file"].astype(object), pa.string()),
+            "_line": pa.array(self.keys["_line"].to_numpy(), pa.int64()),
+            "_bad": pa.array(self.keys["_bad"].astype(object), pa.string()),
+        }
         return pa.table(cols)
 
     @staticmethod
     def from_table(table: pa.Table, meters: list[str]) -> Readings:
         """Inverse of :meth:`to_table`."""
-        keys = pd.DataFrame({
-            "machine_id": pd.Categorical(table.column("machine_id").to_numpy(
-                zero_copy_only=False)),
-            "read_at": table.column("read_at").to_numpy(),
-            "_file": pd.Categorical(table.column("_file").to_numpy(zero_copy_only=False)),
-            "_line": table.column("_line").to_numpy(),
-            "_bad": pd.Series(table.column("_bad").to_numpy(zero_copy_only=False),
-                              dtype=object)})
+        keys = pd.DataFrame(
+            {
+                "machine_id": pd.Categorical(
+                    table.column("machine_id").to_numpy(zero_copy_only=False)
+                ),
+                "read_at": table.column("read_at").to_numpy(),
+                "_file": pd.Categorical(table.column("_file").to_numpy(zero_copy_only=False)),
+                "_line": table.column("_line").to_numpy(),
+                "_bad": pd.Series(
+                    table.column("_bad").to_numpy(zero_copy_only=False), dtype=object
+                ),
+            }
+        )
         values = np.empty((table.num_rows, len(meters)))
         for j, m in enumerate(meters):
             values[:, j] = table.column(m).to_numpy(zero_copy_only=False)
@@ -110,8 +126,9 @@ class Readings:
 def _plain(column: pd.Series) -> pd.Categorical:
     """The categorical with object-dtype categories (so any two can be joined)."""
     cat = column.cat
-    return pd.Categorical.from_codes(cat.codes.to_numpy(),
-                                     pd.Index(cat.categories.astype(object), dtype=object))
+    return pd.Categorical.from_codes(
+        cat.codes.to_numpy(), pd.Index(cat.categories.astype(object), dtype=object)
+    )
 
 
 def machine_blocks(parts: list[Readings], block_rows: int):
@@ -130,10 +147,13 @@ def machine_blocks(parts: list[Readings], block_rows: int):
     if len(parts) == 1 and _grouped(parts[0]):
         yield from _slices(parts[0], block_rows)
         return
-    cats = pd.api.types.union_categoricals([_plain(p.keys["machine_id"]) for p in parts],
-                                           sort_categories=True).categories
-    codes = [pd.Categorical(p.keys["machine_id"], categories=cats).codes.astype(np.int64) + 1
-             for p in parts]
+    cats = pd.api.types.union_categoricals(
+        [_plain(p.keys["machine_id"]) for p in parts], sort_categories=True
+    ).categories
+    codes = [
+        pd.Categorical(p.keys["machine_id"], categories=cats).codes.astype(np.int64) + 1
+        for p in parts
+    ]
     sizes = sum(np.bincount(c, minlength=len(cats) + 1) for c in codes)
     group = (np.cumsum(sizes) - sizes) // block_rows
     for g in np.unique(group):
@@ -156,8 +176,9 @@ def _slices(part: Readings, block_rows: int):
     while begin < len(part):
         fits = starts[starts <= begin + block_rows]
         stop = fits[-1] if len(fits) and fits[-1] > begin else starts[starts > begin][0]
-        yield Readings(part.keys.iloc[begin:stop].reset_index(drop=True),
-                       part.values[begin:stop], part.meters)
+        yield Readings(
+            part.keys.iloc[begin:stop].reset_index(drop=True), part.values[begin:stop], part.meters
+        )
         begin = stop
 
 

@@ -43,26 +43,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = jsub.add_parser("ledger", help="captive value of every pool at a date")
     _common(p)
     p.set_defaults(func=cmd_ledger)
-    t = jsub.add_parser("transfer", help="move a pool's captive value to a machine or group "
-                        "of the same model and stakes")
+    t = jsub.add_parser(
+        "transfer",
+        help="move a pool's captive value to a machine or group of the same model and stakes",
+    )
     _common(t)
     t.add_argument("--pool", required=True, help="source pool (group id or MACHINE:POOL)")
     t.add_argument("--to", required=True, help="target pool, or a machine id")
     t.add_argument("--reason", default="force majeure: the pool cannot be awarded")
     t.set_defaults(func=cmd_transfer)
-    m = jsub.add_parser("simulate", help="simulate a pool over time: amount at hit, spins "
-                        "and days between hits, liability percentiles")
+    m = jsub.add_parser(
+        "simulate",
+        help="simulate a pool over time: amount at hit, spins "
+        "and days between hits, liability percentiles",
+    )
     m.add_argument("model", metavar="MODEL", help="a superjackpot group or a machine file")
     m.add_argument("--pool", help="the machine's jackpot id (default: its first)")
     m.add_argument("--level", type=int, help="the machine's bet level (default: its highest)")
-    m.add_argument("--spins-per-day", type=float, default=3000.0,
-                   help="play rate of machines without one (default 3000)")
+    m.add_argument(
+        "--spins-per-day",
+        type=float,
+        default=3000.0,
+        help="play rate of machines without one (default 3000)",
+    )
     m.add_argument("--days", type=int, default=365)
     m.add_argument("--paths", type=int, default=200)
     m.add_argument("--seed", type=int, required=True)
     m.set_defaults(func=cmd_simulate)
-    r = jsub.add_parser("returns", help="base, jackpot and total return of every member of a "
-                        "superjackpot group (reset funding shared at the group's hit rate)")
+    r = jsub.add_parser(
+        "returns",
+        help="base, jackpot and total return of every member of a "
+        "superjackpot group (reset funding shared at the group's hit rate)",
+    )
     r.add_argument("link", metavar="LINK", help="a superjackpot group file")
     r.set_defaults(func=cmd_returns)
 
@@ -72,15 +84,20 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--floor", required=True, help="floor file (CSV with jackpot_pools)")
     p.add_argument("--links", nargs="*", default=[], help="superjackpot group files or folders")
     p.add_argument("--hits", help="hit file (CSV: pool_id, machine_id, hit_at, amount)")
-    p.add_argument("--transfers", nargs="*", default=[],
-                   help="earlier transfer records (JSON files or folders)")
+    p.add_argument(
+        "--transfers",
+        nargs="*",
+        default=[],
+        help="earlier transfer records (JSON files or folders)",
+    )
     p.add_argument("--at", help="as-of time, ISO 8601 with offset (default: last reading)")
     p.add_argument("--digits", type=int, default=10, help="meter width (default 10)")
     p.add_argument("--out", required=True, help="output folder")
 
 
-def _inputs(args: argparse.Namespace) -> tuple[Book, tuple[pd.DataFrame, int, int], list,
-                                               list, list, int | None]:
+def _inputs(
+    args: argparse.Namespace,
+) -> tuple[Book, tuple[pd.DataFrame, int, int], list, list, list, int | None]:
     book = load_book(args.floor, args.links, args.digits)
     readings, rows_in, bad = read_readings(args.dumps)
     hits, findings = read_hits(args.hits, book)
@@ -98,8 +115,10 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     write_ledger(ledger, out)
     errors = sum(f["severity"] == "error" for f in ledger.findings)
     when = ledger.rows[0]["as_of"] if ledger.rows else "-"
-    print(f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when}; "
-          f"findings: {errors} error, {len(ledger.findings) - errors} other -> {out}")
+    print(
+        f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when}; "
+        f"findings: {errors} error, {len(ledger.findings) - errors} other -> {out}"
+    )
     return EXIT_FAIL if errors else EXIT_OK
 
 
@@ -110,17 +129,19 @@ def cmd_transfer(args: argparse.Namespace) -> int:
     target = resolve_target(book, args.pool, args.to)
     amount = before.captive(args.pool)
     if amount <= 0:
-        raise InputError(f"transfer refused: pool {args.pool} holds {_q(amount)}, nothing to "
-                         "transfer")
-    record = Transfer(transfer_id(args.pool, before.as_of), before.as_of, args.pool, target,
-                      amount)
+        raise InputError(
+            f"transfer refused: pool {args.pool} holds {_q(amount)}, nothing to transfer"
+        )
+    record = Transfer(transfer_id(args.pool, before.as_of), before.as_of, args.pool, target, amount)
     after = compute_ledger(book, readings, hits, transfers + [record], before.as_of)
     if after.total != before.total:  # pragma: no cover - an invariant, not an input error
         raise InputError(f"transfer {record.id}: balances {before.total} != {after.total}")
     paths = write_transfer(record, book, before, after, args.reason, Path(args.out))
-    print(f"transferred {_q(amount)} from {args.pool} to {target} at "
-          f"{before.rows[0]['as_of']}; total captive {_q(before.total)} before and after "
-          f"-> {paths[0]}")
+    print(
+        f"transferred {_q(amount)} from {args.pool} to {target} at "
+        f"{before.rows[0]['as_of']}; total captive {_q(before.total)} before and after "
+        f"-> {paths[0]}"
+    )
     return EXIT_OK
 
 
@@ -165,11 +186,21 @@ def cmd_returns(args: argparse.Namespace) -> int:
         if m.machine.id not in exacts:
             result = compute_exact(m.machine)
             exacts[m.machine.id] = result.levels if result else None
-    rows = [{"machine_id": r.machine_id, "model": r.model, "bet_level": r.bet_level,
-             "base_rtp": r.base_rtp, "group_rtp": r.group.rtp, "own_jackpot_rtp":
-             r.own_jackpot_rtp, "jackpot_rtp": r.jackpot_rtp, "rtp": r.rtp,
-             "hit_probability": r.group.hit_probability, "mean_amount": r.group.mean_amount}
-            for r in group_returns(link, exacts)]
+    rows = [
+        {
+            "machine_id": r.machine_id,
+            "model": r.model,
+            "bet_level": r.bet_level,
+            "base_rtp": r.base_rtp,
+            "group_rtp": r.group.rtp,
+            "own_jackpot_rtp": r.own_jackpot_rtp,
+            "jackpot_rtp": r.jackpot_rtp,
+            "rtp": r.rtp,
+            "hit_probability": r.group.hit_probability,
+            "mean_amount": r.group.mean_amount,
+        }
+        for r in group_returns(link, exacts)
+    ]
     print(json.dumps({"link": link.id, "members": rows}, indent=2, sort_keys=True))
     return EXIT_OK
 
@@ -177,26 +208,32 @@ def cmd_returns(args: argparse.Namespace) -> int:
 def resolve_target(book: Book, source: str, to: str) -> str:
     """The target pool key; refuse one of another model or stake (InputError)."""
     if source not in book.pools:
-        raise InputError(f"--pool {source!r}: no such pool (pools: "
-                         f"{', '.join(sorted(book.pools))})")
+        raise InputError(
+            f"--pool {source!r}: no such pool (pools: {', '.join(sorted(book.pools))})"
+        )
     key = to if to in book.pools else None
     if key is None and to in book.machines:
         suffix = source.split(":", 1)[-1]
         mine = [k for k in book.machines[to].pools if k.split(":", 1)[-1] == suffix]
         key = mine[0] if len(mine) == 1 else None
         if key is None:
-            raise InputError(f"transfer refused: machine {to} has no pool like {source} "
-                             f"(its pools: {', '.join(book.machines[to].pools) or 'none'})")
+            raise InputError(
+                f"transfer refused: machine {to} has no pool like {source} "
+                f"(its pools: {', '.join(book.machines[to].pools) or 'none'})"
+            )
     if key is None:
-        raise InputError(f"transfer refused: --to {to!r} is neither a pool nor a machine on "
-                         "the floor")
+        raise InputError(
+            f"transfer refused: --to {to!r} is neither a pool nor a machine on the floor"
+        )
     if key == source:
         raise InputError(f"transfer refused: {source} cannot be transferred to itself")
     src, dst = book.pools[source], book.pools[key]
     if not src.signature or src.signature != dst.signature or src.currency != dst.currency:
-        raise InputError(f"transfer refused: {source} is {_sig(src.signature, src.currency)} "
-                         f"but {key} is {_sig(dst.signature, dst.currency)}; captive values go "
-                         f"only to a machine or group of the same model and stakes ({RULE})")
+        raise InputError(
+            f"transfer refused: {source} is {_sig(src.signature, src.currency)} "
+            f"but {key} is {_sig(dst.signature, dst.currency)}; captive values go "
+            f"only to a machine or group of the same model and stakes ({RULE})"
+        )
     return key
 
 
@@ -224,8 +261,15 @@ def read_transfers(paths: list[str]) -> list[Transfer]:
             doc = json.loads(f.read_text(encoding="utf-8"))
             if doc.get("schema") != TRANSFER_SCHEMA:
                 raise ValueError(f"schema must be {TRANSFER_SCHEMA!r}")
-            out.append(Transfer(doc["id"], as_time(doc["at"]) or 0, doc["from"], doc["to"],
-                                Decimal(doc["amount"])))
+            out.append(
+                Transfer(
+                    doc["id"],
+                    as_time(doc["at"]) or 0,
+                    doc["from"],
+                    doc["to"],
+                    Decimal(doc["amount"]),
+                )
+            )
         except FileNotFoundError:
             raise InputError(f"{f}: no such file") from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -244,42 +288,75 @@ def _text(value: object) -> object:
 def write_ledger(ledger: Ledger, out: Path) -> None:
     """Write ``ledger.csv``, ``findings.csv`` and ``summary.json`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    _csv(out / "ledger.csv", LEDGER_COLUMNS, [{k: _text(v) for k, v in r.items()}
-                                             for r in ledger.rows])
+    _csv(
+        out / "ledger.csv",
+        LEDGER_COLUMNS,
+        [{k: _text(v) for k, v in r.items()} for r in ledger.rows],
+    )
     _csv(out / "findings.csv", FINDING_COLUMNS, ledger.findings)
     codes: dict[str, int] = {}
     for f in ledger.findings:
         codes[str(f["code"])] = codes.get(str(f["code"]), 0) + 1
-    summary = {"schema": "slotcert/jackpot-ledger@1", "as_of": ledger.rows[0]["as_of"]
-               if ledger.rows else None, "rows_in": ledger.rows_in,
-               "rows_unusable": ledger.rows_unusable, "pools": len(ledger.rows),
-               "captive_total": str(ledger.total), "findings": codes}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n",
-                                      encoding="utf-8")
+    summary = {
+        "schema": "slotcert/jackpot-ledger@1",
+        "as_of": ledger.rows[0]["as_of"] if ledger.rows else None,
+        "rows_in": ledger.rows_in,
+        "rows_unusable": ledger.rows_unusable,
+        "pools": len(ledger.rows),
+        "captive_total": str(ledger.total),
+        "findings": codes,
+    }
+    (out / "summary.json").write_text(
+        json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
-def write_transfer(record: Transfer, book: Book, before: Ledger, after: Ledger, reason: str,
-                   out: Path) -> list[Path]:
+def write_transfer(
+    record: Transfer, book: Book, before: Ledger, after: Ledger, reason: str, out: Path
+) -> list[Path]:
     """Write the transfer record (JSON + CSV) and the balances before and after."""
     out.mkdir(parents=True, exist_ok=True)
     src, dst = book.pools[record.source], book.pools[record.target]
     iso = before.rows[0]["as_of"]
-    doc = {"schema": TRANSFER_SCHEMA, "id": record.id, "at": iso, "from": record.source,
-           "to": record.target, "amount": str(record.amount), "currency": src.currency,
-           "reason": reason, "rule": RULE,
-           "model_and_stakes": sorted([m, s] for m, s in src.signature),
-           "target_model_and_stakes": sorted([m, s] for m, s in dst.signature),
-           "balances_before": {r["pool"]: str(r["captive"]) for r in before.rows},
-           "balances_after": {r["pool"]: str(r["captive"]) for r in after.rows},
-           "total_before": str(before.total), "total_after": str(after.total)}
+    doc = {
+        "schema": TRANSFER_SCHEMA,
+        "id": record.id,
+        "at": iso,
+        "from": record.source,
+        "to": record.target,
+        "amount": str(record.amount),
+        "currency": src.currency,
+        "reason": reason,
+        "rule": RULE,
+        "model_and_stakes": sorted([m, s] for m, s in src.signature),
+        "target_model_and_stakes": sorted([m, s] for m, s in dst.signature),
+        "balances_before": {r["pool"]: str(r["captive"]) for r in before.rows},
+        "balances_after": {r["pool"]: str(r["captive"]) for r in after.rows},
+        "total_before": str(before.total),
+        "total_after": str(after.total),
+    }
     json_path = out / f"{record.id}.json"
     json_path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     csv_path = out / f"{record.id}.csv"
-    _csv(csv_path, ("id", "at", "from", "to", "amount", "currency", "reason"),
-         [{"id": record.id, "at": iso, "from": record.source, "to": record.target,
-           "amount": str(record.amount), "currency": src.currency, "reason": reason}])
-    rows = [{"pool": b["pool"], "before": str(b["captive"]), "after": str(a["captive"])}
-            for b, a in zip(before.rows, after.rows, strict=True)]
+    _csv(
+        csv_path,
+        ("id", "at", "from", "to", "amount", "currency", "reason"),
+        [
+            {
+                "id": record.id,
+                "at": iso,
+                "from": record.source,
+                "to": record.target,
+                "amount": str(record.amount),
+                "currency": src.currency,
+                "reason": reason,
+            }
+        ],
+    )
+    rows = [
+        {"pool": b["pool"], "before": str(b["captive"]), "after": str(a["captive"])}
+        for b, a in zip(before.rows, after.rows, strict=True)
+    ]
     rows.append({"pool": "TOTAL", "before": str(before.total), "after": str(after.total)})
     _csv(out / f"{record.id}.balances.csv", ("pool", "before", "after"), rows)
     return [json_path, csv_path]

@@ -42,7 +42,7 @@ class Pool:
     kind: str
     reset: Decimal
     currency: str
-    rates: dict[str, Decimal] = field(default_factory=dict)       # machine -> rate
+    rates: dict[str, Decimal] = field(default_factory=dict)  # machine -> rate
     signature: set[tuple[str, str]] = field(default_factory=set)  # (model id, stake)
 
 
@@ -55,7 +55,7 @@ class FloorMachine:
     digits: int
     model: Machine | None
     stake: Decimal | None
-    pools: dict[str, Decimal] = field(default_factory=dict)       # pool key -> rate
+    pools: dict[str, Decimal] = field(default_factory=dict)  # pool key -> rate
 
     @property
     def rate(self) -> Decimal:
@@ -81,8 +81,7 @@ class Book:
         return None
 
 
-def load_book(floor: str | Path, links: list[str | Path] | None = None,
-              digits: int = 10) -> Book:
+def load_book(floor: str | Path, links: list[str | Path] | None = None, digits: int = 10) -> Book:
     """Read the floor file and link files into a :class:`Book`.
 
     Raises
@@ -104,8 +103,9 @@ def load_book(floor: str | Path, links: list[str | Path] | None = None,
         except (ValueError, ModelError) as exc:
             problems.append(f"{floor}: line {line}: {' '.join(str(exc).split())}")
     if problems:
-        raise InputError("; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)"
-                                                    if len(problems) > 5 else ""))
+        raise InputError(
+            "; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
+        )
     return book
 
 
@@ -121,8 +121,10 @@ def _floor_rows(floor: str | Path) -> tuple[list[tuple[int, dict[str, str]]], li
     try:
         with open(floor, newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle, skipinitialspace=True)
-            rows = [(i + 2, {(k or "").strip(): (v or "").strip() for k, v in rec.items()})
-                    for i, rec in enumerate(reader)]
+            rows = [
+                (i + 2, {(k or "").strip(): (v or "").strip() for k, v in rec.items()})
+                for i, rec in enumerate(reader)
+            ]
             header = [h.strip() for h in reader.fieldnames or []]
     except FileNotFoundError:
         raise InputError(f"{floor}: no such file") from None
@@ -130,8 +132,14 @@ def _floor_rows(floor: str | Path) -> tuple[list[tuple[int, dict[str, str]]], li
     return rows, ([f"{floor}: missing column(s) {', '.join(missing)}"] if missing else [])
 
 
-def _add_machine(book: Book, rec: dict[str, str], folder: Path, groups: dict[str, Link],
-                 cache: dict[str, Machine], digits: int) -> None:
+def _add_machine(
+    book: Book,
+    rec: dict[str, str],
+    folder: Path,
+    groups: dict[str, Link],
+    cache: dict[str, Machine],
+    digits: int,
+) -> None:
     mid = rec.get("machine_id", "")
     if not mid:
         raise ValueError("machine_id is empty")
@@ -170,8 +178,9 @@ def _pool_entries(text: str) -> list[tuple[str, Decimal | None]]:
         if not part:
             continue
         name, _, rate = part.partition("=")
-        out.append((name.strip(), _money(rate, f"jackpot_pools {name.strip()}") if rate.strip()
-                    else None))
+        out.append(
+            (name.strip(), _money(rate, f"jackpot_pools {name.strip()}") if rate.strip() else None)
+        )
     return out
 
 
@@ -185,13 +194,16 @@ def _money(text: str, what: str) -> Decimal:
     return value
 
 
-def _add_pool(book: Book, fm: FloorMachine, pool_id: str, rate: Decimal | None,
-              groups: dict[str, Link]) -> None:
+def _add_pool(
+    book: Book, fm: FloorMachine, pool_id: str, rate: Decimal | None, groups: dict[str, Link]
+) -> None:
     jp = next((j for j in fm.model.jackpots if j.id == pool_id), None) if fm.model else None
     if rate is None:
         if jp is None:
-            raise ValueError(f"jackpot_pools {pool_id!r} has no rate and the model has no "
-                             "such jackpot (write pool_id=rate)")
+            raise ValueError(
+                f"jackpot_pools {pool_id!r} has no rate and the model has no "
+                "such jackpot (write pool_id=rate)"
+            )
         rate = jp.contribution + jp.reserve_rate
     if not ZERO <= rate < 1:
         raise ValueError(f"jackpot_pools {pool_id}={rate} must be in [0, 1)")
@@ -200,18 +212,28 @@ def _add_pool(book: Book, fm: FloorMachine, pool_id: str, rate: Decimal | None,
         member = link.member(fm.machine_id)
         if member is None:
             raise ValueError(f"machine {fm.machine_id!r} is not a member of group {pool_id!r}")
-        pool = book.pools.setdefault(pool_id, Pool(
-            pool_id, "linked", link.reset, link.currency,
-            signature={(m.machine.id, _stake(m.stake)) for m in link.members}))
+        pool = book.pools.setdefault(
+            pool_id,
+            Pool(
+                pool_id,
+                "linked",
+                link.reset,
+                link.currency,
+                signature={(m.machine.id, _stake(m.stake)) for m in link.members},
+            ),
+        )
     else:
         if jp is None:
-            raise ValueError(f"jackpot_pools {pool_id!r} is neither a superjackpot group nor "
-                             "a jackpot of the machine's model (its reset is unknown)")
+            raise ValueError(
+                f"jackpot_pools {pool_id!r} is neither a superjackpot group nor "
+                "a jackpot of the machine's model (its reset is unknown)"
+            )
         key = f"{fm.machine_id}:{pool_id}"
         sig = {(fm.model.id, _stake(fm.stake))} if fm.model and fm.stake is not None else set()
-        pool = book.pools.setdefault(key, Pool(key, "standalone", jp.reset,
-                                               fm.model.currency if fm.model else "",
-                                               signature=sig))
+        pool = book.pools.setdefault(
+            key,
+            Pool(key, "standalone", jp.reset, fm.model.currency if fm.model else "", signature=sig),
+        )
     pool.rates[fm.machine_id] = rate
     fm.pools[pool.key] = rate
 
@@ -246,8 +268,21 @@ def meter_deltas(values: np.ndarray, modulus: float) -> tuple[np.ndarray, np.nda
 
 
 METERS = ("coin_in", "progressive_contrib", "progressive_paid")
-LEDGER_COLUMNS = ("pool", "kind", "as_of", "currency", "reset", "machines", "hits", "seeded",
-                  "contributions", "paid", "transfers_in", "transfers_out", "captive")
+LEDGER_COLUMNS = (
+    "pool",
+    "kind",
+    "as_of",
+    "currency",
+    "reset",
+    "machines",
+    "hits",
+    "seeded",
+    "contributions",
+    "paid",
+    "transfers_in",
+    "transfers_out",
+    "captive",
+)
 
 
 @dataclass(frozen=True)
@@ -315,22 +350,51 @@ def read_hits(path: str | Path | None, book: Book) -> tuple[list[Hit], list[dict
                 raise InputError(f"{path}: line {line}: {exc}") from None
             key = book.pool_of(mid, rec.get("pool_id", ""))
             if key is None:
-                findings.append(finding(mid, at, at, "unknown_pool", "error", "", "", "",
-                                        f"hit of {amount} on pool {rec.get('pool_id')!r} of "
-                                        f"machine {mid!r}: no such pool on the floor",
-                                        f"{path}:{line}"))
+                findings.append(
+                    finding(
+                        mid,
+                        at,
+                        at,
+                        "unknown_pool",
+                        "error",
+                        "",
+                        "",
+                        "",
+                        f"hit of {amount} on pool {rec.get('pool_id')!r} of "
+                        f"machine {mid!r}: no such pool on the floor",
+                        f"{path}:{line}",
+                    )
+                )
                 continue
             hits.append(Hit(key, mid, at or 0, amount, line))
     return sorted(hits, key=lambda h: h.at), findings
 
 
-def finding(machine_id: str, start: int | None, end: int | None, code: str, severity: str,
-            meter: str, expected: object, observed: object, message: str,
-            source: str = "") -> dict[str, object]:
+def finding(
+    machine_id: str,
+    start: int | None,
+    end: int | None,
+    code: str,
+    severity: str,
+    meter: str,
+    expected: object,
+    observed: object,
+    message: str,
+    source: str = "",
+) -> dict[str, object]:
     """A findings.csv row (``meters.codes.FINDING_COLUMNS``)."""
-    return {"machine_id": machine_id, "period_start": _iso(start), "period_end": _iso(end),
-            "code": code, "severity": severity, "meter": meter, "expected": expected,
-            "observed": observed, "message": message, "source_rows": source}
+    return {
+        "machine_id": machine_id,
+        "period_start": _iso(start),
+        "period_end": _iso(end),
+        "code": code,
+        "severity": severity,
+        "meter": meter,
+        "expected": expected,
+        "observed": observed,
+        "message": message,
+        "source_rows": source,
+    }
 
 
 def _iso(ns: int | None) -> str:
@@ -355,13 +419,18 @@ def _as_frame(readings: object) -> pd.DataFrame:
     if isinstance(readings, pd.DataFrame):
         return readings
     keys = readings.keys.reset_index(drop=True)  # type: ignore[attr-defined]
-    meters = {m: readings.values[:, j]  # type: ignore[attr-defined]
-              for j, m in enumerate(readings.meters)}  # type: ignore[attr-defined]
+    names = readings.meters  # type: ignore[attr-defined]
+    meters = {m: readings.values[:, j] for j, m in enumerate(names)}  # type: ignore[attr-defined]
     return keys.assign(**meters)
 
 
-def compute_ledger(book: Book, readings: pd.DataFrame, hits: list[Hit],
-                   transfers: list[Transfer], as_of: int | None = None) -> Ledger:
+def compute_ledger(
+    book: Book,
+    readings: pd.DataFrame,
+    hits: list[Hit],
+    transfers: list[Transfer],
+    as_of: int | None = None,
+) -> Ledger:
     """Balances of every pool at ``as_of`` (default: the last reading).
 
     Parameters
@@ -394,8 +463,10 @@ def compute_ledger(book: Book, readings: pd.DataFrame, hits: list[Hit],
         for key, rate in fm.pools.items():
             if fm.rate > 0:
                 contrib[key] += _dec(credits) * fm.denomination * rate / fm.rate
-    rows_out = [_pool_row(book.pools[k], contrib[k], hits, transfers, as_of, findings)
-                for k in sorted(book.pools)]
+    rows_out = [
+        _pool_row(book.pools[k], contrib[k], hits, transfers, as_of, findings)
+        for k in sorted(book.pools)
+    ]
     return Ledger(as_of, rows_out, findings)
 
 
@@ -403,63 +474,110 @@ def _dec(x: float) -> Decimal:
     return Decimal(int(x)) if float(x).is_integer() else Decimal(repr(float(x)))
 
 
-def _series(fm: FloorMachine, rows: pd.DataFrame, meter: str,
-            findings: list[dict[str, object]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _series(
+    fm: FloorMachine, rows: pd.DataFrame, meter: str, findings: list[dict[str, object]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Times, values and deltas of one meter (missing readings left out)."""
     ok = rows[meter].notna().to_numpy()
     t = rows["read_at"].to_numpy()[ok]
     v = rows[meter].to_numpy()[ok]
-    d, reset = meter_deltas(v, 10.0 ** fm.digits)
+    d, reset = meter_deltas(v, 10.0**fm.digits)
     for i in np.flatnonzero(reset):
-        findings.append(finding(fm.machine_id, int(t[i]), int(t[i + 1]), "reset", "warning",
-                                meter, v[i], v[i + 1], f"{meter} went back from {v[i]:.0f} to "
-                                f"{v[i + 1]:.0f} (RAM clear?); the interval is not counted"))
+        findings.append(
+            finding(
+                fm.machine_id,
+                int(t[i]),
+                int(t[i + 1]),
+                "reset",
+                "warning",
+                meter,
+                v[i],
+                v[i + 1],
+                f"{meter} went back from {v[i]:.0f} to "
+                f"{v[i + 1]:.0f} (RAM clear?); the interval is not counted",
+            )
+        )
     return t, v, d
 
 
-def _machine_contrib(fm: FloorMachine, rows: pd.DataFrame,
-                     findings: list[dict[str, object]]) -> float:
+def _machine_contrib(
+    fm: FloorMachine, rows: pd.DataFrame, findings: list[dict[str, object]]
+) -> float:
     """Credits contributed by a machine, with rate x coin-in checks per interval."""
     rate = float(fm.rate)
     if rows["progressive_contrib"].notna().sum() < 1:
         _, _, dc = _series(fm, rows, "coin_in", findings)
-        findings.append(finding(fm.machine_id, int(rows["read_at"].min()),
-                                int(rows["read_at"].max()), "missing_meter", "warning",
-                                "progressive_contrib", "", "", "no progressive_contrib readings: "
-                                "contributions estimated as rate x coin_in"))
+        findings.append(
+            finding(
+                fm.machine_id,
+                int(rows["read_at"].min()),
+                int(rows["read_at"].max()),
+                "missing_meter",
+                "warning",
+                "progressive_contrib",
+                "",
+                "",
+                "no progressive_contrib readings: contributions estimated as rate x coin_in",
+            )
+        )
         return float(rate * dc.sum())
     _, _, dp = _series(fm, rows, "progressive_contrib", findings)
     both = rows[rows["coin_in"].notna() & rows["progressive_contrib"].notna()]
     t = both["read_at"].to_numpy()
-    dcoin, _ = meter_deltas(both["coin_in"].to_numpy(), 10.0 ** fm.digits)
-    dcon, reset = meter_deltas(both["progressive_contrib"].to_numpy(), 10.0 ** fm.digits)
+    dcoin, _ = meter_deltas(both["coin_in"].to_numpy(), 10.0**fm.digits)
+    dcon, reset = meter_deltas(both["progressive_contrib"].to_numpy(), 10.0**fm.digits)
     expected = rate * dcoin
     for i in np.flatnonzero((np.abs(dcon - expected) > TOLERANCE_CREDITS) & ~reset):
-        findings.append(finding(
-            fm.machine_id, int(t[i]), int(t[i + 1]), "progressive_contribution", "error",
-            "progressive_contrib", round(float(expected[i]), 6), float(dcon[i]),
-            f"progressive_contrib moved {dcon[i]:.0f} credits, rate {fm.rate} x coin_in "
-            f"{dcoin[i]:.0f} is {expected[i]:.2f}"))
+        findings.append(
+            finding(
+                fm.machine_id,
+                int(t[i]),
+                int(t[i + 1]),
+                "progressive_contribution",
+                "error",
+                "progressive_contrib",
+                round(float(expected[i]), 6),
+                float(dcon[i]),
+                f"progressive_contrib moved {dcon[i]:.0f} credits, rate {fm.rate} x coin_in "
+                f"{dcoin[i]:.0f} is {expected[i]:.2f}",
+            )
+        )
     return float(dp.sum())
 
 
-def _check_paid(fm: FloorMachine, rows: pd.DataFrame, paid: Decimal,
-                findings: list[dict[str, object]]) -> None:
+def _check_paid(
+    fm: FloorMachine, rows: pd.DataFrame, paid: Decimal, findings: list[dict[str, object]]
+) -> None:
     """The progressive_paid meter against the hit records of the machine."""
     if rows["progressive_paid"].notna().sum() < 2:
         return
     t, _, d = _series(fm, rows, "progressive_paid", [])
     expected = float(paid / fm.denomination)
     if abs(float(d.sum()) - expected) > TOLERANCE_CREDITS:
-        findings.append(finding(
-            fm.machine_id, int(t[0]), int(t[-1]), "progressive_paid", "error",
-            "progressive_paid", expected, float(d.sum()),
-            f"progressive_paid moved {d.sum():.0f} credits; the hit records add up to "
-            f"{expected:.2f} credits ({paid} money)"))
+        findings.append(
+            finding(
+                fm.machine_id,
+                int(t[0]),
+                int(t[-1]),
+                "progressive_paid",
+                "error",
+                "progressive_paid",
+                expected,
+                float(d.sum()),
+                f"progressive_paid moved {d.sum():.0f} credits; the hit records add up to "
+                f"{expected:.2f} credits ({paid} money)",
+            )
+        )
 
 
-def _pool_row(pool: Pool, contributions: Decimal, hits: list[Hit], transfers: list[Transfer],
-              as_of: int, findings: list[dict[str, object]]) -> dict[str, object]:
+def _pool_row(
+    pool: Pool,
+    contributions: Decimal,
+    hits: list[Hit],
+    transfers: list[Transfer],
+    as_of: int,
+    findings: list[dict[str, object]],
+) -> dict[str, object]:
     mine = [h for h in hits if h.pool == pool.key and h.at <= as_of]
     paid = sum((h.amount for h in mine), ZERO)
     t_in = sum((t.amount for t in transfers if t.target == pool.key and t.at <= as_of), ZERO)
@@ -467,11 +585,32 @@ def _pool_row(pool: Pool, contributions: Decimal, hits: list[Hit], transfers: li
     seeded = pool.reset * (1 + len(mine))
     captive = seeded + contributions - paid + t_in - t_out
     if captive < 0:
-        findings.append(finding("", None, as_of, "negative_captive", "error", "", 0,
-                                str(captive), f"pool {pool.key}: paid {paid} exceeds what it "
-                                f"held (seeded {seeded} + contributions {contributions})"))
-    return {"pool": pool.key, "kind": pool.kind, "as_of": _iso(as_of),
-            "currency": pool.currency, "reset": pool.reset,
-            "machines": ";".join(sorted(pool.rates)), "hits": len(mine), "seeded": seeded,
-            "contributions": contributions, "paid": paid, "transfers_in": t_in,
-            "transfers_out": t_out, "captive": captive}
+        findings.append(
+            finding(
+                "",
+                None,
+                as_of,
+                "negative_captive",
+                "error",
+                "",
+                0,
+                str(captive),
+                f"pool {pool.key}: paid {paid} exceeds what it "
+                f"held (seeded {seeded} + contributions {contributions})",
+            )
+        )
+    return {
+        "pool": pool.key,
+        "kind": pool.kind,
+        "as_of": _iso(as_of),
+        "currency": pool.currency,
+        "reset": pool.reset,
+        "machines": ";".join(sorted(pool.rates)),
+        "hits": len(mine),
+        "seeded": seeded,
+        "contributions": contributions,
+        "paid": paid,
+        "transfers_in": t_in,
+        "transfers_out": t_out,
+        "captive": captive,
+    }

@@ -103,35 +103,43 @@ def _machine_runs_unified(column: pa.ChunkedArray) -> np.ndarray | None:
     names = ids.chunk(0).dictionary
     if pc.all(pc.equal(pc.utf8_trim_whitespace(names), names)).as_py() is False:
         return None
-    codes = np.concatenate([c.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-                            .astype(np.int64) for c in ids.chunks])
+    codes = np.concatenate(
+        [
+            c.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+            for c in ids.chunks
+        ]
+    )
     starts = np.r_[0, np.flatnonzero(codes[1:] != codes[:-1]) + 1]
     return starts if len(np.unique(codes[starts])) == len(starts) else None
 
 
-def read_rows(file: str, mapping: dict[str, str], meters: list[str], start: int,
-              stop: int) -> Readings:
+def read_rows(
+    file: str, mapping: dict[str, str], meters: list[str], start: int, stop: int
+) -> Readings:
     """Normalised readings of rows ``[start, stop)`` of a Parquet dump.
 
     Whole row groups are decoded, except that only the head of the last one
     is decoded when the range ends early in it.
     """
-    handle = pq.ParquetFile(file, read_dictionary=[c for c in mapping
-                                                   if mapping[c] == "machine_id"])
+    handle = pq.ParquetFile(
+        file, read_dictionary=[c for c in mapping if mapping[c] == "machine_id"]
+    )
     sizes = [handle.metadata.row_group(i).num_rows for i in range(handle.num_row_groups)]
     first_row = np.cumsum([0, *sizes])
     g0 = int(np.searchsorted(first_row, start, "right")) - 1
     g1 = int(np.searchsorted(first_row, stop, "left")) - 1  # last group holding rows
     tables = [handle.read_row_groups(list(range(g0, g1)))] if g1 > g0 else []
     need = stop - int(first_row[g1])
-    last = handle.read_row_group(g1) if need > sizes[g1] // 2 else pa.Table.from_batches(
-        [next(handle.iter_batches(batch_size=need, row_groups=[g1]))])
+    last = (
+        handle.read_row_group(g1)
+        if need > sizes[g1] // 2
+        else pa.Table.from_batches([next(handle.iter_batches(batch_size=need, row_groups=[g1]))])
+    )
     tables.append(last.slice(0, need))
     table = pa.concat_tables(tables).slice(start - int(first_row[g0]), stop - start)
     frame = {name: _arrow_column(table.column(name)) for name in table.schema.names}
     lines = np.arange(start + 1, stop + 1, dtype=np.int64)
-    return normalise(frame, mapping, file, lines, np.full(stop - start, "", dtype=object),
-                     meters)
+    return normalise(frame, mapping, file, lines, np.full(stop - start, "", dtype=object), meters)
 
 
 def keep_freed_memory() -> None:
@@ -151,8 +159,7 @@ def keep_freed_memory() -> None:
     except (OSError, AttributeError):
         return
     m_trim_threshold, m_top_pad, m_mmap_max = -1, -2, -4
-    if mallopt(m_mmap_max, 0) and mallopt(m_trim_threshold, 2**30) \
-            and mallopt(m_top_pad, 64 << 20):
+    if mallopt(m_mmap_max, 0) and mallopt(m_trim_threshold, 2**30) and mallopt(m_top_pad, 64 << 20):
         pa.set_memory_pool(pa.system_memory_pool())
 
 
@@ -166,12 +173,15 @@ def _task(start: int, stop: int):
 
     s = _STATE
     part = read_rows(s["file"], s["mapping"], s["meters"], start, stop)
-    return [reconcile_frame(block, s["floor"], s["counts"], s["cfg"])
-            for block in machine_blocks([part], s["block_rows"])]
+    return [
+        reconcile_frame(block, s["floor"], s["counts"], s["cfg"])
+        for block in machine_blocks([part], s["block_rows"])
+    ]
 
 
-def reconcile_parallel(file: str, meters: list[str], floor, counts, cfg, block_rows: int,
-                       workers: int) -> list | None:
+def reconcile_parallel(
+    file: str, meters: list[str], floor, counts, cfg, block_rows: int, workers: int
+) -> list | None:
     """Results of reconciling a grouped Parquet dump on ``workers`` processes.
 
     None when the dump does not qualify (see :func:`row_group_tasks`) or a
@@ -181,10 +191,18 @@ def reconcile_parallel(file: str, meters: list[str], floor, counts, cfg, block_r
     tasks = row_group_tasks(file, mapping) if workers > 1 else None
     if not tasks or len(tasks) < 2:
         return None
-    state = {"file": file, "mapping": mapping, "meters": meters, "floor": floor,
-             "counts": counts, "cfg": cfg, "block_rows": block_rows}
+    state = {
+        "file": file,
+        "mapping": mapping,
+        "meters": meters,
+        "floor": floor,
+        "counts": counts,
+        "cfg": cfg,
+        "block_rows": block_rows,
+    }
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context,
-                             initializer=_init, initargs=(state,)) as pool:
+    with ProcessPoolExecutor(
+        min(workers, len(tasks)), mp_context=context, initializer=_init, initargs=(state,)
+    ) as pool:
         done = [pool.submit(_task, a, b) for a, b in tasks]
         return [r for f in done for r in f.result()]

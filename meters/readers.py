@@ -25,7 +25,7 @@ import csv
 import io
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -40,8 +40,14 @@ from meters import _kernels
 from meters.frame import Readings
 from meters.registry import KEY_COLUMNS, canonical
 
-FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl",
-           ".ndjson": "jsonl", ".json": "jsonl"}
+FORMATS = {
+    ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+}
 _EXTRA = 8
 _OFFSET_RE = r"(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
 
@@ -50,8 +56,7 @@ def dump_format(path: str | Path) -> str:
     """Tell the format of a dump from its file name: ``csv``, ``parquet`` or ``jsonl``."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise InputError(f"{path}: unknown dump format {suffix!r} "
-                         "(use .csv, .parquet or .jsonl)")
+        raise InputError(f"{path}: unknown dump format {suffix!r} (use .csv, .parquet or .jsonl)")
     return FORMATS[suffix]
 
 
@@ -76,8 +81,10 @@ def column_map(columns: list[str], file: str) -> dict[str, str]:
         name = str(col).strip()
         target = name.lower() if name.lower() in KEY_COLUMNS else canonical(name)
         if target is None:
-            raise InputError(f"{file}: column {name!r} is neither machine_id, read_at, a "
-                             "canonical meter name nor a known SAS meter code")
+            raise InputError(
+                f"{file}: column {name!r} is neither machine_id, read_at, a "
+                "canonical meter name nor a known SAS meter code"
+            )
         if target in mapping.values():
             raise InputError(f"{file}: meter {target!r} appears twice (column {name!r})")
         mapping[col] = target
@@ -91,8 +98,9 @@ def dump_meters(paths: list[str]) -> list[str]:
     """Canonical meters present in any of the dumps (header-only read)."""
     found: set[str] = set()
     for path in paths:
-        found.update(v for v in column_map(_headers(path), str(path)).values()
-                     if v not in KEY_COLUMNS)
+        found.update(
+            v for v in column_map(_headers(path), str(path)).values() if v not in KEY_COLUMNS
+        )
     return sorted(found)
 
 
@@ -120,8 +128,9 @@ def read_dump(path: str | Path, meters: list[str] | None = None) -> Readings:
     return Readings.concat(list(iter_dump(path, meters=meters)))
 
 
-def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
-              meters: list[str] | None = None) -> Iterator[Readings]:
+def iter_dump(
+    path: str | Path, batch_rows: int = 1_000_000, meters: list[str] | None = None
+) -> Generator[Readings, None, None]:
     """Yield normalised readings of at most ``batch_rows`` rows from one dump.
 
     Parameters
@@ -147,8 +156,14 @@ def iter_dump(path: str | Path, batch_rows: int = 1_000_000,
         empty = False
         yield normalise(frame, mapping, file, lines, bad, meters)
     if empty:
-        yield normalise({c: pd.Series([], dtype=object) for c in mapping}, mapping, file,
-                        np.zeros(0, np.int64), np.zeros(0, object), meters)
+        yield normalise(
+            {c: pd.Series([], dtype=object) for c in mapping},
+            mapping,
+            file,
+            np.zeros(0, np.int64),
+            np.zeros(0, object),
+            meters,
+        )
 
 
 def _parquet_rows(file: str) -> int:
@@ -158,20 +173,21 @@ def _parquet_rows(file: str) -> int:
         raise InputError(f"{file}: not a readable Parquet dump: {exc}") from None
 
 
-def _whole_parquet(file: str, mapping: dict[str, str], meters: list[str] | None,
-                   batch_rows: int = 1_000_000) -> Readings:
+def _whole_parquet(
+    file: str, mapping: dict[str, str], meters: list[str] | None, batch_rows: int = 1_000_000
+) -> Readings:
     """Read a whole Parquet dump batch by batch into one preallocated meter matrix.
 
     Only one batch of Arrow data is alive at a time, and the batches need no
     re-assembly afterwards.
     """
-    names = meters if meters is not None else [v for v in mapping.values()
-                                               if v not in KEY_COLUMNS]
+    names = meters if meters is not None else [v for v in mapping.values() if v not in KEY_COLUMNS]
     values = np.empty((_parquet_rows(file), len(names)))
     keys, offset = [], 0
     for frame, lines, bad in _parquet_batches(file, mapping, batch_rows):
-        part = normalise(frame, mapping, file, lines, bad, names,
-                         out=values[offset:offset + len(lines)])
+        part = normalise(
+            frame, mapping, file, lines, bad, names, out=values[offset : offset + len(lines)]
+        )
         keys.append(part.keys)
         offset += len(lines)
     return Readings(Readings.concat_keys(keys), values, list(names))
@@ -181,34 +197,45 @@ def _csv_batches(file: str, mapping: dict[str, str], batch_rows: int):
     headers = list(mapping)
     names = headers + [f"_extra{i}" for i in range(_EXTRA)]
     try:
-        chunks = pd.read_csv(file, header=None, skiprows=1, names=names, dtype=str,
-                             keep_default_na=False, skip_blank_lines=False,
-                             chunksize=min(batch_rows, 1 << 30), encoding="utf-8")
+        chunks = pd.read_csv(
+            file,
+            header=None,
+            skiprows=1,
+            names=names,
+            dtype=str,
+            keep_default_na=False,
+            skip_blank_lines=False,
+            chunksize=min(batch_rows, 1 << 30),
+            encoding="utf-8",
+        )
         start = 2
         for chunk in chunks:
             lines = np.arange(start, start + len(chunk), dtype=np.int64)
             start += len(chunk)
             values = chunk[headers]
             blank = (chunk == "").all(axis=1).to_numpy()
-            extra = (chunk[names[len(headers):]] != "").any(axis=1).to_numpy()
+            extra = (chunk[names[len(headers) :]] != "").any(axis=1).to_numpy()
             bad = np.where(extra, "too many fields", "").astype(object)
             keep = ~blank
             yield values[keep].reset_index(drop=True), lines[keep], bad[keep]
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise InputError(f"{file}: not a readable CSV dump: {' '.join(str(exc).split())}"
-                         ) from None
+        raise InputError(f"{file}: not a readable CSV dump: {' '.join(str(exc).split())}") from None
 
 
 def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
     try:
-        handle = pq.ParquetFile(file, read_dictionary=[c for c in mapping
-                                                       if mapping[c] == "machine_id"])
+        handle = pq.ParquetFile(
+            file, read_dictionary=[c for c in mapping if mapping[c] == "machine_id"]
+        )
         start = 1
         size = max(1, min(batch_rows, handle.metadata.num_rows))
         groups = [handle.metadata.row_group(i).num_rows for i in range(handle.num_row_groups)]
         # whole row groups when they fit: less Arrow memory and CPU than sliced batches
-        batches = (handle.read_row_group(i) for i in range(len(groups))) \
-            if max(groups, default=0) <= batch_rows else handle.iter_batches(batch_size=size)
+        batches = (
+            (handle.read_row_group(i) for i in range(len(groups)))
+            if max(groups, default=0) <= batch_rows
+            else handle.iter_batches(batch_size=size)
+        )
         for batch in prefetched(batches):
             frame = {name: _arrow_column(batch.column(name)) for name in batch.schema.names}
             lines = np.arange(start, start + batch.num_rows, dtype=np.int64)
@@ -250,13 +277,15 @@ def _arrow_column(col: pa.Array | pa.ChunkedArray):
         if numeric and col.num_chunks > 1:  # keep the row groups: no concatenation copy
             return Chunks(_arrow_column(c) for c in col.chunks)
         col = col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
-    if pa.types.is_dictionary(kind) or pa.types.is_string(kind) or \
-            pa.types.is_large_string(kind):
+    if pa.types.is_dictionary(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind):
         enc = col if pa.types.is_dictionary(kind) else pc.dictionary_encode(col)
         codes = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
         cats = pd.Index(enc.dictionary.to_pylist(), dtype=object)
-        ids = pd.Categorical.from_codes(codes, cats.astype(str)) if cats.is_unique else \
-            pd.Categorical(np.where(codes >= 0, cats.to_numpy()[codes], None))
+        ids = (
+            pd.Categorical.from_codes(codes, cats.astype(str))
+            if cats.is_unique
+            else pd.Categorical(np.where(codes >= 0, cats.to_numpy()[codes], None))
+        )
         return pd.Series(ids, copy=False)
     if pa.types.is_timestamp(kind):
         ns = col.cast(pa.timestamp("ns", tz=kind.tz)).cast(pa.int64())
@@ -286,8 +315,7 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
     blank = np.array([not t.strip() for t in text])
     try:
         body = "".join(t for t, b in zip(text, blank, strict=True) if not b)
-        frame = pd.read_json(io.StringIO(body),
-                             lines=True, dtype=False, convert_axes=False)
+        frame = pd.read_json(io.StringIO(body), lines=True, dtype=False, convert_axes=False)
         bad = np.full(len(frame), "", dtype=object)
         if any(c not in headers for c in frame.columns):
             raise ValueError("unexpected key")
@@ -307,9 +335,15 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
     return frame, lines[~blank], bad
 
 
-def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
-              bad: np.ndarray, meters: list[str] | None = None,
-              out: np.ndarray | None = None) -> Readings:
+def normalise(
+    frame,
+    mapping: dict[str, str],
+    file: str,
+    lines: np.ndarray,
+    bad: np.ndarray,
+    meters: list[str] | None = None,
+    out: np.ndarray | None = None,
+) -> Readings:
     """Turn raw columns into normalised readings, marking unusable rows.
 
     Parameters
@@ -334,24 +368,28 @@ def normalise(frame, mapping: dict[str, str], file: str, lines: np.ndarray,
     n = len(lines)
     reason = np.asarray(bad, dtype=object).copy()
     names = meters if meters is not None else [c for c in cols if c not in KEY_COLUMNS]
-    keys = pd.DataFrame({"machine_id": _machine_ids(pd.Series(cols["machine_id"], copy=False),
-                                                    reason)})
+    keys = pd.DataFrame(
+        {"machine_id": _machine_ids(pd.Series(cols["machine_id"], copy=False), reason)}
+    )
     keys["read_at"] = _timestamps(pd.Series(cols["read_at"], copy=False), reason)
     sources = [_meter_numbers(cols[m], m, reason) if m in cols else None for m in names]
     values, wrongs = _fill_values(sources, n, out)
     for meter, src, wrong in zip(names, sources, wrongs, strict=False):
         if wrong is not None and wrong.any():
             flat = np.concatenate(src) if isinstance(src, Chunks) else src
-            _set(reason, wrong, meter + "={!r} is not a whole non-negative number",
-                 pd.Series(flat, copy=False))
+            _set(
+                reason,
+                wrong,
+                meter + "={!r} is not a whole non-negative number",
+                pd.Series(flat, copy=False),
+            )
     keys["_file"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [file])
     keys["_line"] = np.asarray(lines, dtype=np.int64)
     keys["_bad"] = pd.Series(reason, dtype=object, copy=False)
     return Readings(keys, values, list(names))
 
 
-def _set(reason: np.ndarray, mask: np.ndarray, text: str, values: pd.Series | None = None
-         ) -> None:
+def _set(reason: np.ndarray, mask: np.ndarray, text: str, values: pd.Series | None = None) -> None:
     """Record ``text`` (formatted with the row's value) for rows in ``mask`` without one."""
     if not mask.any():
         return
@@ -399,8 +437,9 @@ def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
         _set(reason, ok & ~offset, "read_at={!r} has no UTC offset", text)
     ns = np.zeros(len(values), dtype=np.int64)
     if ok.any():
-        ns[ok] = ts[ok].dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype(
-            "int64").to_numpy()
+        ns[ok] = (
+            ts[ok].dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype("int64").to_numpy()
+        )
     return ns
 
 
@@ -413,8 +452,7 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray):
     if isinstance(raw, Chunks) or (isinstance(raw, np.ndarray) and raw.dtype.kind in "iuf"):
         return raw
     values = pd.Series(raw, copy=False)
-    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
-            values.dtype):
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
         return values.to_numpy(dtype=float, na_value=np.nan)
     text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
     num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
@@ -423,8 +461,9 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray):
     return num
 
 
-def _fill_values(sources: list, n: int, out: np.ndarray | None = None,
-                 block: int = 8192) -> tuple[np.ndarray, list]:
+def _fill_values(
+    sources: list, n: int, out: np.ndarray | None = None, block: int = 8192
+) -> tuple[np.ndarray, list]:
     """Build the (rows, meters) matrix of the columns, block of rows by block.
 
     Each block of rows is first copied column by column into a small
@@ -446,9 +485,9 @@ def _fill_values(sources: list, n: int, out: np.ndarray | None = None,
             c, pos = int(np.searchsorted(offs, start, "right")) - 1, start
             while pos < stop:
                 end = min(stop, int(offs[c + 1]))
-                buf[j, pos - start:end - start] = arrays[c][pos - offs[c]:end - offs[c]]
+                buf[j, pos - start : end - start] = arrays[c][pos - offs[c] : end - offs[c]]
                 pos, c = end, c + 1
-        _kernels.fill_rows(buf[:, :stop - start], values[start:stop], wrong[:, start:stop])
+        _kernels.fill_rows(buf[:, : stop - start], values[start:stop], wrong[:, start:stop])
     return values, [None if p is None else wrong[j] for j, p in enumerate(pieces)]
 
 

@@ -79,10 +79,17 @@ def small_pages() -> Iterator[None]:
         setter(previous)
 
 
-def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None = None,
-              cfg: Config | None = None, pieces: int = 1, batch_rows: int | None = None,
-              workdir: str | None = None, block_rows: int = 1_000_000,
-              workers: int | None = None) -> Result:
+def reconcile(
+    dumps: list[str],
+    floor: pd.DataFrame,
+    counts: pd.DataFrame | None = None,
+    cfg: Config | None = None,
+    pieces: int = 1,
+    batch_rows: int | None = None,
+    workdir: str | None = None,
+    block_rows: int = 1_000_000,
+    workers: int | None = None,
+) -> Result:
     """Reconcile dumps against a floor.
 
     Parameters
@@ -120,19 +127,36 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     meters = dump_meters([str(d) for d in dumps])
     by_machine = events.CountsByMachine(counts) if counts is not None else None
     if pieces <= 1:
-        results = _streamed(dumps, meters, floor, by_machine, cfg, batch_rows, block_rows,
-                            default_workers() if workers is None else workers)
+        results = _streamed(
+            dumps,
+            meters,
+            floor,
+            by_machine,
+            cfg,
+            batch_rows,
+            block_rows,
+            default_workers() if workers is None else workers,
+        )
         if results is None:
-            parts = [f for d in dumps
-                     for f in iter_dump(d, batch_rows=batch_rows or 2**62, meters=meters)]
-            results = [reconcile_frame(block, floor, by_machine, cfg)
-                       for block in machine_blocks(parts, block_rows)]
+            parts = [
+                f
+                for d in dumps
+                for f in iter_dump(d, batch_rows=batch_rows or 2**62, meters=meters)
+            ]
+            results = [
+                reconcile_frame(block, floor, by_machine, cfg)
+                for block in machine_blocks(parts, block_rows)
+            ]
     else:
         with tempfile.TemporaryDirectory(dir=workdir) as tmp:
             files = spill(dumps, meters, pieces, Path(tmp), batch_rows or 1_000_000)
-            results = [reconcile_frame(block, floor, by_machine, cfg) for f in files
-                       for block in machine_blocks(
-                           [Readings.from_table(pq.read_table(f), meters)], block_rows)]
+            results = [
+                reconcile_frame(block, floor, by_machine, cfg)
+                for f in files
+                for block in machine_blocks(
+                    [Readings.from_table(pq.read_table(f), meters)], block_rows
+                )
+            ]
     result = combine(results, counts)
     seen = set().union(*(r.extra.get("machines_read", ()) for r in results))
     result.extra["machines_without_readings"] = sorted(set(floor.index) - seen)
@@ -140,8 +164,9 @@ def reconcile(dumps: list[str], floor: pd.DataFrame, counts: pd.DataFrame | None
     return result
 
 
-def _streamed(dumps, meters, floor, by_machine, cfg, batch_rows, block_rows, workers
-              ) -> list[Result] | None:
+def _streamed(
+    dumps, meters, floor, by_machine, cfg, batch_rows, block_rows, workers
+) -> list[Result] | None:
     """Reconcile one Parquet dump grouped by machine while it is read; None if not grouped.
 
     Row groups are decoded one ahead on the other core, and blocks of whole
@@ -153,21 +178,25 @@ def _streamed(dumps, meters, floor, by_machine, cfg, batch_rows, block_rows, wor
     if len(dumps) != 1 or dump_format(dumps[0]) != "parquet":
         return None
     if workers > 1 and batch_rows is None:
-        results = reconcile_parallel(str(dumps[0]), meters, floor, by_machine, cfg, block_rows,
-                                     workers)
+        results = reconcile_parallel(
+            str(dumps[0]), meters, floor, by_machine, cfg, block_rows, workers
+        )
         if results is not None:
             return results
     parts = iter_dump(dumps[0], batch_rows=batch_rows or STREAM_BATCH_ROWS, meters=meters)
     try:
-        return [reconcile_frame(block, floor, by_machine, cfg)
-                for block in stream_blocks(parts, block_rows)]
+        return [
+            reconcile_frame(block, floor, by_machine, cfg)
+            for block in stream_blocks(parts, block_rows)
+        ]
     except NotGrouped:
         parts.close()
         return None
 
 
-def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
-          batch_rows: int) -> list[Path]:
+def spill(
+    dumps: list[str], meters: list[str], pieces: int, folder: Path, batch_rows: int
+) -> list[Path]:
     """Write the dumps' rows to ``pieces`` Parquet files partitioned by machine.
 
     Returns the paths of the pieces that received rows.
@@ -183,8 +212,9 @@ def spill(dumps: list[str], meters: list[str], pieces: int, folder: Path,
                 for b in np.unique(bucket):
                     table = part.take(np.flatnonzero(bucket == b)).to_table()
                     if b not in writers:
-                        writers[b] = pq.ParquetWriter(folder / f"piece-{b:05d}.parquet",
-                                                      table.schema)
+                        writers[b] = pq.ParquetWriter(
+                            folder / f"piece-{b:05d}.parquet", table.schema
+                        )
                     writers[b].write_table(table)
     finally:
         for w in writers.values():
@@ -213,16 +243,28 @@ def reconcile_frame(df: Readings, floor: pd.DataFrame, counts, cfg: Config) -> R
     hold, zc = checks.hold_findings(tot, cfg, len(floor))
     span = _span(df, scr)
     drop, unmatched = events.drop_variance(df, iv, scr, counts, floor, cfg)
-    parts = [*checks.period_findings(per, rep, direct[pm], rows, cfg),
-             *events.reset_and_rollover(df, iv, scr), events.time_gaps(df, scr, cfg),
-             *events.quarantine_findings(df, scr), events.missing_meters(scr, cfg, direct, span),
-             drop, hold]
+    parts = [
+        *checks.period_findings(per, rep, direct[pm], rows, cfg),
+        *events.reset_and_rollover(df, iv, scr),
+        events.time_gaps(df, scr, cfg),
+        *events.quarantine_findings(df, scr),
+        events.missing_meters(scr, cfg, direct, span),
+        drop,
+        hold,
+    ]
     findings = _findings(df, scr, [p for p in parts if len(p)])
     read = scr.machines[np.unique(scr.mcode[scr.order])] if len(scr.order) else []
-    return Result(findings, _periods(per, scr, sums), _quarantine(df, scr),
-                  tot.drop(columns=["mcode", "row_start", "row_end"]), rows_in=len(df),
-                  rows_reconciled=len(scr.order), counts_unmatched=unmatched, z_critical=zc,
-                  extra={"machines_read": set(read)})
+    return Result(
+        findings,
+        _periods(per, scr, sums),
+        _quarantine(df, scr),
+        tot.drop(columns=["mcode", "row_start", "row_end"]),
+        rows_in=len(df),
+        rows_reconciled=len(scr.order),
+        counts_unmatched=unmatched,
+        z_critical=zc,
+        extra={"machines_read": set(read)},
+    )
 
 
 def _span(df: pd.DataFrame, scr) -> pd.DataFrame:
@@ -232,13 +274,25 @@ def _span(df: pd.DataFrame, scr) -> pd.DataFrame:
     if len(m) and bool(np.all(m[1:] >= m[:-1])):  # kept rows are sorted by machine
         first = np.flatnonzero(np.r_[True, m[1:] != m[:-1]])
         last = np.r_[first[1:], len(m)] - 1
-        return pd.DataFrame({"start": t[first], "end": t[last],
-                             "row_start": scr.order[first], "row_end": scr.order[last]},
-                            index=pd.Index(m[first], name="m"))
+        return pd.DataFrame(
+            {
+                "start": t[first],
+                "end": t[last],
+                "row_start": scr.order[first],
+                "row_end": scr.order[last],
+            },
+            index=pd.Index(m[first], name="m"),
+        )
     frame = pd.DataFrame({"m": m, "t": t, "row": scr.order})
     g = frame.groupby("m")
-    return pd.DataFrame({"start": g["t"].first(), "end": g["t"].last(),
-                         "row_start": g["row"].first(), "row_end": g["row"].last()})
+    return pd.DataFrame(
+        {
+            "start": g["t"].first(),
+            "end": g["t"].last(),
+            "row_start": g["row"].first(),
+            "row_end": g["row"].last(),
+        }
+    )
 
 
 def iso(ns: np.ndarray) -> np.ndarray:
@@ -246,8 +300,9 @@ def iso(ns: np.ndarray) -> np.ndarray:
     ns = np.asarray(ns, dtype=np.int64)
     # period keys repeat a lot: format each distinct second once
     seconds, at = np.unique(ns // 10**9, return_inverse=True)
-    text = np.char.add(np.datetime_as_string(seconds.astype("datetime64[s]"), unit="s"),
-                       "Z")[at.reshape(-1)]
+    text = np.char.add(np.datetime_as_string(seconds.astype("datetime64[s]"), unit="s"), "Z")[
+        at.reshape(-1)
+    ]
     return np.where(ns == 0, "", text).astype(object)
 
 
@@ -287,33 +342,57 @@ def _periods(per: pd.DataFrame, scr, sums: list[str]) -> pd.DataFrame:
 
 def _quarantine(df: pd.DataFrame, scr) -> pd.DataFrame:
     idx = np.flatnonzero(scr.qcode != "")
-    return pd.DataFrame({"source_file": column_at(df["_file"], idx),
-                         "source_line": df["_line"].to_numpy()[idx],
-                         "machine_id": column_at(df["machine_id"], idx),
-                         "read_at": iso(df["read_at"].to_numpy()[idx]),
-                         "code": scr.qcode[idx], "reason": scr.qreason[idx], "original": ""})
+    return pd.DataFrame(
+        {
+            "source_file": column_at(df["_file"], idx),
+            "source_line": df["_line"].to_numpy()[idx],
+            "machine_id": column_at(df["machine_id"], idx),
+            "read_at": iso(df["read_at"].to_numpy()[idx]),
+            "code": scr.qcode[idx],
+            "reason": scr.qreason[idx],
+            "original": "",
+        }
+    )
 
 
 def combine(results: list[Result], counts: pd.DataFrame | None) -> Result:
     """Merge piece results and sort every table into its canonical order."""
+
     def cat(name: str) -> pd.DataFrame:
         frames = [getattr(r, name) for r in results if len(getattr(r, name))]
         return pd.concat(frames, ignore_index=True) if frames else getattr(results[0], name)
 
-    findings = cat("findings").sort_values(
-        ["machine_id", "period_start", "code", "meter", "period_end", "source_rows"],
-        kind="stable").reset_index(drop=True)
-    periods = cat("periods").sort_values(["machine_id", "period_start"],
-                                         kind="stable").reset_index(drop=True)
-    quarantine = cat("quarantine").sort_values(["source_file", "source_line"],
-                                               kind="stable").reset_index(drop=True)
+    findings = (
+        cat("findings")
+        .sort_values(
+            ["machine_id", "period_start", "code", "meter", "period_end", "source_rows"],
+            kind="stable",
+        )
+        .reset_index(drop=True)
+    )
+    periods = (
+        cat("periods")
+        .sort_values(["machine_id", "period_start"], kind="stable")
+        .reset_index(drop=True)
+    )
+    quarantine = (
+        cat("quarantine")
+        .sort_values(["source_file", "source_line"], kind="stable")
+        .reset_index(drop=True)
+    )
     totals = cat("totals").sort_values("machine_id", kind="stable").reset_index(drop=True)
     n_counts = 0 if counts is None else len(counts)
     compared = sum(n_counts - r.counts_unmatched for r in results)
-    return Result(findings, periods, quarantine, totals,
-                  rows_in=sum(r.rows_in for r in results),
-                  rows_reconciled=sum(r.rows_reconciled for r in results),
-                  counts_unmatched=n_counts - compared, z_critical=results[0].z_critical)
+    return Result(
+        findings,
+        periods,
+        quarantine,
+        totals,
+        rows_in=sum(r.rows_in for r in results),
+        rows_reconciled=sum(r.rows_reconciled for r in results),
+        counts_unmatched=n_counts - compared,
+        z_critical=results[0].z_critical,
+    )
 
 
 def attach_originals(result: Result) -> None:

@@ -52,25 +52,37 @@ def summary(result: Result, cfg: Config, inputs: dict) -> dict:
         "machines_with_findings": int(result.findings["machine_id"].nunique()),
         "machines_reconciled": len(result.totals),
         "machines_without_readings": len(result.extra.get("machines_without_readings", [])),
-        "machines_without_readings_ids":
-            list(result.extra.get("machines_without_readings", []))[:50],
+        "machines_without_readings_ids": list(result.extra.get("machines_without_readings", []))[
+            :50
+        ],
         "counts_not_compared": result.counts_unmatched,
         "findings": {c.value: int(codes.get(c.value, 0)) for c in Code},
         "severity": {s: int(severity.get(s, 0)) for s in ("error", "warning", "info")},
-        "quarantine": {c.value: int(quarantine.get(c.value, 0)) for c in Code
-                       if c.value in ("duplicate_row", "out_of_order", "malformed_row",
-                                      "unknown_machine")},
+        "quarantine": {
+            c.value: int(quarantine.get(c.value, 0))
+            for c in Code
+            if c.value in ("duplicate_row", "out_of_order", "malformed_row", "unknown_machine")
+        },
         "hold_z_critical": round(float(result.z_critical), 6),
-        "config": {"digits": cfg.digits, "period": cfg.period, "confidence": cfg.confidence,
-                   "required": list(cfg.required), "drop_pct": cfg.drop_pct,
-                   "drop_abs": cfg.drop_abs, "gap_factor": cfg.gap_factor,
-                   "max_gap_s": cfg.max_gap_s, "stuck_min_games": cfg.stuck_min_games,
-                   "hold_min_games": cfg.hold_min_games, "familywise": cfg.familywise},
+        "config": {
+            "digits": cfg.digits,
+            "period": cfg.period,
+            "confidence": cfg.confidence,
+            "required": list(cfg.required),
+            "drop_pct": cfg.drop_pct,
+            "drop_abs": cfg.drop_abs,
+            "gap_factor": cfg.gap_factor,
+            "max_gap_s": cfg.max_gap_s,
+            "stuck_min_games": cfg.stuck_min_games,
+            "hold_min_games": cfg.hold_min_games,
+            "familywise": cfg.familywise,
+        },
     }
 
 
-def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict,
-                  drawer: ChartDrawer | None = None) -> dict:
+def write_outputs(
+    result: Result, out: str | Path, cfg: Config, inputs: dict, drawer: ChartDrawer | None = None
+) -> dict:
     """Write findings.csv, periods.csv, quarantine.csv, summary.json, report.html.
 
     ``drawer`` is a :class:`ChartDrawer` started earlier (one is started here
@@ -97,8 +109,9 @@ def write_outputs(result: Result, out: str | Path, cfg: Config, inputs: dict,
     return info
 
 
-def charts(totals: pd.DataFrame, periods: pd.DataFrame, zc: float,
-           confidence: float) -> tuple[str, str]:
+def charts(
+    totals: pd.DataFrame, periods: pd.DataFrame, zc: float, confidence: float
+) -> tuple[str, str]:
     """The funnel plot and the hold chart of a reconciliation, as base64 PNG."""
     return funnel_plot(totals, zc, confidence), hold_chart(periods, totals, zc)
 
@@ -106,8 +119,12 @@ def charts(totals: pd.DataFrame, periods: pd.DataFrame, zc: float,
 def _chart_input(result: Result, confidence: float) -> tuple:
     """What :func:`charts` reads: the totals and the periods of the charted machines only."""
     periods, top = result.periods, _top(result.totals)
-    return result.totals, periods[periods["machine_id"].isin(top["machine_id"])], \
-        result.z_critical, confidence
+    return (
+        result.totals,
+        periods[periods["machine_id"].isin(top["machine_id"])],
+        result.z_critical,
+        confidence,
+    )
 
 
 def _import_matplotlib() -> None:
@@ -195,8 +212,10 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
     if len(games):
         g = np.geomspace(max(games.min() * 0.8, 1), games.max() * 1.2, 200)
         z1 = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-        for z, style, name in ((zc, "-", f"floor band (|z| = {zc:.2f})"),
-                               (z1, "--", f"per machine {confidence:.0%} (|z| = {z1:.2f})")):
+        for z, style, name in (
+            (zc, "-", f"floor band (|z| = {zc:.2f})"),
+            (z1, "--", f"per machine {confidence:.0%} (|z| = {z1:.2f})"),
+        ):
             ax.plot(g, z / np.sqrt(g), "k" + style, lw=1, label=name)
             ax.plot(g, -z / np.sqrt(g), "k" + style, lw=1)
         ax.set_xscale("log")
@@ -246,8 +265,14 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
     fig.suptitle("Cumulative hold % by period (dashed: theoretical hold)", fontsize=9)
     # fixed margins in inches: tight_layout would lay out every tick label once more
     height = 2.3 * rows
-    fig.subplots_adjust(left=0.05, right=0.99, wspace=0.25, bottom=0.45 / height,
-                        top=1 - 0.6 / height, hspace=0.85 / 2.3 * 1.2)
+    fig.subplots_adjust(
+        left=0.05,
+        right=0.99,
+        wspace=0.25,
+        bottom=0.45 / height,
+        top=1 - 0.6 / height,
+        hspace=0.85 / 2.3 * 1.2,
+    )
     text = _png(fig)
     plt.close(fig)
     return text
@@ -300,7 +325,12 @@ def html(result: Result, info: dict, plots: tuple[str, str] | None = None) -> st
     shown = result.findings.head(HTML_FINDINGS_LIMIT).astype(object)
     shown = shown.where(shown.notna(), "")
     return env.from_string(_TEMPLATE).render(
-        s=info, sev={c.value: SEVERITY[c] for c in Code},
-        funnel=funnel, hold=hold,
-        columns=list(shown.columns), rows=shown.to_dict("records"), shown=len(shown),
-        total=len(result.findings))
+        s=info,
+        sev={c.value: SEVERITY[c] for c in Code},
+        funnel=funnel,
+        hold=hold,
+        columns=list(shown.columns),
+        rows=shown.to_dict("records"),
+        shown=len(shown),
+        total=len(result.findings),
+    )

@@ -81,15 +81,16 @@ def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
     qcode[unknown] = Code.UNKNOWN_MACHINE.value
     qreason[unknown] = "machine_id is not in the floor file"
     width = floor["digits"].reindex(machines).fillna(digits).to_numpy(dtype=float)
-    modulus = 10.0 ** width
+    modulus = 10.0**width
     values = np.ascontiguousarray(df.values, dtype=np.float64)
     reported = _reported(values, mcode, qcode == "", len(machines))
     _incomplete(values, mcode, reported, modulus, meters, qcode, qreason)
     order = _sorted(df, mcode, np.flatnonzero(qcode == ""))
     order = _duplicates(df, values, mcode, order, qcode, qreason)
     order = _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason)
-    return Screened(order, qcode, qreason, mcode, machines, reported, meters, modulus, values,
-                    known)
+    return Screened(
+        order, qcode, qreason, mcode, machines, reported, meters, modulus, values, known
+    )
 
 
 def _reported(values: np.ndarray, mcode: np.ndarray, ok: np.ndarray, n: int) -> np.ndarray:
@@ -105,13 +106,17 @@ def _incomplete(values, mcode, reported, modulus, meters, qcode, qreason) -> Non
     missing = np.empty(len(values), dtype=np.int64)
     over = np.empty(len(values), dtype=np.int64)
     _kernels.incomplete(values, np.maximum(mcode, 0), reported, modulus, free, missing, over)
-    for col, text in ((missing, "no value for meter {m} that this machine reports"),
-                      (over, "{m}={v:.0f} exceeds the meter width")):
+    for col, text in (
+        (missing, "no value for meter {m} that this machine reports"),
+        (over, "{m}={v:.0f} exceeds the meter width"),
+    ):
         rows = np.flatnonzero((col >= 0) & free)
         if len(rows):
             qcode[rows] = Code.MALFORMED_ROW.value
-            qreason[rows] = [text.format(m=meters[j], v=values[r, j])
-                             for r, j in zip(rows, col[rows], strict=True)]
+            qreason[rows] = [
+                text.format(m=meters[j], v=values[r, j])
+                for r, j in zip(rows, col[rows], strict=True)
+            ]
             free[rows] = False
 
 
@@ -119,8 +124,11 @@ def _sorted(df: pd.DataFrame, mcode: np.ndarray, rows: np.ndarray) -> np.ndarray
     """``rows`` ordered by machine, read_at, source file and line."""
     t = df["read_at"].to_numpy()[rows]
     m = mcode[rows]
-    f = df["_file"].cat.codes.to_numpy()[rows] if hasattr(df["_file"], "cat") else \
-        pd.factorize(df["_file"])[0][rows]
+    f = (
+        df["_file"].cat.codes.to_numpy()[rows]
+        if hasattr(df["_file"], "cat")
+        else pd.factorize(df["_file"])[0][rows]
+    )
     line = df["_line"].to_numpy()[rows]
     if len(rows) < 2 or _is_sorted(m, t, f, line):
         return rows
@@ -152,13 +160,19 @@ def _duplicates(df, values, mcode, order, qcode, qreason) -> np.ndarray:
         return order
     first = order[np.maximum.accumulate(np.where(dup, 0, np.arange(len(order))))]
     rows = order[dup]
-    same = np.all((values[rows] == values[first[dup]]) |
-                  (np.isnan(values[rows]) & np.isnan(values[first[dup]])), axis=1)
+    same = np.all(
+        (values[rows] == values[first[dup]])
+        | (np.isnan(values[rows]) & np.isnan(values[first[dup]])),
+        axis=1,
+    )
     where = _where(df, first[dup])
     qcode[rows] = Code.DUPLICATE_ROW.value
-    qreason[rows] = [("identical to " if s else "same read_at as ") + w +
-                     ("" if s else " with different meter values")
-                     for s, w in zip(same, where, strict=True)]
+    qreason[rows] = [
+        ("identical to " if s else "same read_at as ")
+        + w
+        + ("" if s else " with different meter values")
+        for s, w in zip(same, where, strict=True)
+    ]
     return order[~dup]
 
 
@@ -191,8 +205,7 @@ def behind(prev: np.ndarray, cur: np.ndarray, modulus: np.ndarray) -> np.ndarray
         return (d >= half) | ((d < 0) & (d >= -half))
 
 
-def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode,
-                     qreason) -> np.ndarray:
+def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason) -> np.ndarray:
     """Quarantine dips and spikes, pass after pass, until none is left."""
     key = _sequence_meter(reported, meters)
     while len(order) > 2:
@@ -201,10 +214,15 @@ def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode,
             break
         rows = order[flag]
         qcode[rows] = np.where(on_key[flag], Code.OUT_OF_ORDER.value, Code.MALFORMED_ROW.value)
-        qreason[rows] = [("read_at out of sequence with the machine's other readings "
-                          f"({meters[j]} does not fit between its neighbours)") if k else
-                         f"impossible value: {meters[j]} out of sequence with its neighbours"
-                         for k, j in zip(on_key[flag], culprit[flag], strict=False)]
+        qreason[rows] = [
+            (
+                "read_at out of sequence with the machine's other readings "
+                f"({meters[j]} does not fit between its neighbours)"
+            )
+            if k
+            else f"impossible value: {meters[j]} out of sequence with its neighbours"
+            for k, j in zip(on_key[flag], culprit[flag], strict=False)
+        ]
         order = order[~flag]
     return order
 
@@ -245,10 +263,16 @@ def dips_and_spikes(values, order, mcode, modulus, key):
     n = len(order)
     flag, on_key = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     culprit = np.zeros(n, dtype=np.int64)
-    _kernels.out_of_sequence(np.ascontiguousarray(values, dtype=np.float64),
-                             order.astype(np.int64), mcode.astype(np.int64),
-                             modulus.astype(np.float64), key.astype(np.int64), flag, on_key,
-                             culprit)
+    _kernels.out_of_sequence(
+        np.ascontiguousarray(values, dtype=np.float64),
+        order.astype(np.int64),
+        mcode.astype(np.int64),
+        modulus.astype(np.float64),
+        key.astype(np.int64),
+        flag,
+        on_key,
+        culprit,
+    )
     return flag, on_key, culprit
 
 
@@ -293,10 +317,16 @@ def deltas(values, order, mcode, modulus):
     delta = np.empty((len(pair), k))
     reset = np.zeros(len(pair), dtype=bool)
     rolled = np.zeros((len(pair), k), dtype=bool)
-    _kernels.interval_deltas(np.ascontiguousarray(values, dtype=np.float64),
-                             order.astype(np.int64), mcode.astype(np.int64),
-                             modulus.astype(np.float64), pair.astype(np.int64), delta, reset,
-                             rolled)
+    _kernels.interval_deltas(
+        np.ascontiguousarray(values, dtype=np.float64),
+        order.astype(np.int64),
+        mcode.astype(np.int64),
+        modulus.astype(np.float64),
+        pair.astype(np.int64),
+        delta,
+        reset,
+        rolled,
+    )
     return pair, delta, reset, rolled
 
 
@@ -377,8 +407,15 @@ def intervals(df: Readings, scr: Screened) -> Intervals:
     order = scr.order
     pair, delta, reset, rolled = deltas(scr.values, order, scr.mcode, scr.modulus)
     t = df["read_at"].to_numpy()
-    keys = pd.DataFrame({"mcode": scr.mcode[order[pair]], "start": t[order[pair - 1]],
-                         "end": t[order[pair]], "row_start": order[pair - 1],
-                         "row_end": order[pair], "reset": reset,
-                         "rolled": rolled.any(axis=1)})
+    keys = pd.DataFrame(
+        {
+            "mcode": scr.mcode[order[pair]],
+            "start": t[order[pair - 1]],
+            "end": t[order[pair]],
+            "row_start": order[pair - 1],
+            "row_end": order[pair],
+            "reset": reset,
+            "rolled": rolled.any(axis=1),
+        }
+    )
     return Intervals(keys, delta, list(scr.meters), rolled)

@@ -34,9 +34,18 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 CHROMIUM = os.environ.get("SLOTCERT_CHROMIUM", "/usr/bin/chromium")
-_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-          "--disable-component-update", "--disable-sync", "--no-first-run",
-          "--hide-scrollbars", "--window-size=1280,2000", "--virtual-time-budget=5000")
+_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+    "--window-size=1280,2000",
+    "--virtual-time-budget=5000",
+)
 _PNG_URI = "data:image/png;base64,"
 _CONSOLE = re.compile(r":CONSOLE(?:[:(]\d+\)?)?\]|Refused to|Failed to load|Uncaught")
 _PROBE = """<script>
@@ -74,11 +83,11 @@ def png_problem(data: bytes) -> str | None:
         return "no PNG signature"
     pos, names = 8, []
     while pos + 12 <= len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        name, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        name, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         if len(body) != length or pos + 12 + length > len(data):
             return f"chunk {name!r} truncated"
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
         if zlib.crc32(name + body) != crc:
             return f"chunk {name!r} has a bad CRC"
         names.append(name)
@@ -97,7 +106,7 @@ def check_images(html: str) -> list[str]:
             problems.append(f"img {i}: source is not an embedded PNG: {src[:60]!r}")
             continue
         try:
-            why = png_problem(b64decode(src[len(_PNG_URI):], validate=True))
+            why = png_problem(b64decode(src[len(_PNG_URI) :], validate=True))
         except (B64Error, ValueError) as exc:
             why = f"bad base64: {exc}"
         if why:
@@ -107,8 +116,15 @@ def check_images(html: str) -> list[str]:
 
 def run_chromium(chromium: str, page: Path, profile: Path, *extra: str) -> tuple[str, str]:
     """Run headless Chromium on ``page``; return (stdout, stderr)."""
-    cmd = [chromium, *_FLAGS, f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
-           *extra, page.resolve().as_uri()]
+    cmd = [
+        chromium,
+        *_FLAGS,
+        f"--user-data-dir={profile}",
+        "--enable-logging=stderr",
+        "--v=0",
+        *extra,
+        page.resolve().as_uri(),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
     return done.stdout, done.stderr
 
@@ -118,8 +134,9 @@ def check_in_browser(report: Path, screenshot: Path, chromium: str = CHROMIUM) -
     problems = []
     with tempfile.TemporaryDirectory(prefix="slotcert-chromium-") as tmp:
         _, err = run_chromium(chromium, report, Path(tmp) / "p1", f"--screenshot={screenshot}")
-        problems += [f"console: {line.strip()}" for line in err.splitlines()
-                     if _CONSOLE.search(line)]
+        problems += [
+            f"console: {line.strip()}" for line in err.splitlines() if _CONSOLE.search(line)
+        ]
         if not screenshot.is_file() or png_problem(screenshot.read_bytes()):
             problems.append(f"no valid screenshot written to {screenshot}")
         probe = Path(tmp) / "probe.html"
@@ -156,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     for line in problems:
         print(f"browser_check: {line}")
     images = len(image_sources(args.report.read_text(encoding="utf-8")))
-    print(f"browser_check: {args.report}: {'FAIL' if problems else 'ok'} ({images} images, "
-          f"screenshot {shot})")
+    print(
+        f"browser_check: {args.report}: {'FAIL' if problems else 'ok'} ({images} images, "
+        f"screenshot {shot})"
+    )
     return 1 if problems else 0
 
 

@@ -32,8 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True, metavar="S")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--no-html", action="store_true", help="skip the HTML reports")
-    p.add_argument("--pdf", action="store_true",
-                   help="also print each HTML report to <id>.pdf (needs Chromium)")
+    p.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also print each HTML report to <id>.pdf (needs Chromium)",
+    )
     add_scale_arguments(p)
     p.set_defaults(func=run)
 
@@ -68,18 +71,29 @@ def run(args: argparse.Namespace) -> int:
     jurisdiction = load_jurisdiction(args.jurisdiction)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    store = None if args.checkpoint is None else \
-        CheckpointDir(args.checkpoint, args.seed, CHUNK_SPINS)
+    store = (
+        None if args.checkpoint is None else CheckpointDir(args.checkpoint, args.seed, CHUNK_SPINS)
+    )
     with open_runner(args.scheduler, args.workers, store) as runner:
         rows, code = _certify_all(machine_files(args.paths), jurisdiction, args, out, runner)
-    write_json({"schema": "slotcert/batch@1", "jurisdiction": jurisdiction.id,
-                "spins": args.spins, "seed": args.seed, "machines": rows,
-                "counts": _counts(rows)}, out / "batch.json")
+    write_json(
+        {
+            "schema": "slotcert/batch@1",
+            "jurisdiction": jurisdiction.id,
+            "spins": args.spins,
+            "seed": args.seed,
+            "machines": rows,
+            "counts": _counts(rows),
+        },
+        out / "batch.json",
+    )
     if not args.no_html:
         _write_index(rows, out)
     for row in rows:
-        print(f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}"
-              + (f"  ({row['error']})" if row["error"] else ""))
+        print(
+            f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}"
+            + (f"  ({row['error']})" if row["error"] else "")
+        )
     return code
 
 
@@ -108,8 +122,9 @@ def machine_files(paths: list[str]) -> list[Path]:
     return out
 
 
-def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
-                 runner) -> tuple[list[dict[str, Any]], int]:
+def _certify_all(
+    paths: list[Path], jurisdiction, args, out: Path, runner
+) -> tuple[list[dict[str, Any]], int]:
     """Certify ``paths`` in order, or a few at a time when ``runner`` is a cluster."""
     rows: list[dict[str, Any]] = []
     taken: set[str] = set()
@@ -124,11 +139,11 @@ def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
         return rows, code
     pool = ThreadPoolExecutor(max_workers=max(1, min(len(paths), 4)))
     try:
-        futures = [pool.submit(_compute, path, jurisdiction, args, None, runner)
-                   for path in paths]
+        futures = [pool.submit(_compute, path, jurisdiction, args, None, runner) for path in paths]
         for path, future in zip(paths, futures, strict=True):
-            row, status = _certify_one(path, jurisdiction, args, out, taken, None,
-                                       computed=future.result())
+            row, status = _certify_one(
+                path, jurisdiction, args, out, taken, None, computed=future.result()
+            )
             rows.append(row)
             code = max(code, status)
     finally:  # on Ctrl-C, don't wait for the machines not started; closing the client ends the rest
@@ -136,16 +151,24 @@ def _certify_all(paths: list[Path], jurisdiction, args, out: Path,
     return rows, code
 
 
-def _compute(path: Path, jurisdiction, args, progress: Progress | None,
-             runner) -> tuple[Any, dict[str, Any], int]:
+def _compute(
+    path: Path, jurisdiction, args, progress: Progress | None, runner
+) -> tuple[Any, dict[str, Any], int]:
     """Load and certify one file: ``(certification or None, batch row, exit status)``."""
-    row: dict[str, Any] = {"path": str(path), "machine_id": None, "verdict": "invalid",
-                           "min_base_rtp": None, "min_total_rtp": None, "error": None,
-                           "files": []}
+    row: dict[str, Any] = {
+        "path": str(path),
+        "machine_id": None,
+        "verdict": "invalid",
+        "min_base_rtp": None,
+        "min_total_rtp": None,
+        "error": None,
+        "files": [],
+    }
     try:
         machine, warnings = load_for_certification(path)
-        cert = certify_machine(machine, jurisdiction, args.spins, args.seed, progress, warnings,
-                               runner=runner)
+        cert = certify_machine(
+            machine, jurisdiction, args.spins, args.seed, progress, warnings, runner=runner
+        )
     except ModelError as exc:
         for problem in exc.problems:
             print(f"slotcert: {problem}", file=sys.stderr)
@@ -158,9 +181,16 @@ def _compute(path: Path, jurisdiction, args, progress: Progress | None,
     return cert, row, 0
 
 
-def _certify_one(path: Path, jurisdiction, args, out: Path, taken: set[str],
-                 progress: Progress | None, runner=None,
-                 computed: tuple | None = None) -> tuple[dict[str, Any], int]:
+def _certify_one(
+    path: Path,
+    jurisdiction,
+    args,
+    out: Path,
+    taken: set[str],
+    progress: Progress | None,
+    runner=None,
+    computed: tuple | None = None,
+) -> tuple[dict[str, Any], int]:
     """Certify one file (or take its ``computed`` certification) and write its files."""
     cert, row, status = computed or _compute(path, jurisdiction, args, progress, runner)
     if cert is None:
@@ -198,8 +228,10 @@ def _returns(certificate: dict[str, Any]) -> dict[str, Any]:
             total.append(ex["rtp"])
         elif sim is not None:
             base.append(sim["rtp"])
-    return {"min_base_rtp": min(base) if base else None,
-            "min_total_rtp": min(total) if total else None}
+    return {
+        "min_base_rtp": min(base) if base else None,
+        "min_total_rtp": min(total) if total else None,
+    }
 
 
 def _counts(rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -217,8 +249,10 @@ def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
     lc = cert.levels[0]
     hist = None
     if lc.simulation is not None:
-        hist = [(0.0 if k == 0 else 2.0 ** (k - 11), int(n))
-                for k, n in enumerate(lc.simulation.histogram)]
+        hist = [
+            (0.0 if k == 0 else 2.0 ** (k - 11), int(n))
+            for k, n in enumerate(lc.simulation.histogram)
+        ]
     html = render_machine_report(certificate, cert.machine, lc.convergence, hist)
     path.write_text(html, encoding="utf-8")
 

@@ -26,9 +26,12 @@ DASH = "—"
 _SAFE_LINK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.html$")
 
 
-def render_machine_report(certificate: dict[str, Any], machine: Machine,
-                          convergence: Sequence[tuple[int, float, float, float]] | None = None,
-                          win_histogram: Sequence[tuple[float, int]] | None = None) -> str:
+def render_machine_report(
+    certificate: dict[str, Any],
+    machine: Machine,
+    convergence: Sequence[tuple[int, float, float, float]] | None = None,
+    win_histogram: Sequence[tuple[float, int]] | None = None,
+) -> str:
     """Render the HTML report of one certified machine.
 
     Parameters
@@ -93,8 +96,11 @@ def render_batch_index(rows: list[dict[str, Any]]) -> str:
     shown = [_batch_row(row) for row in rows]
     counts = Counter(r["verdict"] for r in shown)
     summary = [(v, counts[v]) for v in (*VERDICTS, "invalid") if counts[v]]
-    return environment().get_template("batch.html.j2").render(
-        title="slotcert batch", rows=shown, summary=summary, total=len(shown))
+    return (
+        environment()
+        .get_template("batch.html.j2")
+        .render(title="slotcert batch", rows=shown, summary=summary, total=len(shown))
+    )
 
 
 def award_rows(awards: list[dict[str, Any]], jurisdiction: dict[str, Any]) -> list[dict]:
@@ -121,8 +127,14 @@ def award_rows(awards: list[dict[str, Any]], jurisdiction: dict[str, Any]) -> li
 def _award_row(award: dict[str, Any], limit: float) -> dict[str, Any]:
     p = _float(award.get("probability"))
     one_in = _float(award.get("one_in")) or (1.0 / p if p else None)
-    contribution = next((_float(award[k]) for k in ("rtp_contribution", "contribution")
-                         if award.get(k) is not None), None)
+    contribution = next(
+        (
+            _float(award[k])
+            for k in ("rtp_contribution", "contribution")
+            if award.get(k) is not None
+        ),
+        None,
+    )
     never = p is not None and p <= 0
     return {
         "kind": str(award.get("kind") or ""),
@@ -146,20 +158,26 @@ def _level_row(row: dict[str, Any], machine: Machine) -> dict[str, Any]:
     base = _float(exact.get("base_rtp", sim.get("base_rtp")))
     jackpot = _float(exact.get("jackpot_rtp", sim.get("jackpot_rtp")))
     return {
-        "level": row.get("level", DASH), "total_bet": DASH if total_bet is None else total_bet,
+        "level": row.get("level", DASH),
+        "total_bet": DASH if total_bet is None else total_bet,
         "money": DASH if money is None else f"{money:.2f} {machine.currency}",
-        "exact_rtp": _pct(_float(exact.get("rtp")), 4), "base_rtp": _pct(base, 4),
+        "exact_rtp": _pct(_float(exact.get("rtp")), 4),
+        "base_rtp": _pct(base, 4),
         "jackpot_rtp": _pct(jackpot, 4),
         "hit_frequency": _pct(_float(exact.get("hit_frequency")), 2),
         "volatility": _num(_float(exact.get("volatility_index")), 3),
         "sim_rtp": _pct(_float(sim.get("rtp")), 3),
-        "sim_ci": _interval(ci), "spins": _int(sim.get("spins")), "seed": sim.get("seed", DASH),
+        "sim_ci": _interval(ci),
+        "spins": _int(sim.get("spins")),
+        "seed": sim.get("seed", DASH),
         "verdict": _verdict(row.get("verdict")),
         "reason": str(row.get("reason") or ""),
         "more_spins": _int(row.get("more_spins")) if row.get("more_spins") else "",
-        "_bars": (str(row.get("level", "?")),
-                  base if base is not None else _float(exact.get("rtp", sim.get("rtp"))) or 0.0,
-                  jackpot or 0.0),
+        "_bars": (
+            str(row.get("level", "?")),
+            base if base is not None else _float(exact.get("rtp", sim.get("rtp"))) or 0.0,
+            jackpot or 0.0,
+        ),
     }
 
 
@@ -171,13 +189,18 @@ def _counting(flag: Any) -> str:
     return DASH
 
 
-def _plots(levels: list[dict], min_rtp: float | None, convergence: Sequence | None,
-           histogram: Sequence | None) -> dict[str, str | None]:
+def _plots(
+    levels: list[dict],
+    min_rtp: float | None,
+    convergence: Sequence | None,
+    histogram: Sequence | None,
+) -> dict[str, str | None]:
     return {
         "convergence": plots.convergence_plot(convergence, min_rtp) if convergence else None,
         "wins": plots.win_distribution_plot(histogram) if histogram else None,
         "levels": plots.level_returns_plot([lv["_bars"] for lv in levels], min_rtp)
-        if levels else None,
+        if levels
+        else None,
     }
 
 

@@ -15,8 +15,14 @@ def write_par_csv(certificate: dict[str, Any], path: Path) -> None:
         writer = csv.writer(handle)
         writer.writerow(PAR_COLUMNS)
         for a in certificate["awards"]:
-            writer.writerow([a["level"], a["kind"], " ".join(a["combo"]), a["pays"],
-                             repr(a["probability"]),
-                             "" if a["one_in"] is None else f"{a['one_in']:.6g}",
-                             "" if a["rtp_contribution"] is None
-                             else repr(a["rtp_contribution"])])
+            writer.writerow(
+                [
+                    a["level"],
+                    a["kind"],
+                    " ".join(a["combo"]),
+                    a["pays"],
+                    repr(a["probability"]),
+                    "" if a["one_in"] is None else f"{a['one_in']:.6g}",
+                    "" if a["rtp_contribution"] is None else repr(a["rtp_contribution"]),
+                ]
+            )

@@ -74,8 +74,15 @@ def glass_languages(machine: Machine) -> list[str]:
             translation(code)
         except ModelError as exc:
             if exc.problems and exc.problems[0].code == "no_translation":
-                exc = ModelError([missing_language(code, machine.source or machine.id,
-                                                   f"machine.instruction_languages[{i}]")])
+                exc = ModelError(
+                    [
+                        missing_language(
+                            code,
+                            machine.source or machine.id,
+                            f"machine.instruction_languages[{i}]",
+                        )
+                    ]
+                )
             problems.extend(exc.problems)
     if problems:
         raise ModelError(problems)
@@ -109,9 +116,12 @@ def glass_in(machine: Machine, tr: Translation) -> Glass:
     if machine.jackpots:
         sections.append(g.jackpots())
     sections.append(g.payment())
-    facts = ((tr.t("machine_id"), machine.id), (tr.t("machine_name"), machine.name),
-             (tr.t("manufacturer"), machine.manufacturer),
-             (tr.t("denomination"), g.money(machine.denomination)))
+    facts = (
+        (tr.t("machine_id"), machine.id),
+        (tr.t("machine_name"), machine.name),
+        (tr.t("manufacturer"), machine.manufacturer),
+        (tr.t("denomination"), g.money(machine.denomination)),
+    )
     notes = (tr.t("handpay_mark"),) if g.any_handpaid else ()
     return Glass(tr.code, tr.name, tr.t("title"), facts, tuple(sections), notes)
 
@@ -134,13 +144,17 @@ class _Glass:
         handpaid = limit is not None and amount > limit
         self.any_handpaid |= handpaid
         mark = " †" if handpaid else ""
-        return Cell(self.tr.t("cell", credits=self.tr.number(credits),
-                              money=self.money(amount)) + mark, handpaid)
+        return Cell(
+            self.tr.t("cell", credits=self.tr.number(credits), money=self.money(amount)) + mark,
+            handpaid,
+        )
 
     def level_columns(self) -> tuple[str, ...]:
         key = "column_level_lines" if self.m.evaluation == "lines" else "column_level_ways"
-        return tuple(self.tr.t(key, level=lv, money=self.money(self.total_money(lv)))
-                     for lv in self.m.bet_levels)
+        return tuple(
+            self.tr.t(key, level=lv, money=self.money(self.total_money(lv)))
+            for lv in self.m.bet_levels
+        )
 
     def total_money(self, level: int) -> Decimal:
         return self.m.denomination * self.m.total_bet(level)
@@ -149,8 +163,11 @@ class _Glass:
         m, tr = self.m, self.tr
         items = []
         for lv in m.bet_levels:
-            values = {"level": lv, "credits": tr.number(m.total_bet(lv)),
-                      "money": self.money(self.total_money(lv))}
+            values = {
+                "level": lv,
+                "credits": tr.number(m.total_bet(lv)),
+                "money": self.money(self.total_money(lv)),
+            }
             if m.evaluation == "lines":
                 items.append(tr.t("bet_lines", lines=m.lines, **values))
             else:
@@ -162,8 +179,12 @@ class _Glass:
         rule = tr.t("rule_lines" if m.evaluation == "lines" else "rule_ways")
         paragraphs = [rule, *self.wild_rules(), *self.group_rules()]
         rows = tuple(Row(self.tokens(p.combo), self.pay_cells(p)) for p in m.pays)
-        return Section(tr.t("winning_sequences"), tuple(paragraphs),
-                       columns=(tr.t("sequence"), *self.level_columns()), rows=rows)
+        return Section(
+            tr.t("winning_sequences"),
+            tuple(paragraphs),
+            columns=(tr.t("sequence"), *self.level_columns()),
+            rows=rows,
+        )
 
     def pay_cells(self, entry: PayEntry) -> tuple[Cell, ...]:
         cells = []
@@ -184,8 +205,7 @@ class _Glass:
     def jackpot_cell(self, jackpot: Jackpot) -> Cell:
         handpaid = self.jackpot_handpaid(jackpot)
         self.any_handpaid |= handpaid
-        return Cell(self.tr.t("jackpot_cell", id=jackpot.id) + (" †" if handpaid else ""),
-                    handpaid)
+        return Cell(self.tr.t("jackpot_cell", id=jackpot.id) + (" †" if handpaid else ""), handpaid)
 
     def jackpot_handpaid(self, jackpot: Jackpot) -> bool:
         limit = self.m.handpay_limit
@@ -201,31 +221,41 @@ class _Glass:
                 continue
             out.append(self.tr.t("wild", symbol=sym.name, members=", ".join(sym.substitutes)))
             if sym.multiplier > 1:
-                out.append(self.tr.t("wild_multiplier", symbol=sym.name,
-                                     multiplier=sym.multiplier))
+                out.append(self.tr.t("wild_multiplier", symbol=sym.name, multiplier=sym.multiplier))
         return out
 
     def group_rules(self) -> list[str]:
         used = {tok for p in self.m.pays for tok in p.combo}
-        return [self.tr.t("group", name=name, members=", ".join(members))
-                for name, members in self.m.groups if name in used]
+        return [
+            self.tr.t("group", name=name, members=", ".join(members))
+            for name, members in self.m.groups
+            if name in used
+        ]
 
     def paylines(self) -> Section:
-        items = tuple(self.tr.t("payline", number=i + 1, rows="-".join(str(r + 1) for r in line))
-                      for i, line in enumerate(self.m.paylines))
+        items = tuple(
+            self.tr.t("payline", number=i + 1, rows="-".join(str(r + 1) for r in line))
+            for i, line in enumerate(self.m.paylines)
+        )
         return Section(self.tr.t("paylines"), items=items)
 
     def scatters(self) -> Section:
         tr, m = self.tr, self.m
         symbols = list(dict.fromkeys(s.symbol for s in m.scatter_pays))
         counts = {sym: [s.count for s in m.scatter_pays if s.symbol == sym] for sym in symbols}
-        rows = tuple(Row((self.count_label(s.symbol, s.count, counts[s.symbol]),),
-                         tuple(self.credits_cell(s.pays * m.total_bet(lv))
-                               for lv in m.bet_levels))
-                     for s in m.scatter_pays)
-        return Section(tr.t("scatter_pays"), tuple(tr.t("scatter_rule", symbol=s)
-                                                    for s in symbols),
-                       columns=(tr.t("sequence"), *self.level_columns()), rows=rows)
+        rows = tuple(
+            Row(
+                (self.count_label(s.symbol, s.count, counts[s.symbol]),),
+                tuple(self.credits_cell(s.pays * m.total_bet(lv)) for lv in m.bet_levels),
+            )
+            for s in m.scatter_pays
+        )
+        return Section(
+            tr.t("scatter_pays"),
+            tuple(tr.t("scatter_rule", symbol=s) for s in symbols),
+            columns=(tr.t("sequence"), *self.level_columns()),
+            rows=rows,
+        )
 
     def count_label(self, symbol: str, count: int, counts: list[int]) -> str:
         """``N SC`` when a higher count has its own entry, else ``N or more SC``."""
@@ -236,11 +266,20 @@ class _Glass:
         tr, fs = self.tr, self.m.free_spins
         assert fs is not None
         counts = [c for c, _ in fs.spins]
-        awards = "; ".join(tr.t("free_spins_award", spins=s,
-                                sequence=self.count_label(fs.trigger.symbol, c, counts))
-                           for c, s in fs.spins)
-        text = [tr.t("free_spins_trigger", count=fs.trigger.count, symbol=fs.trigger.symbol,
-                     awards=awards)]
+        awards = "; ".join(
+            tr.t(
+                "free_spins_award", spins=s, sequence=self.count_label(fs.trigger.symbol, c, counts)
+            )
+            for c, s in fs.spins
+        )
+        text = [
+            tr.t(
+                "free_spins_trigger",
+                count=fs.trigger.count,
+                symbol=fs.trigger.symbol,
+                awards=awards,
+            )
+        ]
         if fs.multiplier > 1:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
         text.append(tr.t("free_spins_retrigger" if fs.retrigger else "free_spins_no_retrigger"))
@@ -253,16 +292,22 @@ class _Glass:
     def bonus(self) -> Section:
         tr, m, bonus = self.tr, self.m, self.m.bonus
         assert bonus is not None
-        rows = tuple(Row((tr.t("bonus_award", pays=a),),
-                         tuple(self.credits_cell(a * m.total_bet(lv)) for lv in m.bet_levels))
-                     for a in sorted({award.pays for award in bonus.awards}))
+        rows = tuple(
+            Row(
+                (tr.t("bonus_award", pays=a),),
+                tuple(self.credits_cell(a * m.total_bet(lv)) for lv in m.bet_levels),
+            )
+            for a in sorted({award.pays for award in bonus.awards})
+        )
         text = tr.t("bonus_trigger", count=bonus.trigger.count, symbol=bonus.trigger.symbol)
-        return Section(tr.t("bonus"), (text,), columns=(tr.t("award"), *self.level_columns()),
-                       rows=rows)
+        return Section(
+            tr.t("bonus"), (text,), columns=(tr.t("award"), *self.level_columns()), rows=rows
+        )
 
     def jackpots(self) -> Section:
-        return Section(self.tr.t("jackpots"),
-                       tuple(p for j in self.m.jackpots for p in self.jackpot_rules(j)))
+        return Section(
+            self.tr.t("jackpots"), tuple(p for j in self.m.jackpots for p in self.jackpot_rules(j))
+        )
 
     def jackpot_rules(self, j: Jackpot) -> list[str]:
         tr = self.tr
@@ -278,8 +323,13 @@ class _Glass:
         elif j.trigger_combo is not None:
             out.append(tr.t("jackpot_combo", combo=" ".join(self.tokens(j.trigger_combo))))
         if j.min_bet_level is not None:
-            out.append(tr.t("jackpot_min_level", level=j.min_bet_level,
-                            money=self.money(self.total_money(j.min_bet_level))))
+            out.append(
+                tr.t(
+                    "jackpot_min_level",
+                    level=j.min_bet_level,
+                    money=self.money(self.total_money(j.min_bet_level)),
+                )
+            )
         if self.jackpot_handpaid(j):
             out.append(tr.t("jackpot_payment"))
         return out

@@ -19,8 +19,10 @@ def find_chromium() -> str:
     """Path of the Chromium binary, or a UsageError saying how to install one."""
     found = shutil.which(CHROMIUM) or shutil.which("chromium")
     if found is None:
-        raise UsageError("--pdf needs Chromium: install it (apt-get install chromium) or "
-                         "point SLOTCERT_CHROMIUM at a Chromium binary")
+        raise UsageError(
+            "--pdf needs Chromium: install it (apt-get install chromium) or "
+            "point SLOTCERT_CHROMIUM at a Chromium binary"
+        )
     return found
 
 
@@ -28,7 +30,12 @@ def write_pdf(html: Path, pdf: Path, chromium: str | None = None) -> None:
     """Print ``html`` to ``pdf`` (A4, no browser header or footer)."""
     browser = chromium or find_chromium()
     with tempfile.TemporaryDirectory(prefix="slotcert-pdf-") as tmp:
-        run_chromium(browser, html, Path(tmp) / "profile", f"--print-to-pdf={pdf.resolve()}",
-                     "--no-pdf-header-footer")
+        run_chromium(
+            browser,
+            html,
+            Path(tmp) / "profile",
+            f"--print-to-pdf={pdf.resolve()}",
+            "--no-pdf-header-footer",
+        )
     if not pdf.is_file() or not pdf.read_bytes().startswith(b"%PDF"):
         raise UsageError(f"{pdf}: Chromium did not write a PDF")

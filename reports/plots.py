@@ -35,8 +35,11 @@ def _figure() -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
-def convergence_plot(rows: Sequence[tuple[int, float, float, float]], min_rtp: float | None,
-                     exact_rtp: float | None = None) -> str:
+def convergence_plot(
+    rows: Sequence[tuple[int, float, float, float]],
+    min_rtp: float | None,
+    exact_rtp: float | None = None,
+) -> str:
     """Plot the simulated return against spins, with its interval and the minimum.
 
     Parameters
@@ -51,8 +54,15 @@ def convergence_plot(rows: Sequence[tuple[int, float, float, float]], min_rtp: f
     """
     fig, ax = _figure()
     spins = [r[0] for r in rows]
-    ax.fill_between(spins, [r[2] for r in rows], [r[3] for r in rows], color=_STYLE["band"],
-                    alpha=0.5, linewidth=0, label="confidence interval")
+    ax.fill_between(
+        spins,
+        [r[2] for r in rows],
+        [r[3] for r in rows],
+        color=_STYLE["band"],
+        alpha=0.5,
+        linewidth=0,
+        label="confidence interval",
+    )
     ax.plot(spins, [r[1] for r in rows], color=_STYLE["base"], label="simulated return")
     if exact_rtp is not None:
         ax.axhline(exact_rtp, color="black", linestyle="--", linewidth=1, label="exact return")
@@ -107,8 +117,7 @@ def level_returns_plot(levels: Sequence[tuple[str, float, float]], min_rtp: floa
     labels = [lv[0] for lv in levels]
     base = [lv[1] for lv in levels]
     ax.bar(labels, base, color=_STYLE["base"], label="base game")
-    ax.bar(labels, [lv[2] for lv in levels], bottom=base, color=_STYLE["jackpot"],
-           label="jackpot")
+    ax.bar(labels, [lv[2] for lv in levels], bottom=base, color=_STYLE["jackpot"], label="jackpot")
     if min_rtp is not None:
         ax.axhline(min_rtp, color=_STYLE["min"], linewidth=1.5, label="minimum")
     top = max([b + j for _, b, j in levels] + [min_rtp or 0.0, 1.0])

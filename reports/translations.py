@@ -73,10 +73,14 @@ def translation(code: str) -> Translation:
 
 def missing_language(code: str, file: str, path: str) -> Problem:
     """Return the problem reported for a language that has no translation table."""
-    return Problem(file or "pay-glass", path,
-                   f"no pay-glass translation for language {code!r} (have: "
-                   f"{', '.join(available_languages())}); add reports/i18n/{code}.toml "
-                   "written by a translator", "no_translation")
+    return Problem(
+        file or "pay-glass",
+        path,
+        f"no pay-glass translation for language {code!r} (have: "
+        f"{', '.join(available_languages())}); add reports/i18n/{code}.toml "
+        "written by a translator",
+        "no_translation",
+    )
 
 
 @cache
@@ -87,16 +91,18 @@ def _load(code: str) -> Translation:
     if problems:
         raise ModelError(problems)
     fmt = data["format"]
-    return Translation(code, data["name"], fmt["decimal"], fmt["thousands"], fmt["money"],
-                       dict(data["text"]))
+    return Translation(
+        code, data["name"], fmt["decimal"], fmt["thousands"], fmt["money"], dict(data["text"])
+    )
 
 
 def _check(data: dict, code: str, file: str) -> list[Problem]:
     """Every key and placeholder of the reference table, nothing else."""
     problems = []
     if data.get("language") != code:
-        problems.append(Problem(file, "language", f"must be {code!r}, got "
-                                f"{data.get('language')!r}", "i18n"))
+        problems.append(
+            Problem(file, "language", f"must be {code!r}, got {data.get('language')!r}", "i18n")
+        )
     for key in ("decimal", "thousands", "money"):
         if not isinstance(data.get("format", {}).get(key), str):
             problems.append(Problem(file, f"format.{key}", "is required", "i18n"))
@@ -110,8 +116,15 @@ def _check(data: dict, code: str, file: str) -> list[Problem]:
         elif key not in ref:
             problems.append(Problem(file, f"text.{key}", f"is not in {REFERENCE}.toml", "i18n"))
         elif _fields(text[key]) != _fields(ref[key]):
-            problems.append(Problem(file, f"text.{key}", f"placeholders {_fields(text[key])} "
-                                    f"differ from {REFERENCE}.toml {_fields(ref[key])}", "i18n"))
+            problems.append(
+                Problem(
+                    file,
+                    f"text.{key}",
+                    f"placeholders {_fields(text[key])} "
+                    f"differ from {REFERENCE}.toml {_fields(ref[key])}",
+                    "i18n",
+                )
+            )
     return problems
 
 

@@ -26,8 +26,9 @@ _FINGERPRINT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``verify`` sub-command to ``sub``."""
-    p = sub.add_parser("verify", help="check a model is unchanged since its certificate; "
-                       "exit 1 naming each change")
+    p = sub.add_parser(
+        "verify", help="check a model is unchanged since its certificate; exit 1 naming each change"
+    )
     p.add_argument("certificate", metavar="CERTIFICATE.json")
     p.add_argument("model", metavar="MODEL")
     p.set_defaults(func=cmd_verify)
@@ -41,8 +42,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if current == recorded:
         print(f"{args.model}: unchanged since certification ({current})")
         return EXIT_UNCHANGED
-    print(f"{args.model}: CHANGED since certification "
-          f"(certified {recorded}, now {current})")
+    print(f"{args.model}: CHANGED since certification (certified {recorded}, now {current})")
     if canonical is None:
         print("  the certificate has no machine.canonical, so the changes cannot be named")
         return EXIT_CHANGED
@@ -78,16 +78,19 @@ def read_certificate(path: str | Path) -> tuple[str, dict[str, Any] | None]:
         raise InputError(f"{path}: not a slotcert certificate: no `machine` table")
     recorded = machine.get("fingerprint")
     if not isinstance(recorded, str) or not _FINGERPRINT.match(recorded):
-        raise InputError(f"{path}: machine.fingerprint must be \"sha256:<64 hex digits>\", "
-                         f"got {recorded!r}")
+        raise InputError(
+            f'{path}: machine.fingerprint must be "sha256:<64 hex digits>", got {recorded!r}'
+        )
     canonical = machine.get("canonical")
     if canonical is None:
         return recorded, None
     if not isinstance(canonical, dict):
         raise InputError(f"{path}: machine.canonical must be an object, got {canonical!r:.40}")
     if fingerprint_of(canonical) != recorded:
-        raise InputError(f"{path}: machine.canonical does not hash to machine.fingerprint "
-                         f"{recorded}: the certificate was altered")
+        raise InputError(
+            f"{path}: machine.canonical does not hash to machine.fingerprint "
+            f"{recorded}: the certificate was altered"
+        )
     return recorded, canonical
 
 

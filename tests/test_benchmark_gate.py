@@ -11,8 +11,17 @@ from testpaths import ROOT
 
 def _gate(tmp_path, *extra, slowdown="1"):
     env = {**os.environ, "SLOTCERT_BENCH_SLOWDOWN": slowdown}
-    cmd = [sys.executable, "-m", "benchmarks.gate", "--short", "--only",
-           "sim_classic_spins_per_s", "--baseline", str(tmp_path / "baseline.json"), *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "benchmarks.gate",
+        "--short",
+        "--only",
+        "sim_classic_spins_per_s",
+        "--baseline",
+        str(tmp_path / "baseline.json"),
+        *extra,
+    ]
     return subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True)
 
 

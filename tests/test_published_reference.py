@@ -59,6 +59,7 @@ FLOAT_TOL = 1e-12
 # Independent brute force (no certify code)
 # --------------------------------------------------------------------------------------
 
+
 def expand(counts: dict[str, list[int]], reel: int) -> list[str]:
     """One reel's stops: each symbol repeated as often as the source says."""
     return [sym for sym, per_reel in counts.items() for _ in range(per_reel[reel])]
@@ -93,12 +94,12 @@ def brute_force(counts, pay_table, coins):
 
 # Virtual stops of each symbol on reels 1, 2, 3 (64 per reel).
 RWB_COUNTS = {
-    "R7":    [1, 3, 1],
-    "W7":    [6, 1, 7],
-    "B7":    [6, 7, 1],
-    "BAR3":  [6, 7, 5],
-    "BAR2":  [7, 6, 9],
-    "BAR1":  [6, 8, 9],
+    "R7": [1, 3, 1],
+    "W7": [6, 1, 7],
+    "B7": [6, 7, 1],
+    "BAR3": [6, 7, 5],
+    "BAR2": [7, 6, 9],
+    "BAR1": [6, 8, 9],
     "BLANK": [32, 32, 32],
 }
 # "a 3-bar is in blue, a 2-bar is in white, and a 1-bar is in red" (the source).
@@ -124,12 +125,20 @@ RWB_PAYS = [
     ("white 7 x3", ("W7", "W7", "W7"), (200, 400, 600), _exactly("W7", "W7", "W7")),
     ("blue 7 x3", ("B7", "B7", "B7"), (150, 300, 450), _exactly("B7", "B7", "B7")),
     ("any 3 sevens", ("SEVENS",) * 3, (80, 160, 240), _all_in(SEVENS)),
-    ("1 bar, 2 bar, 3 bar", ("BAR1", "BAR2", "BAR3"), (50, 100, 150),
-     _exactly("BAR1", "BAR2", "BAR3")),
+    (
+        "1 bar, 2 bar, 3 bar",
+        ("BAR1", "BAR2", "BAR3"),
+        (50, 100, 150),
+        _exactly("BAR1", "BAR2", "BAR3"),
+    ),
     ("3 bar x3", ("BAR3",) * 3, (40, 80, 120), _exactly("BAR3", "BAR3", "BAR3")),
     ("2 bar x3", ("BAR2",) * 3, (25, 50, 75), _exactly("BAR2", "BAR2", "BAR2")),
-    ("any red, any white, any blue", ("REDS", "WHITES", "BLUES"), (20, 40, 60),
-     lambda a, b, c: a in REDS and b in WHITES and c in BLUES),   # ordered, see SOURCES.md
+    (
+        "any red, any white, any blue",
+        ("REDS", "WHITES", "BLUES"),
+        (20, 40, 60),
+        lambda a, b, c: a in REDS and b in WHITES and c in BLUES,
+    ),  # ordered, see SOURCES.md
     ("1 bar x3", ("BAR1",) * 3, (10, 20, 30), _exactly("BAR1", "BAR1", "BAR1")),
     ("any 3 bars", ("BARS",) * 3, (5, 10, 15), _all_in(BARS)),
     ("any 3 reds", ("REDS",) * 3, (2, 4, 6), _all_in(REDS)),
@@ -139,17 +148,28 @@ RWB_PAYS = [
 ]
 RWB_PUBLISHED_RETURN = {1: 0.8658, 2: 0.8658, 3: 0.8747}
 RWB_PUBLISHED_HIT_FREQUENCY = 0.1735
-RWB_CYCLE = 64 ** 3
+RWB_CYCLE = 64**3
 
 # Outcomes (of 262,144) won by each row. Not a published column we could read in
 # full; pinned here as a regression check. They agree with an independent public
 # JavaScript reimplementation of the same game, and the winners add up to 45,472,
 # i.e. the published 17.35% hit frequency.
 RWB_HITS = {
-    "red 7, white 7, blue 7": 1, "red 7 x3": 3, "white 7 x3": 42, "blue 7 x3": 42,
-    "any 3 sevens": 1199, "1 bar, 2 bar, 3 bar": 180, "3 bar x3": 210, "2 bar x3": 378,
-    "any red, any white, any blue": 113, "1 bar x3": 432, "any 3 bars": 7977,
-    "any 3 reds": 335, "any 3 whites": 1036, "any 3 blues": 756, "blank x3": 32768,
+    "red 7, white 7, blue 7": 1,
+    "red 7 x3": 3,
+    "white 7 x3": 42,
+    "blue 7 x3": 42,
+    "any 3 sevens": 1199,
+    "1 bar, 2 bar, 3 bar": 180,
+    "3 bar x3": 210,
+    "2 bar x3": 378,
+    "any red, any white, any blue": 113,
+    "1 bar x3": 432,
+    "any 3 bars": 7977,
+    "any 3 reds": 335,
+    "any 3 whites": 1036,
+    "any 3 blues": 756,
+    "blank x3": 32768,
 }
 
 
@@ -173,13 +193,21 @@ def test_rwb_brute_force_reproduces_published_return(rwb_brute):
 
 def test_rwb_unordered_reading_is_not_the_published_game():
     """Why "any red, any white, any blue" is read in reel order (SOURCES.md)."""
+
     def any_order(a, b, c):
         colours = (REDS, WHITES, BLUES)
-        return any(a in x and b in y and c in z
-                   for x in colours for y in colours for z in colours
-                   if len({id(x), id(y), id(z)}) == 3)
-    table = [row if row[0] != "any red, any white, any blue" else (*row[:3], any_order)
-             for row in RWB_PAYS]
+        return any(
+            a in x and b in y and c in z
+            for x in colours
+            for y in colours
+            for z in colours
+            if len({id(x), id(y), id(z)}) == 3
+        )
+
+    table = [
+        row if row[0] != "any red, any white, any blue" else (*row[:3], any_order)
+        for row in RWB_PAYS
+    ]
     outcomes, _, totals = brute_force(RWB_COUNTS, table, coins=(1,))
     assert abs(totals[1][0] / outcomes - RWB_PUBLISHED_RETURN[1]) > 0.1
 
@@ -200,13 +228,18 @@ def test_rwb_model_is_the_published_game():
     assert m.bet_levels == (1, 2, 3) and m.evaluation == "lines"
     assert _counts_from_model(m) == RWB_COUNTS
     assert [sum(w) for w in m.weights] == [64, 64, 64]
-    assert dict(m.groups) == {"SEVENS": ("R7", "W7", "B7"), "BARS": ("BAR1", "BAR2", "BAR3"),
-                              "REDS": ("R7", "BAR1"), "WHITES": ("W7", "BAR2"),
-                              "BLUES": ("B7", "BAR3")}
+    assert dict(m.groups) == {
+        "SEVENS": ("R7", "W7", "B7"),
+        "BARS": ("BAR1", "BAR2", "BAR3"),
+        "REDS": ("R7", "BAR1"),
+        "WHITES": ("W7", "BAR2"),
+        "BLUES": ("B7", "BAR3"),
+    }
     assert m.symbol("BLANK").kind == "blank"
     assert all(s.kind in ("regular", "blank") for s in m.symbols)  # no wilds in this game
-    model_pays = {p.combo: tuple(p.credits(i, lvl) for i, lvl in enumerate(m.bet_levels))
-                  for p in m.pays}
+    model_pays = {
+        p.combo: tuple(p.credits(i, lvl) for i, lvl in enumerate(m.bet_levels)) for p in m.pays
+    }
     assert model_pays == {combo: pays for _, combo, pays, _ in RWB_PAYS}
     assert not m.scatter_pays and m.free_spins is None and m.bonus is None and not m.jackpots
 
@@ -216,13 +249,13 @@ def test_rwb_model_is_the_published_game():
 # --------------------------------------------------------------------------------------
 
 FRUIT_COUNTS = {
-    "CH": [5, 2, 3],   # cherry
-    "OR": [4, 4, 4],   # orange
-    "BE": [3, 4, 4],   # bell
-    "GL": [1, 1, 1],   # globe
-    "PL": [3, 3, 1],   # plum
-    "LE": [3, 5, 6],   # lemon
-    "BA": [1, 1, 1],   # bar
+    "CH": [5, 2, 3],  # cherry
+    "OR": [4, 4, 4],  # orange
+    "BE": [3, 4, 4],  # bell
+    "GL": [1, 1, 1],  # globe
+    "PL": [3, 3, 1],  # plum
+    "LE": [3, 5, 6],  # lemon
+    "BA": [1, 1, 1],  # bar
 }
 FRUIT_PAYS = [
     ("three globes", ("GL",) * 3, (500,), _exactly("GL", "GL", "GL")),
@@ -236,12 +269,17 @@ FRUIT_PAYS = [
 ]
 # Published probability of each pay, as a count out of 20^3 = 8,000.
 FRUIT_PUBLISHED_HITS = {
-    "three globes": 1, "three bars": 1, "three plums": 9, "three bells": 48,
-    "three oranges": 64, "three cherries": 30, "cherry-cherry-any": 170,
+    "three globes": 1,
+    "three bars": 1,
+    "three plums": 9,
+    "three bells": 48,
+    "three oranges": 64,
+    "three cherries": 30,
+    "cherry-cherry-any": 170,
     "cherry-any-any": 1800,
 }
-FRUIT_PUBLISHED_RETURN = Fraction(965, 1000)   # sum of the published per-pay returns
-FRUIT_CYCLE = 20 ** 3
+FRUIT_PUBLISHED_RETURN = Fraction(965, 1000)  # sum of the published per-pay returns
+FRUIT_CYCLE = 20**3
 
 
 @pytest.fixture(scope="module")
@@ -279,6 +317,7 @@ def test_fruit_model_loads_without_explicit_unit_weights(tmp_path):
 # The exact calculator against the published games (runs once certify.exact exists)
 # --------------------------------------------------------------------------------------
 
+
 def _compute_exact():
     """``certify.exact.compute_exact``, or skip while the exact calculator is not there yet."""
     exact = pytest.importorskip("certify.exact")
@@ -302,14 +341,14 @@ def test_exact_calculator_reproduces_red_white_blue(rwb_brute):
     for i, coins in enumerate((1, 2, 3)):
         level = result.levels[i]
         assert abs(level.rtp - RWB_PUBLISHED_RETURN[coins]) <= PUBLISHED_ROUNDING, coins
-        assert level.rtp == pytest.approx(totals[coins][0] / (outcomes * coins),
-                                          abs=FLOAT_TOL)
+        assert level.rtp == pytest.approx(totals[coins][0] / (outcomes * coins), abs=FLOAT_TOL)
         assert abs(level.hit_frequency - RWB_PUBLISHED_HIT_FREQUENCY) <= PUBLISHED_ROUNDING
         assert level.hit_frequency == pytest.approx(45_472 / outcomes, abs=FLOAT_TOL)
         by_combo = _awards_by_combo(level)
         for name, combo, _, _ in RWB_PAYS:
-            assert by_combo.get(combo, 0.0) == pytest.approx(hits[name] / outcomes,
-                                                             abs=FLOAT_TOL), name
+            assert by_combo.get(combo, 0.0) == pytest.approx(
+                hits[name] / outcomes, abs=FLOAT_TOL
+            ), name
     # One coin, one line: win per credit wagered = win in credits, so every
     # definition of per-bet variance coincides here.
     mean = totals[1][0] / outcomes
@@ -328,6 +367,7 @@ def test_exact_calculator_reproduces_fruit_slot(fruit_brute):
     by_combo = _awards_by_combo(level)
     for name, combo, _, _ in FRUIT_PAYS:
         assert by_combo.get(combo, 0.0) == pytest.approx(
-            FRUIT_PUBLISHED_HITS[name] / FRUIT_CYCLE, abs=FLOAT_TOL), name
+            FRUIT_PUBLISHED_HITS[name] / FRUIT_CYCLE, abs=FLOAT_TOL
+        ), name
     mean = totals[1][0] / outcomes
     assert level.variance == pytest.approx(totals[1][1] / outcomes - mean * mean, rel=1e-9)

@@ -6,8 +6,11 @@ from testpaths import ROOT
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
-    command = next(line for line in readme.splitlines()
-                   if line.startswith("python3 -m venv") and "pytest" in line)
+    command = next(
+        line
+        for line in readme.splitlines()
+        if line.startswith("python3 -m venv") and "pytest" in line
+    )
     assert command in ci.splitlines()
 
 

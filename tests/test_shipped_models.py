@@ -14,15 +14,33 @@ from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.stats import level_verdict, z_value
 
-EXPECTED = {"CLASSIC-3R-1": "pass", "EDGE-3R-1": "pass", "LOWBALL-3R-1": "fail",
-            "REF-5X3-20": "pass", "WAYS-243": "pass", "JACKPOT-5X3": "pass"}
+EXPECTED = {
+    "CLASSIC-3R-1": "pass",
+    "EDGE-3R-1": "pass",
+    "LOWBALL-3R-1": "fail",
+    "REF-5X3-20": "pass",
+    "WAYS-243": "pass",
+    "JACKPOT-5X3": "pass",
+}
 
 
 @pytest.fixture(scope="module")
 def certified(tmp_path_factory):
     out = tmp_path_factory.mktemp("certified")
-    code = main(["certify", str(MACHINES), "--jurisdiction", str(JURISDICTIONS / "pt.toml"),
-                 "--spins", "2000000", "--seed", "1", "--out", str(out)])
+    code = main(
+        [
+            "certify",
+            str(MACHINES),
+            "--jurisdiction",
+            str(JURISDICTIONS / "pt.toml"),
+            "--spins",
+            "2000000",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+        ]
+    )
     return code, out
 
 
@@ -42,8 +60,7 @@ def test_certificate_fields(certified):
     assert cert["schema"] == "slotcert/certificate@1"
     assert cert["machine"]["fingerprint"].startswith("sha256:")
     level = cert["bet_levels"][0]
-    for key in ("rtp", "base_rtp", "jackpot_rtp", "hit_frequency", "variance",
-                "volatility_index"):
+    for key in ("rtp", "base_rtp", "jackpot_rtp", "hit_frequency", "variance", "volatility_index"):
         assert isinstance(level["exact"][key], float)
     for key in ("spins", "seed", "rtp", "std_error", "ci"):
         assert key in level["simulation"]
@@ -78,6 +95,7 @@ def test_edge_model_needs_the_exact_figure():
     sim = simulate(machine, 0, 10_000_000, seed=1)
     alone = level_verdict(0.80, 0.99, None, None, sim.rtp, sim.std_error, sim.spins)
     assert alone.verdict == "inconclusive" and alone.more_spins > 0
-    with_exact = level_verdict(0.80, 0.99, exact.rtp, exact.sigma, sim.rtp, sim.std_error,
-                               sim.spins)
+    with_exact = level_verdict(
+        0.80, 0.99, exact.rtp, exact.sigma, sim.rtp, sim.std_error, sim.spins
+    )
     assert with_exact.verdict == "pass"

@@ -27,11 +27,16 @@ def _paths(node, prefix=()):
 
 PATHS = [p for p in _paths(BASE) if p]
 VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 10 ** 12) | st.floats(allow_nan=True)
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 10**12)
+    | st.floats(allow_nan=True)
     | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                max_size=3),
-    max_leaves=6)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 @settings(max_examples=300, deadline=None)

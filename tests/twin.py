@@ -19,8 +19,10 @@ from certify.model.schema import ANY, Machine
 
 def window(strips, stops, rows):
     """Symbols seen: window[reel][row]."""
-    return [[strip[(stop + row) % len(strip)] for row in range(rows)]
-            for strip, stop in zip(strips, stops)]
+    return [
+        [strip[(stop + row) % len(strip)] for row in range(rows)]
+        for strip, stop in zip(strips, stops)
+    ]
 
 
 def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
@@ -38,9 +40,10 @@ def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
 def is_jackpot(m: Machine, entry, li: int) -> bool:
     """Whether a jackpot replaces this entry's line pay at the level."""
     level = m.bet_levels[li]
-    return any(jp.trigger_combo == entry.combo and (jp.min_bet_level is None
-                                                   or level >= jp.min_bet_level)
-               for jp in m.jackpots)
+    return any(
+        jp.trigger_combo == entry.combo and (jp.min_bet_level is None or level >= jp.min_bet_level)
+        for jp in m.jackpots
+    )
 
 
 def credits(m: Machine, entry, li: int) -> int:
@@ -64,7 +67,7 @@ def line_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
             if not ok:
                 continue
             pay = credits(m, entry, li) * mult
-            rank = 10 ** 15 if is_jackpot(m, entry, li) else pay
+            rank = 10**15 if is_jackpot(m, entry, li) else pay
             if rank > best_rank:
                 best, best_rank, best_entry = pay, rank, entry.index
         total += best
@@ -88,8 +91,11 @@ def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
         pay = credits(m, entry, li) * ways
         key = entry.combo[0]
         old = families.get(key)
-        if old is None or len(entry.combo) > old[0] or (len(entry.combo) == old[0]
-                                                         and pay > old[1]):
+        if (
+            old is None
+            or len(entry.combo) > old[0]
+            or (len(entry.combo) == old[0] and pay > old[1])
+        ):
             families[key] = (len(entry.combo), pay, entry.index)
     return sum(v[1] for v in families.values()), [v[2] for v in families.values()]
 
@@ -161,9 +167,12 @@ def brute_force(m: Machine, li: int) -> dict:
         s2 += w * e2
         hit += w if (b > 0 or triggered) else 0
     mean = s1 / total_w
-    return {"rtp": mean / tb, "hit_frequency": hit / total_w,
-            "variance": (s2 / total_w - mean * mean) / tb ** 2,
-            "awards": [Fraction(a, total_w) for a in awards]}
+    return {
+        "rtp": mean / tb,
+        "hit_frequency": hit / total_w,
+        "variance": (s2 / total_w - mean * mean) / tb**2,
+        "awards": [Fraction(a, total_w) for a in awards],
+    }
 
 
 def _feature_moments(m: Machine, li: int, eb, eb2):
@@ -171,7 +180,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     fs = m.free_spins
     strips = fs.strips or m.strips
     weights = fs.weights if fs.strips else m.weights
-    outcomes: dict[int, list] = {}   # spins added -> [P, E[X;a], E[X^2;a]]
+    outcomes: dict[int, list] = {}  # spins added -> [P, E[X;a], E[X^2;a]]
     total_w = sum(w for _, w in cycle(m, strips, weights))
     for stops, w in cycle(m, strips, weights):
         win = window(strips, stops, m.rows)

@@ -80,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence, never a traceback
         if args.debug:
             raise
-        print(f"slotcert: internal error: {type(exc).__name__}: {_one_line(exc)} "
-              "(run with --debug for details)", file=sys.stderr)
+        print(
+            f"slotcert: internal error: {type(exc).__name__}: {_one_line(exc)} "
+            "(run with --debug for details)",
+            file=sys.stderr,
+        )
         return EXIT_FAIL
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from certify.errors import ModelError, Problem, UsageError
 from certify.model import load_jurisdiction, load_machine, schema_of
@@ -28,25 +30,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--spins", type=int, required=True, metavar="N")
     p.add_argument("--seed", type=int, required=True, metavar="S")
-    p.add_argument("--level", type=int, default=None, metavar="L",
-                   help="bet level to run (default: every level)")
+    p.add_argument(
+        "--level",
+        type=int,
+        default=None,
+        metavar="L",
+        help="bet level to run (default: every level)",
+    )
     p.add_argument("--confidence", type=float, default=0.99)
     p.add_argument("--json", action="store_true", help="print JSON")
     add_scale_arguments(p)
-    p.add_argument("--chunk-spins", type=int, default=None, metavar="N",
-                   help="spins per chunk (default 2^20); part of what a seed reproduces")
+    p.add_argument(
+        "--chunk-spins",
+        type=int,
+        default=None,
+        metavar="N",
+        help="spins per chunk (default 2^20); part of what a seed reproduces",
+    )
     p.set_defaults(func=cmd_simulate)
 
 
 def add_scale_arguments(p: argparse.ArgumentParser) -> None:
     """``--workers`` / ``--scheduler`` / ``--checkpoint`` (``simulate`` and ``certify``)."""
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=None, metavar="W",
-                       help="run chunks on a local Dask cluster of W worker processes")
-    where.add_argument("--scheduler", default=None, metavar="ADDR",
-                       help="run chunks on the Dask cluster at ADDR (tcp://host:8786)")
-    p.add_argument("--checkpoint", default=None, metavar="DIR",
-                   help="record finished chunks in DIR and resume from them")
+    where.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="W",
+        help="run chunks on a local Dask cluster of W worker processes",
+    )
+    where.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="run chunks on the Dask cluster at ADDR (tcp://host:8786)",
+    )
+    p.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="DIR",
+        help="record finished chunks in DIR and resume from them",
+    )
 
 
 def model_files(paths: list[str]) -> list[Path]:
@@ -121,9 +146,14 @@ def cmd_exact(args: argparse.Namespace) -> int:
     else:
         for lvl in report["bet_levels"]:
             ex = lvl["exact"]
-            text = "exact: not feasible (cycle too large)" if ex is None else (
-                f"rtp {ex['rtp']:.10f} (base {ex['base_rtp']:.10f}), hit frequency "
-                f"{ex['hit_frequency']:.6f}, variance {ex['variance']:.4f}")
+            text = (
+                "exact: not feasible (cycle too large)"
+                if ex is None
+                else (
+                    f"rtp {ex['rtp']:.10f} (base {ex['base_rtp']:.10f}), hit frequency "
+                    f"{ex['hit_frequency']:.6f}, variance {ex['variance']:.4f}"
+                )
+            )
             print(f"level {lvl['level']} (bet {lvl['total_bet']}): {text}")
     return EXIT_OK
 
@@ -144,8 +174,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.level is not None and args.level not in machine.bet_levels:
         raise UsageError(f"--level={args.level} is not one of {list(machine.bet_levels)}")
     tables = compile_machine(machine)
-    store = None if args.checkpoint is None else \
-        CheckpointDir(args.checkpoint, args.seed, chunk, per_machine=False)
+    store = (
+        None
+        if args.checkpoint is None
+        else CheckpointDir(args.checkpoint, args.seed, chunk, per_machine=False)
+    )
     with open_runner(args.scheduler, args.workers, store) as runner:
         rows = _simulate_levels(args, tables, chunk, runner)
     doc = {"machine": {"id": machine.id, "name": machine.name}, "bet_levels": rows}
@@ -153,8 +186,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=2, sort_keys=True))
     else:
         for r in rows:
-            print(f"level {r['level']}: rtp {r['rtp']:.6f} +/- {r['std_error']:.6f} "
-                  f"[{r['ci'][0]:.6f}, {r['ci'][1]:.6f}] over {r['spins']:,} spins")
+            print(
+                f"level {r['level']}: rtp {r['rtp']:.6f} +/- {r['std_error']:.6f} "
+                f"[{r['ci'][0]:.6f}, {r['ci'][1]:.6f}] over {r['spins']:,} spins"
+            )
     return EXIT_OK
 
 
@@ -171,18 +206,38 @@ def _simulate_levels(args: argparse.Namespace, tables, chunk: int, runner) -> li
     for li, level in enumerate(tables.machine.bet_levels):
         if args.level is not None and level != args.level:
             continue
-        res = simulate(tables, li, args.spins, args.seed, stream=li, chunk_spins=chunk,
-                       runner=runner,
-                       progress=lambda r, lv=level: progress(f"level {lv}", args.spins, r))
+        res = simulate(
+            tables,
+            li,
+            args.spins,
+            args.seed,
+            stream=li,
+            chunk_spins=chunk,
+            runner=runner,
+            progress=functools.partial(_report_progress, progress, f"level {level}", args.spins),
+        )
         low, high = interval(res.rtp, res.std_error, args.confidence)
-        row = {"level": level, "total_bet": res.total_bet, "spins": res.spins,
-               "seed": args.seed, "stream": li, "rtp": res.rtp,
-               "std_error": res.std_error, "ci": [low, high],
-               "hit_frequency": res.hit_frequency, "max_win": res.max_win,
-               "free_spins_triggers": res.fs_triggers,
-               "bonus_triggers": res.bonus_triggers}
+        row = {
+            "level": level,
+            "total_bet": res.total_bet,
+            "spins": res.spins,
+            "seed": args.seed,
+            "stream": li,
+            "rtp": res.rtp,
+            "std_error": res.std_error,
+            "ci": [low, high],
+            "hit_frequency": res.hit_frequency,
+            "max_win": res.max_win,
+            "free_spins_triggers": res.fs_triggers,
+            "bonus_triggers": res.bonus_triggers,
+        }
         if args.chunk_spins is not None:
             row["chunk_spins"] = chunk
         rows.append(row)
     progress.done()
     return rows
+
+
+def _report_progress(progress: Any, label: str, spins: int, result: Any) -> None:
+    """Forward a running simulation result to the progress line."""
+    progress(label, spins, result)

@@ -19,8 +19,9 @@ N_OUT = 7
 
 
 @jit(inline="always")
-def ways_win(stops, ways_sum, entry_len, family, credits, fam_len, fam_win, fam_entry, awards,
-             count):
+def ways_win(
+    stops, ways_sum, entry_len, family, credits, fam_len, fam_win, fam_entry, awards, count
+):
     """Sum of ways wins of one spin: each family pays its longest matching entry.
 
     ``ways_sum[r, stop, e]``: the ways (multiplied) entry ``e`` finds on reel
@@ -99,11 +100,24 @@ def hist_bin(win, edges, small_bins):
 
 
 @jit(inline="always")
-def ways_spin(ps, stops, ways_sum, counts_pack, entry_len, family, credits, fam_len,
-              fam_win, fam_entry, awards, count):
+def ways_spin(
+    ps,
+    stops,
+    ways_sum,
+    counts_pack,
+    entry_len,
+    family,
+    credits,
+    fam_len,
+    fam_win,
+    fam_entry,
+    awards,
+    count,
+):
     """Ways credits of one spin on reel set ``ps`` and its packed counts."""
-    win = ways_win(stops, ways_sum[ps], entry_len, family, credits, fam_len, fam_win,
-                   fam_entry, awards, count)
+    win = ways_win(
+        stops, ways_sum[ps], entry_len, family, credits, fam_len, fam_win, fam_entry, awards, count
+    )
     packed = np.uint64(0)
     for r in range(stops.shape[0]):
         packed += counts_pack[ps, r, stops[r]]
@@ -120,7 +134,7 @@ def private(n):
     Padded so that no cache line holds another thread's data: counters updated
     every spin next to another thread's cost 85M vs 95M spins/s on 2 threads.
     """
-    return np.zeros(n + 2 * PAD, dtype=np.int64)[PAD:PAD + n]
+    return np.zeros(n + 2 * PAD, dtype=np.int64)[PAD : PAD + n]
 
 
 @jit(inline="always")
@@ -133,8 +147,22 @@ def fs_added(count, fs_spins, fs_max, awarded):
 
 
 @jit(parallel=True)
-def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_sq,  # noqa: C901
-                    out_classes, out_awards, out_hist, ways, fast):
+def simulate_chunks(  # noqa: C901
+    states,
+    chunk_spins,
+    reels,
+    px,
+    level,
+    game,
+    hist,
+    out,
+    out_sq,  # noqa: C901
+    out_classes,
+    out_awards,
+    out_hist,
+    ways,
+    fast,
+):
     """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
 
     One loop plays base spins and the free spins they trigger (``fs`` = 1
@@ -168,8 +196,12 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
         # this chunk's own copies of the tables read every spin (1.4 MB on the
         # reference game, copied in a fraction of a millisecond): reading the
         # arrays shared with the other thread ran 15-25% slower on 2 threads
-        head_c, combos_c, alive_line_c, alive_state_c = (head.copy(), combos.copy(),
-                                                         alive_line.copy(), alive_state.copy())
+        head_c, combos_c, alive_line_c, alive_state_c = (
+            head.copy(),
+            combos.copy(),
+            alive_line.copy(),
+            alive_state.copy(),
+        )
         tail_sym_c, tail_counts_c = tail_sym.copy(), tail_counts.copy()
         pair_c, win1_c, entry1_c = pair.copy(), win1.copy(), entry1.copy()
         s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
@@ -206,38 +238,120 @@ def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, out, out_
             if fast is not None:
                 if fs == 0:  # a constant set index for base spins: measured +9% to +30%
                     row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
-                        prefix_rows[0], tail_pairs[0], s0, s1, s2, s3)
-                    spin, packed = tail_spin(0, np.int64(head_c[row]), suffix, combos_c,
-                                             alive_line_c, alive_state_c, tail_counts_c,
-                                             tail_sym_c, pair_c, win1_c, entry1_c, classes, 0,
-                                             awards, 0)
+                        prefix_rows[0], tail_pairs[0], s0, s1, s2, s3
+                    )
+                    spin, packed = tail_spin(
+                        0,
+                        np.int64(head_c[row]),
+                        suffix,
+                        combos_c,
+                        alive_line_c,
+                        alive_state_c,
+                        tail_counts_c,
+                        tail_sym_c,
+                        pair_c,
+                        win1_c,
+                        entry1_c,
+                        classes,
+                        0,
+                        awards,
+                        0,
+                    )
                 else:
                     row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
-                        prefix_rows[ps], tail_pairs[ps], s0, s1, s2, s3)
-                    spin, packed = tail_spin(ps, np.int64(head_c[head_first[ps] + row]),
-                                             suffix, combos_c, alive_line_c, alive_state_c,
-                                             tail_counts_c, tail_sym_c, pair_c, win1_c, entry1_c,
-                                             classes, n_classes, awards, n_entries + 1)
+                        prefix_rows[ps], tail_pairs[ps], s0, s1, s2, s3
+                    )
+                    spin, packed = tail_spin(
+                        ps,
+                        np.int64(head_c[head_first[ps] + row]),
+                        suffix,
+                        combos_c,
+                        alive_line_c,
+                        alive_state_c,
+                        tail_counts_c,
+                        tail_sym_c,
+                        pair_c,
+                        win1_c,
+                        entry1_c,
+                        classes,
+                        n_classes,
+                        awards,
+                        n_entries + 1,
+                    )
             elif ways is None:
-                s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative,
-                                           mode, stops)
+                s0, s1, s2, s3 = draw_spin(
+                    s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
+                )
                 if fs == 0:
-                    spin, packed = lines_spin(0, stops, window, length, paylines, step, pair_c,
-                                              win1_c, entry1_c, depth, head_first, head_c, combos_c,
-                                              alive_line_c, alive_state_c, tail_on, tail_counts_c,
-                                              tail_sym_c, counts_pack, classes, 0, awards, 0)
+                    spin, packed = lines_spin(
+                        0,
+                        stops,
+                        window,
+                        length,
+                        paylines,
+                        step,
+                        pair_c,
+                        win1_c,
+                        entry1_c,
+                        depth,
+                        head_first,
+                        head_c,
+                        combos_c,
+                        alive_line_c,
+                        alive_state_c,
+                        tail_on,
+                        tail_counts_c,
+                        tail_sym_c,
+                        counts_pack,
+                        classes,
+                        0,
+                        awards,
+                        0,
+                    )
                 else:
-                    spin, packed = lines_spin(ps, stops, window, length, paylines, step, pair_c,
-                                              win1_c, entry1_c, depth, head_first, head_c, combos_c,
-                                              alive_line_c, alive_state_c, tail_on, tail_counts_c,
-                                              tail_sym_c, counts_pack, classes, n_classes,
-                                              awards, n_entries + 1)
+                    spin, packed = lines_spin(
+                        ps,
+                        stops,
+                        window,
+                        length,
+                        paylines,
+                        step,
+                        pair_c,
+                        win1_c,
+                        entry1_c,
+                        depth,
+                        head_first,
+                        head_c,
+                        combos_c,
+                        alive_line_c,
+                        alive_state_c,
+                        tail_on,
+                        tail_counts_c,
+                        tail_sym_c,
+                        counts_pack,
+                        classes,
+                        n_classes,
+                        awards,
+                        n_entries + 1,
+                    )
             else:
-                s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative,
-                                           mode, stops)
-                spin, packed = ways_spin(ps, stops, ways_sum, counts_pack, entry_len, family,
-                                         credits, fam_len, fam_win, fam_entry, awards[1:],
-                                         fs == 0)
+                s0, s1, s2, s3 = draw_spin(
+                    s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
+                )
+                spin, packed = ways_spin(
+                    ps,
+                    stops,
+                    ways_sum,
+                    counts_pack,
+                    entry_len,
+                    family,
+                    credits,
+                    fam_len,
+                    fam_win,
+                    fam_entry,
+                    awards[1:],
+                    fs == 0,
+                )
             # a scatter pay, bonus or free-spin trigger needs some count at its
             # threshold: one SWAR test of the packed counts (``alarm`` in level_args)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
@@ -294,14 +408,46 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
         fam_entry = np.zeros(n_families, dtype=np.int64)
         stops = stop_rows[i].copy()
         if ways is None:
-            out[i], out_packed[i] = lines_spin(set_of[fs], stops, window, length, paylines, step,
-                                               pair, win1, entry1, px[0], px[1], px[2], px[3],
-                                               px[4], px[5], px[6], px[7], px[8], counts_pack,
-                                               classes, 0, awards, 0)
+            out[i], out_packed[i] = lines_spin(
+                set_of[fs],
+                stops,
+                window,
+                length,
+                paylines,
+                step,
+                pair,
+                win1,
+                entry1,
+                px[0],
+                px[1],
+                px[2],
+                px[3],
+                px[4],
+                px[5],
+                px[6],
+                px[7],
+                px[8],
+                counts_pack,
+                classes,
+                0,
+                awards,
+                0,
+            )
         else:
-            out[i], out_packed[i] = ways_spin(set_of[fs], stops, reels[8], counts_pack,
-                                              entry_len, family, credits, fam_len, fam_win,
-                                              fam_entry, awards, False)
+            out[i], out_packed[i] = ways_spin(
+                set_of[fs],
+                stops,
+                reels[8],
+                counts_pack,
+                entry_len,
+                family,
+                credits,
+                fam_len,
+                fam_win,
+                fam_entry,
+                awards,
+                False,
+            )
 
 
 @jit(parallel=True)
@@ -328,9 +474,9 @@ def replay_stops(state, n, ps, reels, px, out, fast):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
         if fast is not None:
-            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(px[9][ps], px[10][ps], s0, s1,
-                                                             s2, s3)
+            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(px[9][ps], px[10][ps], s0, s1, s2, s3)
             decode_stops(row, pair, px[0][ps], reels[2][ps], out[i])
         else:
-            s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, reels[3], reels[4], reels[5],
-                                       reels[7], out[i])
+            s0, s1, s2, s3 = draw_spin(
+                s0, s1, s2, s3, ps, reels[3], reels[4], reels[5], reels[7], out[i]
+            )

@@ -23,8 +23,23 @@ from certify._numba import jit
 
 
 @jit
-def build_prefix(window, length, paylines, trans, live, state_win, state_entry, counted, depth,
-                 alive_n, alive_line, alive_state, paid_n, paid_state, counts):
+def build_prefix(
+    window,
+    length,
+    paylines,
+    trans,
+    live,
+    state_win,
+    state_entry,
+    counted,
+    depth,
+    alive_n,
+    alive_line,
+    alive_state,
+    paid_n,
+    paid_state,
+    counts,
+):
     """Fill fixed-width prefix rows (the caller classes and packs them).
 
     Per row: the lines alive after ``depth`` reels with their automaton state,
@@ -78,8 +93,7 @@ def count_field(packed, k):
 @jit(inline="always")
 def field(row, shift, width):
     """Bits ``shift .. shift + width - 1`` of a packed row, as int64."""
-    return np.int64((row >> np.uint64(shift)) & ((np.uint64(1) << np.uint64(width))
-                                                  - np.uint64(1)))
+    return np.int64((row >> np.uint64(shift)) & ((np.uint64(1) << np.uint64(width)) - np.uint64(1)))
 
 
 @jit(inline="always")
@@ -102,8 +116,11 @@ def finish_line(ps, line, st, d, stops, window, paylines, step, pair, suffix, ta
     if pair.shape[1] > 1:
         n_symbols = step.shape[1]
         while r + 1 < n_reels:
-            st = pair[st, window[ps, r, stops[r], paylines[line, r]] * n_symbols
-                      + window[ps, r + 1, stops[r + 1], paylines[line, r + 1]]]
+            st = pair[
+                st,
+                window[ps, r, stops[r], paylines[line, r]] * n_symbols
+                + window[ps, r + 1, stops[r + 1], paylines[line, r + 1]],
+            ]
             r += 2
     while r < n_reels:
         st = step[st, window[ps, r, stops[r], paylines[line, r]]]
@@ -112,8 +129,23 @@ def finish_line(ps, line, st, d, stops, window, paylines, step, pair, suffix, ta
 
 
 @jit(inline="always")
-def tail_spin(ps, combo, suffix, combos, alive_line, alive_state, tail_counts, tail_sym, pair,
-              win1, entry1, class_hits, hit_base, awards, award_base):
+def tail_spin(
+    ps,
+    combo,
+    suffix,
+    combos,
+    alive_line,
+    alive_state,
+    tail_counts,
+    tail_sym,
+    pair,
+    win1,
+    entry1,
+    class_hits,
+    hit_base,
+    awards,
+    award_base,
+):
     """:func:`lines_spin` when the prefix ends two reels before the end: no stops needed.
 
     ``combo`` is the prefix's combo, ``suffix`` the stop pair of the last two
@@ -134,9 +166,31 @@ def tail_spin(ps, combo, suffix, combos, alive_line, alive_state, tail_counts, t
 
 
 @jit(inline="always")
-def lines_spin(ps, stops, window, length, paylines, step, pair, win1, entry1, depth,
-               head_first, head, combos, alive_line, alive_state, tail_on, tail_counts,
-               tail_sym, counts_pack, class_hits, hit_base, awards, award_base):
+def lines_spin(
+    ps,
+    stops,
+    window,
+    length,
+    paylines,
+    step,
+    pair,
+    win1,
+    entry1,
+    depth,
+    head_first,
+    head,
+    combos,
+    alive_line,
+    alive_state,
+    tail_on,
+    tail_counts,
+    tail_sym,
+    counts_pack,
+    class_hits,
+    hit_base,
+    awards,
+    award_base,
+):
     """Line credits of one spin through the prefix table, and its packed counts.
 
     Counts the prefix's class in ``class_hits[hit_base + class]`` and each
@@ -160,14 +214,36 @@ def lines_spin(ps, stops, window, length, paylines, step, pair, win1, entry1, de
     else:
         for r in range(d, n_reels):
             packed += counts_pack[ps, r, stops[r]]
-    st = finish_line(ps, np.int64(meta >> np.uint64(48)), np.int64(combos[combo, 3]), d, stops,
-                     window, paylines, step, pair, suffix, tail_sym)
+    st = finish_line(
+        ps,
+        np.int64(meta >> np.uint64(48)),
+        np.int64(combos[combo, 3]),
+        d,
+        stops,
+        window,
+        paylines,
+        step,
+        pair,
+        suffix,
+        tail_sym,
+    )
     win += win1[st]
     awards[award_base + entry1[st]] += 1
     first = field(meta, 24, 24)
     for a in range(first, first + field(meta, 16, 8)):
-        st = finish_line(ps, np.int64(alive_line[a]), np.int64(alive_state[a]), d, stops, window,
-                         paylines, step, pair, suffix, tail_sym)
+        st = finish_line(
+            ps,
+            np.int64(alive_line[a]),
+            np.int64(alive_state[a]),
+            d,
+            stops,
+            window,
+            paylines,
+            step,
+            pair,
+            suffix,
+            tail_sym,
+        )
         win += win1[st]
         awards[award_base + entry1[st]] += 1
     return win, packed

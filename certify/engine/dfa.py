@@ -62,8 +62,9 @@ def token_match(machine: Machine, token: str, symbol: str) -> tuple[bool, int]:
     return False, 1
 
 
-def build_line_automaton(machine: Machine, credits: list[int],
-                         rank: list[int] | None = None) -> LineAutomaton:
+def build_line_automaton(
+    machine: Machine, credits: list[int], rank: list[int] | None = None
+) -> LineAutomaton:
     """Build the automaton for pay ``credits`` (one per pay entry, at one level).
 
     ``rank`` (default: the credits) decides which matching entry a line pays;
@@ -79,8 +80,9 @@ def build_line_automaton(machine: Machine, credits: list[int],
     i = 0
     while i < len(order):
         state = order[i]
-        rows.append([_intern(_step(state, s, machine, match, rank), ids, order)
-                     for s in range(len(names))])
+        rows.append(
+            [_intern(_step(state, s, machine, match, rank), ids, order) for s in range(len(names))]
+        )
         i += 1
     trans = np.array(rows, dtype=np.int32)
     live = np.array([bool(s[1]) for s in order])

@@ -82,9 +82,19 @@ class PrefixTables:
 
     def as_tuple(self) -> tuple:
         """What the kernels take (``class_entries`` is applied after them)."""
-        return (self.depth, self.head_first, self.head, self.combos, self.alive_line,
-                self.alive_state, self.tail_on, self.tail_counts, self.tail_sym,
-                self.prefix_rows, self.tail_pairs)
+        return (
+            self.depth,
+            self.head_first,
+            self.head,
+            self.combos,
+            self.alive_line,
+            self.alive_state,
+            self.tail_on,
+            self.tail_counts,
+            self.tail_sym,
+            self.prefix_rows,
+            self.tail_pairs,
+        )
 
     @property
     def n_classes(self) -> int:
@@ -94,8 +104,17 @@ class PrefixTables:
     @property
     def nbytes(self) -> int:
         """Memory a spin may touch: rows, combos, alive lists and tail tables."""
-        return sum(a.nbytes for a in (self.head, self.combos, self.alive_line,
-                                      self.alive_state, self.tail_counts, self.tail_sym))
+        return sum(
+            a.nbytes
+            for a in (
+                self.head,
+                self.combos,
+                self.alive_line,
+                self.alive_state,
+                self.tail_counts,
+                self.tail_sym,
+            )
+        )
 
     def finishes_by_tail(self, n_reels: int) -> np.ndarray:
         """Per set: its prefix ends two reels early and a tail table finishes the lines.
@@ -137,8 +156,9 @@ def unique_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return keys, inverse.ravel()
 
 
-def _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted,
-              depth) -> tuple:
+def _raw_rows(
+    window, length, paylines, trans, live, state_win, state_entry, counted, depth
+) -> tuple:
     """Fixed-width rows of one reel set at ``depth``."""
     rows = int(np.prod(length[:depth])) if depth else 1
     n_lines = paylines.shape[0]
@@ -148,8 +168,23 @@ def _raw_rows(window, length, paylines, trans, live, state_win, state_entry, cou
     alive_state = np.zeros((rows, n_lines), dtype=np.int32)
     paid_state = np.full((rows, n_lines), -1, dtype=np.int32)
     counts = np.zeros((rows, counted.shape[0]), dtype=np.int64)
-    build_prefix(window, length, paylines, trans, live, state_win, state_entry, counted, depth,
-                 alive_n, alive_line, alive_state, paid_n, paid_state, counts)
+    build_prefix(
+        window,
+        length,
+        paylines,
+        trans,
+        live,
+        state_win,
+        state_entry,
+        counted,
+        depth,
+        alive_n,
+        alive_line,
+        alive_state,
+        paid_n,
+        paid_state,
+        counts,
+    )
     mask = np.arange(n_lines)[None, :] < alive_n[:, None]
     return alive_n, alive_line[mask], alive_state[mask], paid_state, counts
 
@@ -165,10 +200,17 @@ def choose_depth(length: np.ndarray, n_lines: int) -> int:
     return depth
 
 
-def build_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                        paylines: np.ndarray, trans: np.ndarray, live: np.ndarray,
-                        state_win: np.ndarray, state_entry: np.ndarray, n_entries: int,
-                        depth: int | None = None, pairs: bool = True) -> PrefixTables:
+def build_prefix_tables(
+    sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    paylines: np.ndarray,
+    trans: np.ndarray,
+    live: np.ndarray,
+    state_win: np.ndarray,
+    state_entry: np.ndarray,
+    n_entries: int,
+    depth: int | None = None,
+    pairs: bool = True,
+) -> PrefixTables:
     """Prefix tables of the reel sets ``(window, length, counted)`` of a lines game.
 
     ``depth`` forces one depth for every set (tests); by default each set
@@ -177,28 +219,46 @@ def build_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     has a two-reel automaton (see :func:`certify.engine.tables.finishing_automaton`),
     which the tail tables need.
     """
-    depths = [choose_depth(length, paylines.shape[0]) if depth is None else depth
-              for _, length, _ in sets]
-    raw = [_raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d)
-           for (window, length, counted), d in zip(sets, depths)]
+    depths = [
+        choose_depth(length, paylines.shape[0]) if depth is None else depth for _, length, _ in sets
+    ]
+    raw = [
+        _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d)
+        for (window, length, counted), d in zip(sets, depths)
+    ]
     tails = tail_tables(sets, depths, paylines, trans.shape[1], pairs)
     tables = _pack(raw, depths, state_win, state_entry, n_entries, tails)
     if tables is None:  # too many combos or alive lines: shorten the prefixes
-        return build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
-                                   n_entries, max(max(depths) - 1, 0), pairs)
+        return build_prefix_tables(
+            sets,
+            paylines,
+            trans,
+            live,
+            state_win,
+            state_entry,
+            n_entries,
+            max(max(depths) - 1, 0),
+            pairs,
+        )
     return tables
 
 
-def tail_tables(sets: list[tuple], depths: list[int], paylines: np.ndarray, n_symbols: int,
-                pairs: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def tail_tables(
+    sets: list[tuple], depths: list[int], paylines: np.ndarray, n_symbols: int, pairs: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(tail_on, tail_counts, tail_sym, tail_pairs) of the reel sets (see :class:`PrefixTables`)."""
     n_reels = paylines.shape[1]
     dtype = np.uint8 if n_symbols * n_symbols <= 256 else np.uint16
-    on = [pairs and d <= n_reels - 2 and int(length[-2]) * int(length[-1]) * paylines.shape[0]
-          * np.dtype(dtype).itemsize <= MAX_TAIL_BYTES
-          for (_, length, _), d in zip(sets, depths)]
-    size = max([int(length[-2]) * int(length[-1]) for (_, length, _), o in zip(sets, on) if o]
-               or [1])
+    on = [
+        pairs
+        and d <= n_reels - 2
+        and int(length[-2]) * int(length[-1]) * paylines.shape[0] * np.dtype(dtype).itemsize
+        <= MAX_TAIL_BYTES
+        for (_, length, _), d in zip(sets, depths)
+    ]
+    size = max(
+        [int(length[-2]) * int(length[-1]) for (_, length, _), o in zip(sets, on) if o] or [1]
+    )
     counts = np.zeros((len(sets), size), dtype=np.uint64)
     sym = np.zeros((len(sets), size, paylines.shape[0] if any(on) else 1), dtype=dtype)
     for i, ((window, length, counted), o) in enumerate(zip(sets, on)):
@@ -208,15 +268,21 @@ def tail_tables(sets: list[tuple], depths: list[int], paylines: np.ndarray, n_sy
         la, lb = int(length[a]), int(length[b])
         sym_a = window[a, :la][:, paylines[:, a]].astype(np.int64)  # (stops, lines)
         sym_b = window[b, :lb][:, paylines[:, b]].astype(np.int64)
-        sym[i, :la * lb] = (sym_a[:, None, :] * n_symbols + sym_b[None, :, :]).reshape(la * lb, -1)
+        sym[i, : la * lb] = (sym_a[:, None, :] * n_symbols + sym_b[None, :, :]).reshape(la * lb, -1)
         packed = pack_counts(np.moveaxis(counted, 0, -1))  # (reels, stops)
-        counts[i, :la * lb] = (packed[a, :la, None] + packed[b, None, :lb]).ravel()
-    pairs = [int(length[-2]) * int(length[-1]) if o else 0 for (_, length, _), o in zip(sets, on)]
-    return np.array(on, dtype=np.bool_), counts, sym, np.array(pairs, dtype=np.int64)
+        counts[i, : la * lb] = (packed[a, :la, None] + packed[b, None, :lb]).ravel()
+    n_pairs = [int(length[-2]) * int(length[-1]) if o else 0 for (_, length, _), o in zip(sets, on)]
+    return np.array(on, dtype=np.bool_), counts, sym, np.array(n_pairs, dtype=np.int64)
 
 
-def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,
-          state_entry: np.ndarray, n_entries: int, tails: tuple) -> PrefixTables | None:
+def _pack(
+    raw: list[tuple],
+    depths: list[int],
+    state_win: np.ndarray,
+    state_entry: np.ndarray,
+    n_entries: int,
+    tails: tuple,
+) -> PrefixTables | None:
     """Group the rows of every set into combos and index them (None: too many combos)."""
     row_class, classes = _classes(raw, state_win, state_entry, n_entries)
     alive_n = np.concatenate([r[0] for r in raw])
@@ -230,7 +296,7 @@ def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,
     if keys.shape[0] > 1 << 32 or classes[0].shape[0] > 1 << 16:
         return None
     combo_class, combo_n = keys[:, 0], keys[:, 1]
-    combo_lines, combo_states = keys[:, 2:2 + width], keys[:, 2 + width:]
+    combo_lines, combo_states = keys[:, 2 : 2 + width], keys[:, 2 + width :]
     # the first alive line lives in the combo; the null state (index
     # len(state_win), no pay) stands in when no line is alive
     has = combo_n > 0
@@ -243,10 +309,12 @@ def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,
     if int(extra_n.max(initial=0)) > 255 or int(extra_n.sum()) >= 1 << 24 or width > 1 << 16:
         return None
     combos = np.zeros((keys.shape[0], COMBO_WORDS), dtype=np.uint64)
-    combos[:, COMBO_META] = (combo_class.astype(np.uint64)
-                             | (extra_n.astype(np.uint64) << np.uint64(16))
-                             | (first.astype(np.uint64) << np.uint64(24))
-                             | (line0.astype(np.uint64) << np.uint64(48)))
+    combos[:, COMBO_META] = (
+        combo_class.astype(np.uint64)
+        | (extra_n.astype(np.uint64) << np.uint64(16))
+        | (first.astype(np.uint64) << np.uint64(24))
+        | (line0.astype(np.uint64) << np.uint64(48))
+    )
     combos[:, COMBO_WIN] = classes[0][combo_class].astype(np.uint64)
     combos[:, COMBO_COUNTS] = classes[1][combo_class]
     combos[:, COMBO_STATE] = state0.astype(np.uint64)
@@ -255,23 +323,32 @@ def _pack(raw: list[tuple], depths: list[int], state_win: np.ndarray,
         depth=np.array(depths, dtype=np.int64),
         head_first=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
         head=row_combo.ravel().astype(np.uint16 if keys.shape[0] <= 1 << 16 else np.uint32),
-        combos=combos, alive_line=combo_lines[extra].astype(np.int16),
-        alive_state=combo_states[extra].astype(np.int32), class_entries=classes[2],
-        alive_total=int(alive_n.sum()), tail_on=tails[0], tail_counts=tails[1],
-        tail_sym=tails[2], prefix_rows=np.array(sizes, dtype=np.int64), tail_pairs=tails[3])
+        combos=combos,
+        alive_line=combo_lines[extra].astype(np.int16),
+        alive_state=combo_states[extra].astype(np.int32),
+        class_entries=classes[2],
+        alive_total=int(alive_n.sum()),
+        tail_on=tails[0],
+        tail_counts=tails[1],
+        tail_sym=tails[2],
+        prefix_rows=np.array(sizes, dtype=np.int64),
+        tail_pairs=tails[3],
+    )
 
 
-def _classes(raw: list[tuple], state_win: np.ndarray, state_entry: np.ndarray,
-             n_entries: int) -> tuple[np.ndarray, tuple]:
+def _classes(
+    raw: list[tuple], state_win: np.ndarray, state_entry: np.ndarray, n_entries: int
+) -> tuple[np.ndarray, tuple]:
     """Class of every row; per class its settled credits, packed counts and entries."""
     width = max(r[3].shape[1] for r in raw)
-    paid = np.concatenate([np.pad(r[3], ((0, 0), (0, width - r[3].shape[1])),
-                                  constant_values=-1) for r in raw])
+    paid = np.concatenate(
+        [np.pad(r[3], ((0, 0), (0, width - r[3].shape[1])), constant_values=-1) for r in raw]
+    )
     paid = -np.sort(-paid, axis=1)  # paying states first, in a canonical order
-    paid = paid[:, :max(int((paid >= 0).sum(axis=1).max(initial=0)), 1)]
+    paid = paid[:, : max(int((paid >= 0).sum(axis=1).max(initial=0)), 1)]
     counts = np.concatenate([r[4] for r in raw])
     keys, row_class = unique_rows(np.column_stack([paid, counts]))
-    key_paid, key_counts = keys[:, :paid.shape[1]], keys[:, paid.shape[1]:]
+    key_paid, key_counts = keys[:, : paid.shape[1]], keys[:, paid.shape[1] :]
     valid = key_paid >= 0
     safe = np.where(valid, key_paid, 0)
     class_win = np.where(valid, state_win[safe], 0).sum(axis=1).astype(np.int64)
@@ -309,8 +386,9 @@ def _cache_key(arrays: list[np.ndarray], scalars: tuple) -> str:
     return h.hexdigest()[:32]
 
 
-def consistent(px: PrefixTables, lengths: list[np.ndarray], n_lines: int,
-               trans: np.ndarray) -> bool:
+def consistent(
+    px: PrefixTables, lengths: list[np.ndarray], n_lines: int, trans: np.ndarray
+) -> bool:
     """Whether every index a kernel reads through ``px`` stays inside its arrays.
 
     The kernels do not check bounds; a table read from the disk cache (a
@@ -325,7 +403,8 @@ def consistent(px: PrefixTables, lengths: list[np.ndarray], n_lines: int,
     extra = (meta >> np.uint64(16)) & np.uint64(255)
     return bool(
         px.head_first.tolist() == np.concatenate([[0], np.cumsum(rows)[:-1]]).tolist()
-        and px.head.shape == (sum(rows),) and px.combos.shape[1] == COMBO_WORDS
+        and px.head.shape == (sum(rows),)
+        and px.combos.shape[1] == COMBO_WORDS
         and int(px.head.max(initial=0)) < px.combos.shape[0]
         and int((first + extra).max(initial=0)) <= px.alive_line.shape[0]
         and px.alive_line.shape == px.alive_state.shape
@@ -334,14 +413,23 @@ def consistent(px: PrefixTables, lengths: list[np.ndarray], n_lines: int,
         and int((meta & np.uint64(0xFFFF)).max(initial=0)) < px.class_entries.shape[0]
         and int(px.alive_state.max(initial=0)) < trans.shape[0]
         and int(px.combos[:, 3].max(initial=0)) <= trans.shape[0]  # the null state
-        and px.tail_sym.shape[:2] == px.tail_counts.shape and px.tail_on.shape == (sets,)
-        and int(px.tail_sym.max(initial=0)) < trans.shape[1] ** 2)
+        and px.tail_sym.shape[:2] == px.tail_counts.shape
+        and px.tail_on.shape == (sets,)
+        and int(px.tail_sym.max(initial=0)) < trans.shape[1] ** 2
+    )
 
 
-def cached_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                         paylines: np.ndarray, trans: np.ndarray, live: np.ndarray,
-                         state_win: np.ndarray, state_entry: np.ndarray, n_entries: int,
-                         depth: int | None = None, pairs: bool = True) -> PrefixTables:
+def cached_prefix_tables(
+    sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    paylines: np.ndarray,
+    trans: np.ndarray,
+    live: np.ndarray,
+    state_win: np.ndarray,
+    state_entry: np.ndarray,
+    n_entries: int,
+    depth: int | None = None,
+    pairs: bool = True,
+) -> PrefixTables:
     """:func:`build_prefix_tables`, kept on disk (``.npz``, no pickle) between processes.
 
     A second process simulating the same game reads its tables (milliseconds)
@@ -349,18 +437,22 @@ def cached_prefix_tables(sets: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     """
     folder = cache_dir()
     if folder is None:
-        return build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
-                                   n_entries, depth, pairs)
+        return build_prefix_tables(
+            sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs
+        )
     arrays = [a for s in sets for a in s] + [paylines, trans, live, state_win, state_entry]
     path = folder / f"prefix-{_cache_key(arrays, (n_entries, depth, pairs))}.npz"
-    with contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile), \
-            np.load(path, allow_pickle=False) as stored:
+    with (
+        contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile),
+        np.load(path, allow_pickle=False) as stored,
+    ):
         values = {f.name: stored[f.name] for f in fields(PrefixTables)}
         loaded = PrefixTables(**{**values, "alive_total": int(values["alive_total"])})  # type: ignore[arg-type]
         if consistent(loaded, [length for _, length, _ in sets], paylines.shape[0], trans):
             return loaded
-    tables = build_prefix_tables(sets, paylines, trans, live, state_win, state_entry,
-                                 n_entries, depth, pairs)
+    tables = build_prefix_tables(
+        sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs
+    )
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".npz", delete=False) as tmp:

@@ -62,7 +62,7 @@ class SimulationResult:
             return float("nan")
         mean = self.total_win / self.spins
         var = (self.sum_sq - self.spins * mean * mean) / (self.spins - 1)
-        return max(var, 0.0) / self.total_bet ** 2
+        return max(var, 0.0) / self.total_bet**2
 
     @property
     def std_error(self) -> float:
@@ -74,8 +74,9 @@ class SimulationResult:
         """Share of spins that won something or triggered a feature."""
         return self.hits / self.spins if self.spins else float("nan")
 
-    def merge(self, stats: np.ndarray, sq: np.ndarray, awards: np.ndarray,
-              hist: np.ndarray) -> None:
+    def merge(
+        self, stats: np.ndarray, sq: np.ndarray, awards: np.ndarray, hist: np.ndarray
+    ) -> None:
         """Add per-chunk kernel outputs, in chunk order (deterministic)."""
         for row in range(stats.shape[0]):
             self.spins += int(stats[row, k.OUT_SPINS])
@@ -116,20 +117,41 @@ def reel_args(t: GameTables) -> tuple:
     mode = 0 if not weighted else (1 if all(s.lookup.shape[1] > 1 for s in sets) else 2)
     cumulative = _stack([s.cumulative for s in sets])
     for i, s in enumerate(sets):  # padding must sort after every draw
-        cumulative[i, :, s.cumulative.shape[1]:] = s.total_weight[:, None]
-    return (np.array([0, len(sets) - 1], dtype=np.int64), _stack([s.window for s in sets]),
-            _stack([s.length for s in sets]), _stack([s.total_weight for s in sets]),
-            _stack([s.lookup for s in sets]), cumulative,
-            _stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]), mode,
-            _stack([ways_sums(s.window, t.ways_match) if t.is_ways
-                    else np.zeros((1, 1, 1), dtype=np.int64) for s in sets]))
+        cumulative[i, :, s.cumulative.shape[1] :] = s.total_weight[:, None]
+    return (
+        np.array([0, len(sets) - 1], dtype=np.int64),
+        _stack([s.window for s in sets]),
+        _stack([s.length for s in sets]),
+        _stack([s.total_weight for s in sets]),
+        _stack([s.lookup for s in sets]),
+        cumulative,
+        _stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]),
+        mode,
+        _stack(
+            [
+                ways_sums(s.window, t.ways_match)
+                if t.is_ways
+                else np.zeros((1, 1, 1), dtype=np.int64)
+                for s in sets
+            ]
+        ),
+    )
 
 
 def level_args(level: LevelTables, t: GameTables) -> tuple:
     """The bet-level tuple the kernels take (flat: parallel loops take no nested tuples)."""
-    return (level.trans, level.live, level.state_win, level.state_entry, level.credits,
-            level.scatter_pay, level.bonus_pay, level.total_bet, *level.finishing,
-            *alarm_words(level, t))
+    return (
+        level.trans,
+        level.live,
+        level.state_win,
+        level.state_entry,
+        level.credits,
+        level.scatter_pay,
+        level.bonus_pay,
+        level.total_bet,
+        *level.finishing,
+        *alarm_words(level, t),
+    )
 
 
 def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64]:
@@ -158,9 +180,16 @@ def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
         lt = t.levels[level_index]
         sets = [(s.window, s.length, s.counted) for s in reel_sets(t)]
         t.prefix_cache[level_index] = cached_prefix_tables(
-            sets, t.paylines, lt.trans, lt.live, lt.state_win, lt.state_entry,
-            len(t.machine.pays), depth=0 if t.is_ways else None,
-            pairs=lt.finishing[1].shape[1] > 1)
+            sets,
+            t.paylines,
+            lt.trans,
+            lt.live,
+            lt.state_win,
+            lt.state_entry,
+            len(t.machine.pays),
+            depth=0 if t.is_ways else None,
+            pairs=lt.finishing[1].shape[1] > 1,
+        )
     return t.prefix_cache[level_index]
 
 
@@ -192,8 +221,11 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     the end with tail tables (see ``simulate_chunks``).
     """
     n_reels = t.base.length.shape[0]
-    ok = (not t.is_ways and not any(s.weighted for s in reel_sets(t))
-          and bool(px.finishes_by_tail(n_reels).all()))
+    ok = (
+        not t.is_ways
+        and not any(s.weighted for s in reel_sets(t))
+        and bool(px.finishes_by_tail(n_reels).all())
+    )
     return 1 if ok else None
 
 
@@ -204,13 +236,33 @@ def ways_flag(t: GameTables) -> int | None:
 
 def game_args(t: GameTables) -> tuple:
     """The game tuple the kernels take."""
-    return (t.paylines, t.is_ways, t.ways_match, t.entry_len, t.ways_family, t.fs_counted,
-            t.fs_min, t.fs_spins, t.fs_mult, t.fs_retrigger, t.fs_max, t.bonus_counted,
-            t.bonus_min, t.bonus_weight_cum, int(t.ways_family.max(initial=0)) + 1)
+    return (
+        t.paylines,
+        t.is_ways,
+        t.ways_match,
+        t.entry_len,
+        t.ways_family,
+        t.fs_counted,
+        t.fs_min,
+        t.fs_spins,
+        t.fs_mult,
+        t.fs_retrigger,
+        t.fs_max,
+        t.bonus_counted,
+        t.bonus_min,
+        t.bonus_weight_cum,
+        int(t.ways_family.max(initial=0)) + 1,
+    )
 
 
-def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int,
-               sizes: np.ndarray, stream: int = 0) -> tuple:
+def run_chunks(
+    tables: GameTables,
+    level_index: int,
+    seed: int,
+    first_chunk: int,
+    sizes: np.ndarray,
+    stream: int = 0,
+) -> tuple:
     """Run chunks ``first_chunk ..`` of sizes ``sizes``; return the raw per-chunk outputs.
 
     (statistics, sums of squares, base-game award counts, histograms).
@@ -224,18 +276,37 @@ def run_chunks(tables: GameTables, level_index: int, seed: int, first_chunk: int
     classes = np.zeros((n, 2 * px.n_classes), dtype=np.int64)
     awards = np.zeros((n, 2 * (n_entries + 1)), dtype=np.int64)
     hist = np.zeros((n, HIST_BINS), dtype=np.int64)
-    k.simulate_chunks(states, sizes, reel_args(tables), px.as_tuple(),
-                      level_args(tables.levels[level_index], tables), game_args(tables),
-                      hist_args(tables.levels[level_index].total_bet),
-                      out, sq, classes, awards, hist, ways_flag(tables), fast_flag(tables, px))
-    base_awards = awards[:, 1:n_entries + 1] + classes[:, :px.n_classes] @ px.class_entries
+    k.simulate_chunks(
+        states,
+        sizes,
+        reel_args(tables),
+        px.as_tuple(),
+        level_args(tables.levels[level_index], tables),
+        game_args(tables),
+        hist_args(tables.levels[level_index].total_bet),
+        out,
+        sq,
+        classes,
+        awards,
+        hist,
+        ways_flag(tables),
+        fast_flag(tables, px),
+    )
+    base_awards = awards[:, 1 : n_entries + 1] + classes[:, : px.n_classes] @ px.class_entries
     return out, sq, base_awards, hist
 
 
-def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: int, *,
-             stream: int = 0, chunk_spins: int = CHUNK_SPINS,
-             progress: Callable[[SimulationResult], None] | None = None,
-             runner: Any = None) -> SimulationResult:
+def simulate(
+    machine: Machine | GameTables,
+    level_index: int,
+    spins: int,
+    seed: int,
+    *,
+    stream: int = 0,
+    chunk_spins: int = CHUNK_SPINS,
+    progress: Callable[[SimulationResult], None] | None = None,
+    runner: Any = None,
+) -> SimulationResult:
     """Simulate ``spins`` spins of one bet level with seed ``seed``.
 
     Parameters
@@ -270,9 +341,13 @@ def simulate(machine: Machine | GameTables, level_index: int, spins: int, seed: 
         # in this process, at least 8 chunks per thread and call: with 2 chunks per
         # thread the threads idled at the end of each call (40.6M vs 52.2M spins/s)
         batch = max(batch, 8 * numba.get_num_threads())
-        batches = ((first, run_chunks(tables, level_index, seed, first,
-                                      sizes[first:first + batch], stream))
-                   for first in range(0, sizes.shape[0], batch))
+        batches = (
+            (
+                first,
+                run_chunks(tables, level_index, seed, first, sizes[first : first + batch], stream),
+            )
+            for first in range(0, sizes.shape[0], batch)
+        )
     else:
         batches = runner.batches(tables, level_index, seed, stream, sizes, batch)
     for _, arrays in batches:

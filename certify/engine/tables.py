@@ -55,13 +55,13 @@ class LevelTables:
     level_index: int
     level: int
     total_bet: int
-    credits: np.ndarray               # (n_entries,) credits per line/way
-    trans: np.ndarray                 # lines: automaton
+    credits: np.ndarray  # (n_entries,) credits per line/way
+    trans: np.ndarray  # lines: automaton
     live: np.ndarray
     state_win: np.ndarray
     state_entry: np.ndarray
-    scatter_pay: np.ndarray           # (n_counted, max_count + 1) credits at this level
-    bonus_pay: np.ndarray             # (n_awards,) credits
+    scatter_pay: np.ndarray  # (n_counted, max_count + 1) credits at this level
+    bonus_pay: np.ndarray  # (n_awards,) credits
     finishing: tuple = field(compare=False)  # lines: see finishing_automaton
     signature: tuple = field(default=())
 
@@ -73,28 +73,28 @@ class GameTables:
     machine: Machine
     symbol_ids: dict[str, int]
     is_ways: bool
-    paylines: np.ndarray              # (n_lines, reels) int64
+    paylines: np.ndarray  # (n_lines, reels) int64
     base: ReelSet
-    free: ReelSet                     # same object as base when no feature strips
+    free: ReelSet  # same object as base when no feature strips
     counted_names: tuple[str, ...]
-    fs_counted: int                   # index in counted (-1 none)
+    fs_counted: int  # index in counted (-1 none)
     fs_min: int
-    fs_spins: np.ndarray              # (max_count + 1,) spins awarded by count
+    fs_spins: np.ndarray  # (max_count + 1,) spins awarded by count
     fs_mult: int
     fs_retrigger: bool
-    fs_max: int                       # 0 = no cap
+    fs_max: int  # 0 = no cap
     bonus_counted: int
     bonus_min: int
-    bonus_weight_cum: np.ndarray      # (n_awards,) running weights
-    ways_match: np.ndarray            # (n_entries, reels, n_symbols) multiplier or 0
-    ways_family: np.ndarray           # (n_entries,) family id (entries sharing a first token)
-    entry_len: np.ndarray             # (n_entries,)
+    bonus_weight_cum: np.ndarray  # (n_awards,) running weights
+    ways_match: np.ndarray  # (n_entries, reels, n_symbols) multiplier or 0
+    ways_family: np.ndarray  # (n_entries,) family id (entries sharing a first token)
+    entry_len: np.ndarray  # (n_entries,)
     levels: list[LevelTables]
     prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
-MAX_COUNTED = 8     # counted symbols travel packed, 8 bits each, in one uint64
-MAX_WINDOW = 127    # cells of the window: a count must stay below 128 (SWAR alarm)
+MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
+MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
 
 
 def compile_machine(machine: Machine) -> GameTables:
@@ -115,18 +115,26 @@ def compile_machine(machine: Machine) -> GameTables:
     bonus = machine.bonus
     n_entries = len(machine.pays)
     tables = GameTables(
-        machine=machine, symbol_ids=ids, is_ways=machine.evaluation == "ways",
+        machine=machine,
+        symbol_ids=ids,
+        is_ways=machine.evaluation == "ways",
         paylines=np.array(machine.paylines or [[0] * machine.reels], dtype=np.int64),
-        base=base, free=free, counted_names=tuple(counted),
+        base=base,
+        free=free,
+        counted_names=tuple(counted),
         fs_counted=counted.index(fs.trigger.symbol) if fs else -1,
-        fs_min=fs.trigger.count if fs else 0, fs_spins=fs_spins,
-        fs_mult=fs.multiplier if fs else 1, fs_retrigger=bool(fs and fs.retrigger),
+        fs_min=fs.trigger.count if fs else 0,
+        fs_spins=fs_spins,
+        fs_mult=fs.multiplier if fs else 1,
+        fs_retrigger=bool(fs and fs.retrigger),
         fs_max=(fs.max_spins or 0) if fs else 0,
         bonus_counted=counted.index(bonus.trigger.symbol) if bonus else -1,
         bonus_min=bonus.trigger.count if bonus else 0,
         bonus_weight_cum=np.cumsum([a.weight for a in bonus.awards]).astype(np.int64)
-        if bonus else np.zeros(1, dtype=np.int64),
-        ways_match=_ways_match(machine, ids) if machine.evaluation == "ways"
+        if bonus
+        else np.zeros(1, dtype=np.int64),
+        ways_match=_ways_match(machine, ids)
+        if machine.evaluation == "ways"
         else np.zeros((n_entries, machine.reels, len(ids)), dtype=np.int64),
         ways_family=_ways_family(machine),
         entry_len=np.array([len(e.combo) for e in machine.pays], dtype=np.int64),
@@ -142,13 +150,26 @@ def _check_engine_limits(machine: Machine, counted: list[str]) -> None:
     problems = []
     where = machine.source or machine.id
     if len(counted) > MAX_COUNTED:
-        problems.append(Problem(where, "scatter_pays", f"{len(counted)} counted symbols "
-                                f"(scatters, feature triggers) {counted}: the engine counts at "
-                                f"most {MAX_COUNTED}", "engine_limit"))
+        problems.append(
+            Problem(
+                where,
+                "scatter_pays",
+                f"{len(counted)} counted symbols "
+                f"(scatters, feature triggers) {counted}: the engine counts at "
+                f"most {MAX_COUNTED}",
+                "engine_limit",
+            )
+        )
     if machine.rows * machine.reels > MAX_WINDOW:
-        problems.append(Problem(where, "reels.rows", f"a window of {machine.rows} x "
-                                f"{machine.reels} cells: the engine counts at most {MAX_WINDOW}",
-                                "engine_limit"))
+        problems.append(
+            Problem(
+                where,
+                "reels.rows",
+                f"a window of {machine.rows} x "
+                f"{machine.reels} cells: the engine counts at most {MAX_WINDOW}",
+                "engine_limit",
+            )
+        )
     if problems:
         raise ModelError(problems)
 
@@ -164,8 +185,9 @@ def _counted_symbols(machine: Machine) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _reel_set(strips: tuple, weights: tuple | None, rows: int, ids: dict[str, int],
-              counted: list[str]) -> ReelSet:
+def _reel_set(
+    strips: tuple, weights: tuple | None, rows: int, ids: dict[str, int], counted: list[str]
+) -> ReelSet:
     reels = len(strips)
     max_len = max(len(s) for s in strips)
     window = np.zeros((reels, max_len, rows), dtype=np.uint8)
@@ -187,8 +209,16 @@ def _reel_set(strips: tuple, weights: tuple | None, rows: int, ids: dict[str, in
     if small:
         for r in range(reels):
             lookup[r, : total[r]] = np.repeat(np.arange(max_len), weight[r])
-    return ReelSet(window, np.array([len(s) for s in strips], dtype=np.int64), weight, total,
-                   lookup, cumulative, count, weighted=weights is not None)
+    return ReelSet(
+        window,
+        np.array([len(s) for s in strips], dtype=np.int64),
+        weight,
+        total,
+        lookup,
+        cumulative,
+        count,
+        weighted=weights is not None,
+    )
 
 
 def _ways_match(machine: Machine, ids: dict[str, int]) -> np.ndarray:
@@ -204,12 +234,13 @@ def _ways_match(machine: Machine, ids: dict[str, int]) -> np.ndarray:
 
 def _ways_family(machine: Machine) -> np.ndarray:
     """Family id per entry: entries sharing the first token pay only the longest."""
-    first = {}
-    return np.array([first.setdefault(e.combo[0], len(first)) for e in machine.pays],
-                    dtype=np.int64)
+    first: dict[str, int] = {}
+    return np.array(
+        [first.setdefault(e.combo[0], len(first)) for e in machine.pays], dtype=np.int64
+    )
 
 
-JACKPOT_RANK = 10 ** 15
+JACKPOT_RANK = 10**15
 
 
 def jackpot_entries(machine: Machine, level: int) -> dict[int, str]:
@@ -236,11 +267,13 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
     max_count = machine.rows * machine.reels
     scatter = np.zeros((max(len(tables.counted_names), 1), max_count + 1), dtype=np.int64)
     for c, name in enumerate(tables.counted_names):
-        for sp in sorted((s for s in machine.scatter_pays if s.symbol == name),
-                         key=lambda s: s.count):
-            scatter[c, sp.count:] = sp.pays * total_bet
-    bonus = np.array([a.pays * total_bet for a in machine.bonus.awards] if machine.bonus
-                     else [0], dtype=np.int64)
+        for sp in sorted(
+            (s for s in machine.scatter_pays if s.symbol == name), key=lambda s: s.count
+        ):
+            scatter[c, sp.count :] = sp.pays * total_bet
+    bonus = np.array(
+        [a.pays * total_bet for a in machine.bonus.awards] if machine.bonus else [0], dtype=np.int64
+    )
     if tables.is_ways:
         trans = np.zeros((1, len(tables.symbol_ids)), dtype=np.int32)
         live = np.zeros(1, dtype=np.bool_)
@@ -249,11 +282,25 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
     else:
         dfa = build_line_automaton(machine, credits, rank)
         trans, live, win, entry = dfa.trans, dfa.live, dfa.win, dfa.best_entry
-    signature = (tuple(np.array(credits) * 1.0 / total_bet), tuple(scatter.ravel() / total_bet),
-                 tuple(bonus / total_bet))
-    return LevelTables(li, level, total_bet, np.array(credits, dtype=np.int64), trans, live,
-                       win, entry, scatter, bonus, finishing_automaton(trans, live, win, entry),
-                       signature)
+    signature = (
+        tuple(np.array(credits) * 1.0 / total_bet),
+        tuple(scatter.ravel() / total_bet),
+        tuple(bonus / total_bet),
+    )
+    return LevelTables(
+        li,
+        level,
+        total_bet,
+        np.array(credits, dtype=np.int64),
+        trans,
+        live,
+        win,
+        entry,
+        scatter,
+        bonus,
+        finishing_automaton(trans, live, win, entry),
+        signature,
+    )
 
 
 def ways_sums(window: np.ndarray, ways_match: np.ndarray) -> np.ndarray:
@@ -273,8 +320,9 @@ def ways_sums(window: np.ndarray, ways_match: np.ndarray) -> np.ndarray:
 PAIR_TABLE_MAX = 1 << 18  # entries; beyond, spins step one reel at a time
 
 
-def finishing_automaton(trans: np.ndarray, live: np.ndarray, win: np.ndarray,
-                        entry: np.ndarray) -> tuple:
+def finishing_automaton(
+    trans: np.ndarray, live: np.ndarray, win: np.ndarray, entry: np.ndarray
+) -> tuple:
     """The line automaton as the simulation finishes lines: no live checks needed.
 
     Returns ``(step, pair, win, entry1)`` over the states plus one *null*
@@ -295,5 +343,9 @@ def finishing_automaton(trans: np.ndarray, live: np.ndarray, win: np.ndarray,
         pair = np.zeros((1, 1), dtype=np.int32)
     else:
         pair = step[step].reshape(n_states + 1, n_symbols * n_symbols)
-    return (step, pair, np.append(win, 0).astype(np.int64),
-            np.append(entry + 1, 0).astype(np.int64))
+    return (
+        step,
+        pair,
+        np.append(win, 0).astype(np.int64),
+        np.append(entry + 1, 0).astype(np.int64),
+    )

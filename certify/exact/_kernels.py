@@ -41,8 +41,9 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
 
 
 @jit(inline="always")
-def _accumulate(outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
-                out_wb2, out_hit):
+def _accumulate(
+    outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit
+):
     """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
     b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
     out_w[outer, b] += w
@@ -53,9 +54,29 @@ def _accumulate(outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out
 
 
 @jit(inline="always")
-def _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, tail_w, tail_cnt,
-                  tail_n, tail_total, cnt_last, fs_counted, bonus_counted, bonus_min, out_w,
-                  out_wb, out_wb2, out_hit, out_aw):
+def _settled_leaf(
+    outer,
+    k,
+    ls,
+    cnt,
+    wt,
+    state_win,
+    state_entry,
+    scatter_pay,
+    tail_w,
+    tail_cnt,
+    tail_n,
+    tail_total,
+    cnt_last,
+    fs_counted,
+    bonus_counted,
+    bonus_min,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
+):
     """Close a prefix whose lines are all settled after ``k`` reels.
 
     The remaining reels matter only through the counted symbols they show, so
@@ -72,8 +93,19 @@ def _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, ta
             cnt_last[c] = cnt[k, c] + tail_cnt[k, m, c]
         win = settled + scatter_win(cnt_last, scatter_pay)
         w = wt[k] * tail_w[k, m]
-        _accumulate(outer, w, win, cnt_last, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
-                    out_wb2, out_hit)
+        _accumulate(
+            outer,
+            w,
+            win,
+            cnt_last,
+            fs_counted,
+            bonus_counted,
+            bonus_min,
+            out_w,
+            out_wb,
+            out_wb2,
+            out_hit,
+        )
 
 
 @jit(inline="always")
@@ -86,8 +118,9 @@ def _count_alive(k, ls, live):
 
 
 @jit(parallel=True)
-def enumerate_lines(window, length, weight, counted, level, game, tails, out_w, out_wb,
-                    out_wb2, out_hit, out_aw):
+def enumerate_lines(
+    window, length, weight, counted, level, game, tails, out_w, out_wb, out_wb2, out_hit, out_aw
+):
     """Full cycle of a lines game; one output row per stop of reel 1.
 
     A depth-first walk over reels 2..R-1: a prefix whose lines are all settled
@@ -96,13 +129,39 @@ def enumerate_lines(window, length, weight, counted, level, game, tails, out_w, 
     looped over only for them.
     """
     for outer in prange(length[0]):
-        _walk_outer(outer, window, length, weight, counted, level, game, tails, out_w, out_wb,
-                    out_wb2, out_hit, out_aw)
+        _walk_outer(
+            outer,
+            window,
+            length,
+            weight,
+            counted,
+            level,
+            game,
+            tails,
+            out_w,
+            out_wb,
+            out_wb2,
+            out_hit,
+            out_aw,
+        )
 
 
 @jit
-def _walk_outer(outer, window, length, weight, counted, level, game, tails, out_w, out_wb,
-                out_wb2, out_hit, out_aw):
+def _walk_outer(
+    outer,
+    window,
+    length,
+    weight,
+    counted,
+    level,
+    game,
+    tails,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
+):
     """The depth-first walk under one stop of reel 1 (its own buffers, no sharing)."""
     trans, live, state_win, state_entry = level[0], level[1], level[2], level[3]
     scatter_pay = level[5]
@@ -128,14 +187,57 @@ def _walk_outer(outer, window, length, weight, counted, level, game, tails, out_
             k += 1
             continue
         if n_alive == 0:
-            _settled_leaf(outer, k, ls, cnt, wt, state_win, state_entry, scatter_pay, tail_w,
-                          tail_cnt, tail_n, tail_total, cnt_last, fs_counted, bonus_counted,
-                          bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw)
+            _settled_leaf(
+                outer,
+                k,
+                ls,
+                cnt,
+                wt,
+                state_win,
+                state_entry,
+                scatter_pay,
+                tail_w,
+                tail_cnt,
+                tail_n,
+                tail_total,
+                cnt_last,
+                fs_counted,
+                bonus_counted,
+                bonus_min,
+                out_w,
+                out_wb,
+                out_wb2,
+                out_hit,
+                out_aw,
+            )
         else:
-            _walk_last_reel(outer, stops, window, paylines, trans, live, state_win,
-                            state_entry, counted, weight, scatter_pay, ls, cnt, wt, alive,
-                            cnt_last, fs_counted, bonus_counted, bonus_min, tail_total, out_w,
-                            out_wb, out_wb2, out_hit, out_aw)
+            _walk_last_reel(
+                outer,
+                stops,
+                window,
+                paylines,
+                trans,
+                live,
+                state_win,
+                state_entry,
+                counted,
+                weight,
+                scatter_pay,
+                ls,
+                cnt,
+                wt,
+                alive,
+                cnt_last,
+                fs_counted,
+                bonus_counted,
+                bonus_min,
+                tail_total,
+                out_w,
+                out_wb,
+                out_wb2,
+                out_hit,
+                out_aw,
+            )
         done = True
         while k > 1:
             d = k - 1
@@ -150,10 +252,33 @@ def _walk_outer(outer, window, length, weight, counted, level, game, tails, out_
 
 
 @jit(inline="always")
-def _walk_last_reel(outer, stops, window, paylines, trans, live, state_win, state_entry,
-                    counted, weight, scatter_pay, ls, cnt, wt, alive, cnt_last, fs_counted,
-                    bonus_counted, bonus_min, tail_total, out_w, out_wb, out_wb2, out_hit,
-                    out_aw):
+def _walk_last_reel(
+    outer,
+    stops,
+    window,
+    paylines,
+    trans,
+    live,
+    state_win,
+    state_entry,
+    counted,
+    weight,
+    scatter_pay,
+    ls,
+    cnt,
+    wt,
+    alive,
+    cnt_last,
+    fs_counted,
+    bonus_counted,
+    bonus_min,
+    tail_total,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
+):
     """Lines still alive before the last reel: settle the dead ones, walk the rest."""
     last = stops.shape[0] - 1
     settled, n_alive = 0, 0
@@ -166,15 +291,63 @@ def _walk_last_reel(outer, stops, window, paylines, trans, live, state_win, stat
             settled += state_win[st]
             if state_entry[st] >= 0:
                 out_aw[outer, state_entry[st]] += wt[last] * tail_total[last]
-    _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, counted, weight,
-               scatter_pay, ls, cnt, wt, alive, n_alive, settled, cnt_last, fs_counted,
-               bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw)
+    _last_reel(
+        outer,
+        stops,
+        window,
+        paylines,
+        trans,
+        state_win,
+        state_entry,
+        counted,
+        weight,
+        scatter_pay,
+        ls,
+        cnt,
+        wt,
+        alive,
+        n_alive,
+        settled,
+        cnt_last,
+        fs_counted,
+        bonus_counted,
+        bonus_min,
+        out_w,
+        out_wb,
+        out_wb2,
+        out_hit,
+        out_aw,
+    )
 
 
 @jit(inline="always")
-def _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, counted, weight,
-               scatter_pay, ls, cnt, wt, alive, n_alive, settled, cnt_last, fs_counted,
-               bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw):
+def _last_reel(
+    outer,
+    stops,
+    window,
+    paylines,
+    trans,
+    state_win,
+    state_entry,
+    counted,
+    weight,
+    scatter_pay,
+    ls,
+    cnt,
+    wt,
+    alive,
+    n_alive,
+    settled,
+    cnt_last,
+    fs_counted,
+    bonus_counted,
+    bonus_min,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
+):
     last = stops.shape[0] - 1
     prefix_w = wt[last]
     for s in range(window.shape[1]):
@@ -191,14 +364,45 @@ def _last_reel(outer, stops, window, paylines, trans, state_win, state_entry, co
         for c in range(counted.shape[0]):
             cnt_last[c] = cnt[last, c] + counted[c, last, s]
         win += scatter_win(cnt_last, scatter_pay)
-        _accumulate(outer, w, win, cnt_last, fs_counted, bonus_counted, bonus_min, out_w, out_wb,
-                    out_wb2, out_hit)
+        _accumulate(
+            outer,
+            w,
+            win,
+            cnt_last,
+            fs_counted,
+            bonus_counted,
+            bonus_min,
+            out_w,
+            out_wb,
+            out_wb2,
+            out_hit,
+        )
 
 
 @jit(parallel=True)
-def enumerate_combos(active, combo_w, ps, combos, alive_line, alive_state, tail_w, tail_counts,
-                     tail_sym, step_pair, win1, entry1, scatter_pay, fs_counted, bonus_counted,
-                     bonus_min, out_w, out_wb, out_wb2, out_hit, out_aw):
+def enumerate_combos(
+    active,
+    combo_w,
+    ps,
+    combos,
+    alive_line,
+    alive_state,
+    tail_w,
+    tail_counts,
+    tail_sym,
+    step_pair,
+    win1,
+    entry1,
+    scatter_pay,
+    fs_counted,
+    bonus_counted,
+    bonus_min,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
+):
     """Full cycle of a lines game through its prefix combos (one output row per combo).
 
     Every prefix of the first reels with the same combo (settled wins, counted
@@ -246,8 +450,9 @@ def enumerate_combos(active, combo_w, ps, combos, alive_line, alive_state, tail_
 
 
 @jit(parallel=True)
-def enumerate_ways(ways_sum, length, weight, counted, level, game, out_w, out_wb, out_wb2,
-                   out_hit, out_aw):
+def enumerate_ways(
+    ways_sum, length, weight, counted, level, game, out_w, out_wb, out_wb2, out_hit, out_aw
+):
     """Full cycle of a ways game; one output row per stop of reel 1.
 
     ``ways_sum``: see :func:`certify.engine.tables.ways_sums`.
@@ -269,8 +474,18 @@ def enumerate_ways(ways_sum, length, weight, counted, level, game, out_w, out_wb
             for r in range(n_reels):
                 w *= weight[r, stops[r]]
             awards[:] = 0
-            win = ways_win(stops, ways_sum, entry_len, family, credits, fam_len,
-                           fam_win, fam_entry, awards, True)
+            win = ways_win(
+                stops,
+                ways_sum,
+                entry_len,
+                family,
+                credits,
+                fam_len,
+                fam_win,
+                fam_entry,
+                awards,
+                True,
+            )
             for e in range(awards.shape[0]):
                 out_aw[outer, e] += awards[e] * w
             for c in range(counted.shape[0]):
@@ -279,8 +494,19 @@ def enumerate_ways(ways_sum, length, weight, counted, level, game, out_w, out_wb
                     n += counted[c, r, stops[r]]
                 counts[c] = n
             win += scatter_win(counts, scatter_pay)
-            _accumulate(outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w,
-                        out_wb, out_wb2, out_hit)
+            _accumulate(
+                outer,
+                w,
+                win,
+                counts,
+                fs_counted,
+                bonus_counted,
+                bonus_min,
+                out_w,
+                out_wb,
+                out_wb2,
+                out_hit,
+            )
             d = n_reels - 1
             while d >= 1:
                 stops[d] += 1

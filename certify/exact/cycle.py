@@ -20,9 +20,9 @@ MAX_CYCLE = 2_000_000_000  # weighted stop combinations we enumerate by default
 class AwardExact:
     """One award with its exact frequency (expected occurrences per spin)."""
 
-    kind: str                 # line | ways | scatter | free_spins | bonus
+    kind: str  # line | ways | scatter | free_spins | bonus
     combo: tuple[str, ...]
-    pays: int                 # credits at the level (x total bet for scatter)
+    pays: int  # credits at the level (x total bet for scatter)
     probability: float
 
     @property
@@ -144,10 +144,18 @@ def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> 
 def _rescale(base: LevelExact, lt: LevelTables) -> LevelExact:
     """The same figures for a level whose pays are proportional to its bet."""
     ratio = lt.total_bet / base.total_bet
-    awards = [AwardExact(a.kind, a.combo, int(round(a.pays * ratio)), a.probability)
-              for a in base.awards]
-    return LevelExact(**{**base.__dict__, "level_index": lt.level_index, "level": lt.level,
-                         "total_bet": lt.total_bet, "awards": awards})
+    awards = [
+        AwardExact(a.kind, a.combo, int(round(a.pays * ratio)), a.probability) for a in base.awards
+    ]
+    return LevelExact(
+        **{
+            **base.__dict__,
+            "level_index": lt.level_index,
+            "level": lt.level,
+            "total_bet": lt.total_bet,
+            "awards": awards,
+        }
+    )
 
 
 def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
@@ -164,67 +172,108 @@ def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buc
     return walk_cycle(tables, reels, lt)
 
 
-def _buckets(tables: GameTables, w: np.ndarray, wb: np.ndarray, wb2: np.ndarray,
-             hit: np.ndarray, aw: np.ndarray) -> _Buckets:
+def _buckets(
+    tables: GameTables,
+    w: np.ndarray,
+    wb: np.ndarray,
+    wb2: np.ndarray,
+    hit: np.ndarray,
+    aw: np.ndarray,
+) -> _Buckets:
     """Sum the kernel's per-row outputs (credit sums exactly, as Python integers)."""
     if int(np.abs(wb).max(initial=0)) < (1 << 62) // max(wb.shape[0], 1):
         wb_exact = [int(x) for x in wb.sum(axis=0)]  # no int64 overflow possible
     else:
         wb_exact = [sum(int(x) for x in wb[:, b]) for b in range(wb.shape[1])]
-    return _Buckets(w.sum(axis=0), wb_exact, wb2.sum(axis=0), hit.sum(axis=0), aw.sum(axis=0),
-                    int(w.sum()))
+    return _Buckets(
+        w.sum(axis=0), wb_exact, wb2.sum(axis=0), hit.sum(axis=0), aw.sum(axis=0), int(w.sum())
+    )
 
 
 def _outputs(tables: GameTables, rows: int) -> tuple[np.ndarray, ...]:
     n_buckets = 2 * (tables.machine.rows * tables.machine.reels + 1)
-    return (np.zeros((rows, n_buckets), dtype=np.int64),
-            np.zeros((rows, n_buckets), dtype=np.int64),
-            np.zeros((rows, n_buckets), dtype=np.float64),
-            np.zeros((rows, n_buckets), dtype=np.int64),
-            np.zeros((rows, max(len(tables.machine.pays), 1)), dtype=np.int64))
+    return (
+        np.zeros((rows, n_buckets), dtype=np.int64),
+        np.zeros((rows, n_buckets), dtype=np.int64),
+        np.zeros((rows, n_buckets), dtype=np.float64),
+        np.zeros((rows, n_buckets), dtype=np.int64),
+        np.zeros((rows, max(len(tables.machine.pays), 1)), dtype=np.int64),
+    )
 
 
 def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
     """The cycle walked stop by stop (depth first under each stop of reel 1)."""
     out = _outputs(tables, int(reels.length[0]))
     if tables.is_ways:
-        k.enumerate_ways(ways_sums(reels.window, tables.ways_match), reels.length, reels.weight,
-                         reels.counted,
-                         level_args(lt, tables), game_args(tables), *out)
+        k.enumerate_ways(
+            ways_sums(reels.window, tables.ways_match),
+            reels.length,
+            reels.weight,
+            reels.counted,
+            level_args(lt, tables),
+            game_args(tables),
+            *out,
+        )
     else:
-        k.enumerate_lines(reels.window, reels.length, reels.weight, reels.counted,
-                          level_args(lt, tables), game_args(tables), tail_classes(reels), *out)
+        k.enumerate_lines(
+            reels.window,
+            reels.length,
+            reels.weight,
+            reels.counted,
+            level_args(lt, tables),
+            game_args(tables),
+            tail_classes(reels),
+            *out,
+        )
     return _buckets(tables, *out)
 
 
-def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables,
-                        ps: int) -> _Buckets:
+def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps: int) -> _Buckets:
     """The cycle of reel set ``ps`` summed over its prefix combos and last-two-reel pairs."""
     px = prefix_tables(tables, lt.level_index)
     depth, n_reels = int(px.depth[ps]), reels.length.shape[0]
     rows = int(np.prod(reels.length[:depth]))
     row_w = np.ones(1, dtype=np.int64)
     for r in range(depth):
-        row_w = np.outer(row_w, reels.weight[r, :reels.length[r]]).ravel()
+        row_w = np.outer(row_w, reels.weight[r, : reels.length[r]]).ravel()
     combo_w = np.zeros(px.combos.shape[0], dtype=np.int64)
-    np.add.at(combo_w, px.head[px.head_first[ps]:px.head_first[ps] + rows].astype(np.int64), row_w)
+    np.add.at(
+        combo_w, px.head[px.head_first[ps] : px.head_first[ps] + rows].astype(np.int64), row_w
+    )
     a, b = n_reels - 2, n_reels - 1
     tail_w = np.zeros(px.tail_counts.shape[1], dtype=np.int64)
-    pairs = np.outer(reels.weight[a, :reels.length[a]], reels.weight[b, :reels.length[b]]).ravel()
-    tail_w[:pairs.shape[0]] = pairs
+    pairs = np.outer(reels.weight[a, : reels.length[a]], reels.weight[b, : reels.length[b]]).ravel()
+    tail_w[: pairs.shape[0]] = pairs
     active = np.nonzero(combo_w)[0]
     out = _outputs(tables, active.shape[0])
     step, pair, win1, entry1 = lt.finishing
-    k.enumerate_combos(active, combo_w, ps, px.combos, px.alive_line, px.alive_state, tail_w,
-                       px.tail_counts, px.tail_sym, pair, win1, entry1, lt.scatter_pay,
-                       tables.fs_counted, tables.bonus_counted, tables.bonus_min, *out)
+    k.enumerate_combos(
+        active,
+        combo_w,
+        ps,
+        px.combos,
+        px.alive_line,
+        px.alive_state,
+        tail_w,
+        px.tail_counts,
+        px.tail_sym,
+        pair,
+        win1,
+        entry1,
+        lt.scatter_pay,
+        tables.fs_counted,
+        tables.bonus_counted,
+        tables.bonus_min,
+        *out,
+    )
     result = _buckets(tables, *out)
     # entries the prefixes settled: per class, its weight x every tail
     class_w = np.zeros(px.n_classes, dtype=np.int64)
     np.add.at(class_w, (px.combos[:, 0] & np.uint64(0xFFFF)).astype(np.int64), combo_w)
     settled = (class_w @ px.class_entries) * int(pairs.sum())
-    return _Buckets(result.w, result.wb, result.wb2, result.hit, result.awards + settled,
-                    result.total)
+    return _Buckets(
+        result.w, result.wb, result.wb2, result.hit, result.awards + settled, result.total
+    )
 
 
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
@@ -245,8 +294,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         ef, ef2 = fs_moments.get(count, (0.0, 0.0))
         extra = ef + bflag * eb
         mean += base.wb[b] + wgt * extra
-        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (
-            ef2 + bflag * (eb2 + 2 * ef * eb))
+        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (ef2 + bflag * (eb2 + 2 * ef * eb))
         triggered = count in fs_moments or bflag
         hit += wgt if triggered else float(base.hit[b])
         fs_mean += wgt * ef
@@ -257,12 +305,20 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     ew = mean / total
     scatter = scatter_mean(tables, tables.base, lt)
     return LevelExact(
-        level_index=lt.level_index, level=lt.level, total_bet=tb, rtp=ew / tb,
-        line_rtp=(line_sum / total - scatter) / tb, scatter_rtp=scatter / tb,
-        free_spins_rtp=fs_mean / total / tb, bonus_rtp=bonus_mean / total / tb,
-        hit_frequency=hit / total, variance=(var_sum / total - ew * ew) / tb ** 2,
-        fs_probability=fs_p / total, bonus_probability=bonus_p / total,
-        awards=_awards(tables, lt, base, fs_p / total, bonus_p / total))
+        level_index=lt.level_index,
+        level=lt.level,
+        total_bet=tb,
+        rtp=ew / tb,
+        line_rtp=(line_sum / total - scatter) / tb,
+        scatter_rtp=scatter / tb,
+        free_spins_rtp=fs_mean / total / tb,
+        bonus_rtp=bonus_mean / total / tb,
+        hit_frequency=hit / total,
+        variance=(var_sum / total - ew * ew) / tb**2,
+        fs_probability=fs_p / total,
+        bonus_probability=bonus_p / total,
+        awards=_awards(tables, lt, base, fs_p / total, bonus_p / total),
+    )
 
 
 def _bonus(tables: GameTables, lt: LevelTables) -> tuple[float, float]:
@@ -272,8 +328,9 @@ def _bonus(tables: GameTables, lt: LevelTables) -> tuple[float, float]:
     return bonus_moments(lt.bonus_pay, weights)
 
 
-def _free_spin_moments(tables: GameTables, lt: LevelTables, eb: float,
-                       eb2: float) -> dict[int, tuple[float, float]]:
+def _free_spin_moments(
+    tables: GameTables, lt: LevelTables, eb: float, eb2: float
+) -> dict[int, tuple[float, float]]:
     """E[F], E[F^2] of the feature by base-game trigger count."""
     if tables.fs_counted < 0:
         return {}
@@ -299,22 +356,37 @@ def _free_spin_moments(tables: GameTables, lt: LevelTables, eb: float,
     return out
 
 
-def _awards(tables: GameTables, lt: LevelTables, base: _Buckets, fs_p: float,
-            bonus_p: float) -> list[AwardExact]:
+def _awards(
+    tables: GameTables, lt: LevelTables, base: _Buckets, fs_p: float, bonus_p: float
+) -> list[AwardExact]:
     m = tables.machine
     kind = "ways" if tables.is_ways else "line"
-    out = [AwardExact(kind, e.combo, int(lt.credits[e.index]),
-                      float(base.awards[e.index]) / base.total) for e in m.pays]
+    out = [
+        AwardExact(
+            kind, e.combo, int(lt.credits[e.index]), float(base.awards[e.index]) / base.total
+        )
+        for e in m.pays
+    ]
     for sp in m.scatter_pays:
         dist = count_distribution(tables.base, tables.counted_names.index(sp.symbol))
         higher = [s.count for s in m.scatter_pays if s.symbol == sp.symbol and s.count > sp.count]
         upto = min(higher) if higher else dist.shape[0]
-        out.append(AwardExact("scatter", (sp.symbol,) * sp.count, sp.pays * lt.total_bet,
-                              float(dist[sp.count:upto].sum())))
+        out.append(
+            AwardExact(
+                "scatter",
+                (sp.symbol,) * sp.count,
+                sp.pays * lt.total_bet,
+                float(dist[sp.count : upto].sum()),
+            )
+        )
     if m.free_spins is not None:
-        out.append(AwardExact("free_spins", (m.free_spins.trigger.symbol,) *
-                              m.free_spins.trigger.count, 0, fs_p))
+        out.append(
+            AwardExact(
+                "free_spins", (m.free_spins.trigger.symbol,) * m.free_spins.trigger.count, 0, fs_p
+            )
+        )
     if m.bonus is not None:
-        out.append(AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0,
-                              bonus_p))
+        out.append(
+            AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0, bonus_p)
+        )
     return out

@@ -18,8 +18,9 @@ from certify.exact.features import bonus_moments, feature_moments
 def symbol_distribution(reels: ReelSet, reel: int, row: int, n_symbols: int) -> np.ndarray:
     """P(symbol) at ``row`` of ``reel``, weighted by stop weights."""
     n = int(reels.length[reel])
-    p = np.bincount(reels.window[reel, :n, row], weights=reels.weight[reel, :n],
-                    minlength=n_symbols)
+    p = np.bincount(
+        reels.window[reel, :n, row], weights=reels.weight[reel, :n], minlength=n_symbols
+    )
     return p / reels.total_weight[reel]
 
 

@@ -20,8 +20,9 @@ from certify.errors import EngineError
 from certify.exact._kernels import capped_moments
 
 
-def spin_classes(added: np.ndarray, q: np.ndarray, s1: np.ndarray,
-                 s2: np.ndarray) -> dict[int, tuple[float, float, float]]:
+def spin_classes(
+    added: np.ndarray, q: np.ndarray, s1: np.ndarray, s2: np.ndarray
+) -> dict[int, tuple[float, float, float]]:
     """Merge per-bucket moments into classes by spins added: a -> (Q, S1, S2)."""
     out: dict[int, list[float]] = {}
     for a, qq, m1, m2 in zip(added, q, s1, s2):
@@ -32,8 +33,9 @@ def spin_classes(added: np.ndarray, q: np.ndarray, s1: np.ndarray,
     return {a: (v[0], v[1], v[2]) for a, v in out.items()}
 
 
-def feature_moments(classes: dict[int, tuple[float, float, float]], start: int,
-                    cap: int) -> tuple[float, float, float]:
+def feature_moments(
+    classes: dict[int, tuple[float, float, float]], start: int, cap: int
+) -> tuple[float, float, float]:
     """E[F], E[F^2] and E[spins played] of a feature starting with ``start`` spins."""
     if start <= 0:
         return 0.0, 0.0, 0.0
@@ -45,12 +47,15 @@ def feature_moments(classes: dict[int, tuple[float, float, float]], start: int,
 def _uncapped(classes: dict, n: int) -> tuple[float, float, float]:
     rho = sum(a * q for a, (q, _, _) in classes.items())
     if rho >= 1:
-        raise EngineError(f"free spins retrigger on average {rho:.4f} >= 1 spin per spin: the "
-                          "feature never ends; set free_spins.max_spins")
+        raise EngineError(
+            f"free spins retrigger on average {rho:.4f} >= 1 spin per spin: the "
+            "feature never ends; set free_spins.max_spins"
+        )
     s1 = sum(v[1] for v in classes.values())
     m1 = s1 / (1 - rho)
-    rest = sum(s2 + 2 * a * x1 * m1 + a * (a - 1) * q * m1 * m1
-               for a, (q, x1, s2) in classes.items())
+    rest = sum(
+        s2 + 2 * a * x1 * m1 + a * (a - 1) * q * m1 * m1 for a, (q, x1, s2) in classes.items()
+    )
     m2 = rest / (1 - rho)
     spins = n / (1 - rho)
     return n * m1, n * m2 + n * (n - 1) * m1 * m1, spins

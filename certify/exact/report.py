@@ -22,20 +22,42 @@ def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> di
         ex = result.levels[lt.level_index] if result else None
         jack = jackpot_rtp(machine, lt.level_index, ex)
         decomposed = mean_return(tables, lt)
-        entry: dict[str, Any] = {"level": lt.level, "total_bet": lt.total_bet, "exact": None,
-                                 "decomposed_base_rtp": decomposed}
+        entry: dict[str, Any] = {
+            "level": lt.level,
+            "total_bet": lt.total_bet,
+            "exact": None,
+            "decomposed_base_rtp": decomposed,
+        }
         if ex is not None:
             entry["exact"] = {
-                "rtp": ex.rtp + jack, "base_rtp": ex.rtp, "jackpot_rtp": jack,
-                "line_rtp": ex.line_rtp, "scatter_rtp": ex.scatter_rtp,
-                "free_spins_rtp": ex.free_spins_rtp, "bonus_rtp": ex.bonus_rtp,
-                "hit_frequency": ex.hit_frequency, "variance": ex.variance,
+                "rtp": ex.rtp + jack,
+                "base_rtp": ex.rtp,
+                "jackpot_rtp": jack,
+                "line_rtp": ex.line_rtp,
+                "scatter_rtp": ex.scatter_rtp,
+                "free_spins_rtp": ex.free_spins_rtp,
+                "bonus_rtp": ex.bonus_rtp,
+                "hit_frequency": ex.hit_frequency,
+                "variance": ex.variance,
                 "volatility_index": ex.volatility_index(confidence),
-                "awards": [{"kind": a.kind, "combo": list(a.combo), "pays": a.pays,
-                            "probability": a.probability,
-                            "one_in": a.one_in if a.probability > 0 else None}
-                           for a in ex.awards]}
+                "awards": [
+                    {
+                        "kind": a.kind,
+                        "combo": list(a.combo),
+                        "pays": a.pays,
+                        "probability": a.probability,
+                        "one_in": a.one_in if a.probability > 0 else None,
+                    }
+                    for a in ex.awards
+                ],
+            }
         levels.append(entry)
-    return {"machine": {"id": machine.id, "name": machine.name, "cycle": cycle_size(tables),
-                        "method": result.method if result else None},
-            "bet_levels": levels}
+    return {
+        "machine": {
+            "id": machine.id,
+            "name": machine.name,
+            "cycle": cycle_size(tables),
+            "method": result.method if result else None,
+        },
+        "bet_levels": levels,
+    }

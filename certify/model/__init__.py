@@ -15,7 +15,18 @@ from certify.model.schema import (
 )
 
 __all__ = [
-    "Bonus", "BonusAward", "FreeSpins", "Jackpot", "Jurisdiction", "Machine", "PayEntry",
-    "ScatterPay", "Symbol", "Trigger", "load_jurisdiction", "load_machine", "read_toml",
+    "Bonus",
+    "BonusAward",
+    "FreeSpins",
+    "Jackpot",
+    "Jurisdiction",
+    "Machine",
+    "PayEntry",
+    "ScatterPay",
+    "Symbol",
+    "Trigger",
+    "load_jurisdiction",
+    "load_machine",
+    "read_toml",
     "schema_of",
 ]

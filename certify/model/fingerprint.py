@@ -58,30 +58,48 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
     return {
         "schema": CANONICAL_SCHEMA,
         "machine": {
-            "id": machine.id, "name": machine.name, "manufacturer": machine.manufacturer,
+            "id": machine.id,
+            "name": machine.name,
+            "manufacturer": machine.manufacturer,
             "version": machine.version,
             "instruction_languages": list(machine.instruction_languages),
             "handpay_limit": _money(machine.handpay_limit),
         },
         "bet": {
-            "denomination": _money(machine.denomination), "currency": machine.currency,
-            "bet_levels": list(machine.bet_levels), "lines": machine.lines,
-            "ways": machine.ways, "cost": machine.cost,
+            "denomination": _money(machine.denomination),
+            "currency": machine.currency,
+            "bet_levels": list(machine.bet_levels),
+            "lines": machine.lines,
+            "ways": machine.ways,
+            "cost": machine.cost,
         },
-        "symbols": {s.name: {"kind": s.kind, "multiplier": s.multiplier,
-                             "substitutes": sorted(s.substitutes)} for s in machine.symbols},
+        "symbols": {
+            s.name: {
+                "kind": s.kind,
+                "multiplier": s.multiplier,
+                "substitutes": sorted(s.substitutes),
+            }
+            for s in machine.symbols
+        },
         "groups": {name: sorted(members) for name, members in machine.groups},
         "reels": {
-            "rows": machine.rows, "evaluation": machine.evaluation,
+            "rows": machine.rows,
+            "evaluation": machine.evaluation,
             "strips": _lists(machine.strips),
             "weights": _weights(machine.strips, machine.weights),
             "paylines": _lists(machine.paylines),
         },
-        "pays": [{"combo": list(p.combo), "pays": p.pays,
-                  "pays_by_level": None if p.pays_by_level is None else list(p.pays_by_level)}
-                 for p in machine.pays],
-        "scatter_pays": [{"symbol": s.symbol, "count": s.count, "pays": s.pays}
-                         for s in machine.scatter_pays],
+        "pays": [
+            {
+                "combo": list(p.combo),
+                "pays": p.pays,
+                "pays_by_level": None if p.pays_by_level is None else list(p.pays_by_level),
+            }
+            for p in machine.pays
+        ],
+        "scatter_pays": [
+            {"symbol": s.symbol, "count": s.count, "pays": s.pays} for s in machine.scatter_pays
+        ],
         "free_spins": _free_spins(machine.free_spins),
         "bonus": _bonus(machine.bonus),
         "jackpots": [_jackpot(j) for j in machine.jackpots],
@@ -90,8 +108,9 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
 
 def canonical_json(canonical: dict[str, Any]) -> str:
     """Compact JSON of a canonical form: sorted keys, no spaces, ASCII only."""
-    return json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return json.dumps(
+        canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    )
 
 
 def fingerprint_of(canonical: dict[str, Any]) -> str:
@@ -160,8 +179,11 @@ def _diff_items(old: list, new: list, path: str, start: int = 0) -> list[str]:
         if i < len(old) and i < len(new):
             out.extend(diff_canonical(old[i], new[i], sub))
         else:
-            out.append(_change(sub, old[i] if i < len(old) else _ABSENT,
-                               new[i] if i < len(new) else _ABSENT))
+            out.append(
+                _change(
+                    sub, old[i] if i < len(old) else _ABSENT, new[i] if i < len(new) else _ABSENT
+                )
+            )
     return out
 
 
@@ -173,13 +195,14 @@ def _diff_aligned(old: list, new: list, path: str) -> list[str]:
     inserted ones their index in ``new``.
     """
     out = [f"{path}: {len(old)} items -> {len(new)} items"]
-    matcher = difflib.SequenceMatcher(a=[canonical_json(x) for x in old],
-                                      b=[canonical_json(x) for x in new], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        a=[canonical_json(x) for x in old], b=[canonical_json(x) for x in new], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
         n = min(i2 - i1, j2 - j1)
-        out.extend(_diff_items(old[i1:i1 + n], new[j1:j1 + n], path, i1))
+        out.extend(_diff_items(old[i1 : i1 + n], new[j1 : j1 + n], path, i1))
         out.extend(_change(f"{path}[{i}]", old[i], _ABSENT) for i in range(i1 + n, i2))
         out.extend(_change(f"{path}[{j}]", _ABSENT, new[j]) for j in range(j1 + n, j2))
     return out
@@ -212,8 +235,9 @@ def _lists(rows: tuple[tuple[Any, ...], ...] | None) -> list[list[Any]] | None:
     return None if rows is None else [list(r) for r in rows]
 
 
-def _weights(strips: tuple[tuple[str, ...], ...] | None,
-             weights: tuple[tuple[int, ...], ...] | None) -> list[list[int]] | None:
+def _weights(
+    strips: tuple[tuple[str, ...], ...] | None, weights: tuple[tuple[int, ...], ...] | None
+) -> list[list[int]] | None:
     """Per-stop weights, written out as 1 each when the file omits them."""
     if strips is None:
         return None
@@ -228,8 +252,11 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
     return {
         "trigger": {"symbol": fs.trigger.symbol, "count": fs.trigger.count},
         "spins": {str(k): v for k, v in fs.spins},
-        "multiplier": fs.multiplier, "retrigger": fs.retrigger, "max_spins": fs.max_spins,
-        "strips": _lists(fs.strips), "weights": _weights(fs.strips, fs.weights),
+        "multiplier": fs.multiplier,
+        "retrigger": fs.retrigger,
+        "max_spins": fs.max_spins,
+        "strips": _lists(fs.strips),
+        "weights": _weights(fs.strips, fs.weights),
     }
 
 
@@ -246,10 +273,18 @@ def _jackpot(j: Jackpot) -> dict[str, Any]:
     if j.mystery is not None:
         trigger: dict[str, Any] = {"mystery": _money(j.mystery)}
     else:
-        trigger = {"combo": None if j.trigger_combo is None else list(j.trigger_combo),
-                   "min_bet_level": j.min_bet_level}
+        trigger = {
+            "combo": None if j.trigger_combo is None else list(j.trigger_combo),
+            "min_bet_level": j.min_bet_level,
+        }
     return {
-        "id": j.id, "kind": j.kind, "contribution": _money(j.contribution),
-        "reset": _money(j.reset), "cap": _money(j.cap), "overflow": j.overflow,
-        "reserve_rate": _money(j.reserve_rate), "link": j.link, "trigger": trigger,
+        "id": j.id,
+        "kind": j.kind,
+        "contribution": _money(j.contribution),
+        "reset": _money(j.reset),
+        "cap": _money(j.cap),
+        "overflow": j.overflow,
+        "reserve_rate": _money(j.reserve_rate),
+        "link": j.link,
+        "trigger": trigger,
     }

@@ -11,8 +11,16 @@ from certify.model.reader import Reader, join
 
 JURISDICTION_SCHEMA = "slotcert/jurisdiction@1"
 _REQUIRED = ("schema", "id", "name", "min_rtp")
-_OPTIONAL = ("applies_to", "jackpot_counts_toward_minimum", "confidence", "min_award_odds",
-             "required_meters", "display_languages", "meter_digits", "max_rtp_drop_per_level")
+_OPTIONAL = (
+    "applies_to",
+    "jackpot_counts_toward_minimum",
+    "confidence",
+    "min_award_odds",
+    "required_meters",
+    "display_languages",
+    "meter_digits",
+    "max_rtp_drop_per_level",
+)
 
 
 @dataclass(frozen=True)
@@ -39,27 +47,31 @@ def load_jurisdiction(path: str | Path) -> Jurisdiction:
     rd = Reader(file)
     rd.table(data, "", _REQUIRED, _OPTIONAL)
     if data.get("schema", JURISDICTION_SCHEMA) != JURISDICTION_SCHEMA:
-        rd.error("schema", f"must be {JURISDICTION_SCHEMA!r}, got {data.get('schema')!r}",
-                 "schema")
+        rd.error("schema", f"must be {JURISDICTION_SCHEMA!r}, got {data.get('schema')!r}", "schema")
     min_rtp = rd.money(data, "min_rtp", "") or Decimal(0)
     if min_rtp > 1:
-        rd.error("min_rtp", f"must be a fraction in [0, 1], got \"{min_rtp}\"", "range")
+        rd.error("min_rtp", f'must be a fraction in [0, 1], got "{min_rtp}"', "range")
     confidence = rd.money(data, "confidence", "", default="0.99") or Decimal("0.99")
     if not Decimal("0.5") <= confidence < 1:
-        rd.error("confidence", f"must be in [0.5, 1), got \"{confidence}\"", "range")
+        rd.error("confidence", f'must be in [0.5, 1), got "{confidence}"', "range")
     lists = {}
-    for key, default in (("required_meters", ["coin_in", "prizes_paid", "coin_drop"]),
-                         ("display_languages", ["pt"])):
+    for key, default in (
+        ("required_meters", ["coin_in", "prizes_paid", "coin_drop"]),
+        ("display_languages", ["pt"]),
+    ):
         values = rd.array(data, key, "", default=default) or []
         for i, v in enumerate(values):
             if not isinstance(v, str):
                 rd.error(join(key, i), f"must be a string, got {v!r}", "type")
         lists[key] = tuple(str(v) for v in values)
     result = Jurisdiction(
-        id=rd.string(data, "id", "") or "", name=rd.string(data, "name", "") or "",
+        id=rd.string(data, "id", "") or "",
+        name=rd.string(data, "name", "") or "",
         min_rtp=min_rtp,
-        applies_to=rd.string(data, "applies_to", "", ("each_bet_level", "machine"),
-                             default="each_bet_level") or "each_bet_level",
+        applies_to=rd.string(
+            data, "applies_to", "", ("each_bet_level", "machine"), default="each_bet_level"
+        )
+        or "each_bet_level",
         jackpot_counts_toward_minimum=rd.boolean(data, "jackpot_counts_toward_minimum", "", False),
         confidence=confidence,
         min_award_odds=rd.integer(data, "min_award_odds", "", 0, default=0) or 0,

@@ -114,25 +114,33 @@ def parse_link(data: dict[str, Any], file: str, base: Path, machines_dir: Path) 
         rd.error("schema", f"must be {LINK_SCHEMA!r}, got {data.get('schema')!r}", "schema")
     rate = rd.money(data, "contribution", "")
     if rate is not None and rate >= 1:
-        rd.error("contribution", f"must be in [0, 1), got \"{rate}\"", "range")
+        rd.error("contribution", f'must be in [0, 1), got "{rate}"', "range")
     reserve = rd.money(data, "reserve_rate", "", default="0")
     if reserve is not None and reserve >= 1:
-        rd.error("reserve_rate", f"must be in [0, 1), got \"{reserve}\"", "range")
+        rd.error("reserve_rate", f'must be in [0, 1), got "{reserve}"', "range")
     reset = rd.money(data, "reset", "")
     cap = rd.money(data, "cap", "", default=None)
     if cap is not None and reset is not None and cap < reset:
-        rd.error("cap", f"cap \"{cap}\" is below the reset \"{reset}\"", "cap_below_reset")
+        rd.error("cap", f'cap "{cap}" is below the reset "{reset}"', "cap_below_reset")
     combo, min_level, mystery = _trigger(rd, data.get("trigger"))
     members = _members(rd, data.get("members"), base, machines_dir)
     link = Link(
-        id=rd.string(data, "id", "") or "", name=rd.string(data, "name", "", default=None) or "",
-        currency=rd.string(data, "currency", "") or "", contribution=rate or Decimal(0),
-        reset=reset or Decimal(0), members=tuple(members), cap=cap,
-        overflow=rd.string(data, "overflow", "", ("reserve", "next-reset"),
-                           default="reserve") or "reserve",
+        id=rd.string(data, "id", "") or "",
+        name=rd.string(data, "name", "", default=None) or "",
+        currency=rd.string(data, "currency", "") or "",
+        contribution=rate or Decimal(0),
+        reset=reset or Decimal(0),
+        members=tuple(members),
+        cap=cap,
+        overflow=rd.string(data, "overflow", "", ("reserve", "next-reset"), default="reserve")
+        or "reserve",
         reserve_rate=reserve or Decimal(0),
         same_model=rd.boolean(data, "same_model", "", True),
-        trigger_combo=combo, min_bet_level=min_level, mystery=mystery, source=file)
+        trigger_combo=combo,
+        min_bet_level=min_level,
+        mystery=mystery,
+        source=file,
+    )
     _check_group(rd, link, declared=not rd.errors)
     rd.raise_if_errors()
     return link
@@ -153,8 +161,9 @@ def _trigger(rd: Reader, raw: Any) -> tuple:
     combo = rd.array(t, "combo", at) or []
     for j, token in enumerate(combo):
         if not isinstance(token, str) or not token:
-            rd.error(join(join(at, "combo"), j), f"must be a symbol or group name, got "
-                     f"{token!r}", "type")
+            rd.error(
+                join(join(at, "combo"), j), f"must be a symbol or group name, got {token!r}", "type"
+            )
     return tuple(str(x) for x in combo) or None, min_level, None
 
 
@@ -171,16 +180,21 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
         t = rd.table(spec, where, _MEMBER_REQUIRED, _MEMBER_OPTIONAL)
         mid = rd.string(t, "machine_id", where)
         if mid is not None and mid in seen:
-            rd.error(join(where, "machine_id"), f"\"{mid}\" is already members[{seen[mid]}]",
-                     "duplicate_member")
+            rd.error(
+                join(where, "machine_id"),
+                f'"{mid}" is already members[{seen[mid]}]',
+                "duplicate_member",
+            )
         seen.setdefault(mid, i)
         ref = rd.string(t, "model", where)
         level = rd.integer(t, "bet_level", where, 1)
         rate = t.get("spins_per_day")
-        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int | float)
-                                 or not rate > 0):
-            rd.error(join(where, "spins_per_day"), f"must be a positive number, got {rate!r}",
-                     "range")
+        if rate is not None and (
+            isinstance(rate, bool) or not isinstance(rate, int | float) or not rate > 0
+        ):
+            rd.error(
+                join(where, "spins_per_day"), f"must be a positive number, got {rate!r}", "range"
+            )
             rate = None
         casino = rd.string(t, "casino", where)
         location = rd.string(t, "location", where, default=None) or ""
@@ -192,16 +206,31 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
         if machine is None or level is None or mid is None:
             continue
         if level not in machine.bet_levels:
-            rd.error(join(where, "bet_level"), f"{level} is not one of the bet levels "
-                     f"{list(machine.bet_levels)} of model \"{machine.id}\"", "range")
+            rd.error(
+                join(where, "bet_level"),
+                f"{level} is not one of the bet levels "
+                f'{list(machine.bet_levels)} of model "{machine.id}"',
+                "range",
+            )
             continue
-        out.append(Member(i, mid, casino or "", location, ref, machine, level,
-                          float(rate) if rate is not None else None))
+        out.append(
+            Member(
+                i,
+                mid,
+                casino or "",
+                location,
+                ref,
+                machine,
+                level,
+                float(rate) if rate is not None else None,
+            )
+        )
     return out
 
 
-def _resolve_model(rd: Reader, ref: str, where: str, base: Path,
-                   machines_dir: Path) -> Machine | None:
+def _resolve_model(
+    rd: Reader, ref: str, where: str, base: Path, machines_dir: Path
+) -> Machine | None:
     """Load a member's model: a machine file path, or a model id in ``machines_dir``."""
     from certify.model.loader import MACHINE_SCHEMA, parse_machine
 
@@ -216,22 +245,27 @@ def _resolve_model(rd: Reader, ref: str, where: str, base: Path,
             except ModelError:
                 continue
             info = data.get("machine")
-            if data.get("schema") == MACHINE_SCHEMA and isinstance(info, dict) \
-                    and info.get("id") == ref:
+            if (
+                data.get("schema") == MACHINE_SCHEMA
+                and isinstance(info, dict)
+                and info.get("id") == ref
+            ):
                 path = file
                 break
     if path is None and (ref.endswith(".toml") or "/" in ref):
-        rd.error(where, f"no machine file \"{ref}\" (relative to {base})", "unknown_member")
+        rd.error(where, f'no machine file "{ref}" (relative to {base})', "unknown_member")
         return None
     if path is None:
-        rd.error(where, f"no machine file or model id \"{ref}\" (looked in {machines_dir})",
-                 "unknown_member")
+        rd.error(
+            where,
+            f'no machine file or model id "{ref}" (looked in {machines_dir})',
+            "unknown_member",
+        )
         return None
     try:
         machine, _ = parse_machine(read_toml(path), str(path))
     except ModelError as exc:
-        rd.error(where, f"\"{ref}\" is not a valid machine: {exc.problems[0]}",
-                 "member_invalid")
+        rd.error(where, f'"{ref}" is not a valid machine: {exc.problems[0]}', "member_invalid")
         return None
     return machine
 
@@ -247,8 +281,12 @@ def _check_group(rd: Reader, link: Link, declared: bool = True) -> None:
     for m in link.members:
         where = join("members", m.index)
         if m.machine.currency != link.currency:
-            rd.error(join(where, "model"), f"model \"{m.machine.id}\" plays in "
-                     f"{m.machine.currency}, the group in {link.currency}", "currency")
+            rd.error(
+                join(where, "model"),
+                f'model "{m.machine.id}" plays in '
+                f"{m.machine.currency}, the group in {link.currency}",
+                "currency",
+            )
         if link.same_model and first is not None and m is not first:
             _check_same(rd, link, first, m)
         _check_level(rd, link, m)
@@ -266,61 +304,88 @@ def _check_same(rd: Reader, link: Link, first: Member, m: Member) -> None:
     where = join("members", m.index)
     ref = f"members[{first.index}]"
     if m.machine.id != first.machine.id:
-        rd.error(join(where, "model"), f"model \"{m.machine.id}\" differs from {ref} model "
-                 f"\"{first.machine.id}\"; same_model = true requires one model",
-                 "different_model")
+        rd.error(
+            join(where, "model"),
+            f'model "{m.machine.id}" differs from {ref} model '
+            f'"{first.machine.id}"; same_model = true requires one model',
+            "different_model",
+        )
         return
     mine, theirs = fingerprint(m.machine), fingerprint(first.machine)
     if mine != theirs:
-        rd.error(join(where, "model"), f"model \"{m.machine.id}\" ({mine[:19]}) is not the "
-                 f"same model as {ref} ({theirs[:19]}); same_model = true requires one model",
-                 "different_model")
+        rd.error(
+            join(where, "model"),
+            f'model "{m.machine.id}" ({mine[:19]}) is not the '
+            f"same model as {ref} ({theirs[:19]}); same_model = true requires one model",
+            "different_model",
+        )
         return
     if m.stake != first.stake:
-        rd.error(join(where, "bet_level"), f"stake {_money(m)} per spin differs from {ref} "
-                 f"stake {_money(first)}; same_model = true requires the same stakes",
-                 "different_stake")
+        rd.error(
+            join(where, "bet_level"),
+            f"stake {_money(m)} per spin differs from {ref} "
+            f"stake {_money(first)}; same_model = true requires the same stakes",
+            "different_stake",
+        )
 
 
 def _money(m: Member) -> str:
     cents = m.stake.quantize(Decimal("0.01"))
     stake = f"{cents}" if cents == m.stake else f"{m.stake.normalize():f}"
-    return (f"{stake} {m.machine.currency} (level {m.bet_level} x {m.machine.bet_unit} x "
-            f"{m.machine.denomination})")
+    return (
+        f"{stake} {m.machine.currency} (level {m.bet_level} x {m.machine.bet_unit} x "
+        f"{m.machine.denomination})"
+    )
 
 
 def _check_contributions(rd: Reader, link: Link, m: Member) -> None:
-    own = sum((j.contribution + j.reserve_rate for j in m.machine.jackpots
-               if j.link != link.id), Decimal(0))
+    own = sum(
+        (j.contribution + j.reserve_rate for j in m.machine.jackpots if j.link != link.id),
+        Decimal(0),
+    )
     group = link.contribution + link.reserve_rate
     if own + group >= 1:
-        rd.error(join("members", m.index), f"model \"{m.machine.id}\" contributes {own} of "
-                 f"coin-in to its own jackpots plus {group} to this group: {own + group}, "
-                 "at or above 100%", "contribution_total")
+        rd.error(
+            join("members", m.index),
+            f'model "{m.machine.id}" contributes {own} of '
+            f"coin-in to its own jackpots plus {group} to this group: {own + group}, "
+            "at or above 100%",
+            "contribution_total",
+        )
 
 
 def _check_level(rd: Reader, link: Link, m: Member) -> None:
     if link.min_bet_level is not None and m.bet_level < link.min_bet_level:
-        rd.error(join(join("members", m.index), "bet_level"), f"{m.bet_level} is below "
-                 f"trigger.min_bet_level {link.min_bet_level}: the jackpot can never be won "
-                 "on this machine", "impossible_trigger")
+        rd.error(
+            join(join("members", m.index), "bet_level"),
+            f"{m.bet_level} is below "
+            f"trigger.min_bet_level {link.min_bet_level}: the jackpot can never be won "
+            "on this machine",
+            "impossible_trigger",
+        )
 
 
 def _check_trigger(rd: Reader, link: Link, m: Member) -> None:
     """The trigger combination is a pay of the model and can occur (once per model)."""
-    name = f"members[{m.index}] model \"{m.machine.id}\""
+    name = f'members[{m.index}] model "{m.machine.id}"'
     combo = link.trigger_combo
     if combo is None:
         return
     shown = "[" + ", ".join(f'"{t}"' for t in combo) + "]"
     if combo not in {e.combo for e in m.machine.pays}:
-        rd.error("trigger.combo", f"{shown} is not one of the [[pays]] combos of {name}; a "
-                 "jackpot replaces a line pay", "jackpot_trigger")
+        rd.error(
+            "trigger.combo",
+            f"{shown} is not one of the [[pays]] combos of {name}; a jackpot replaces a line pay",
+            "jackpot_trigger",
+        )
         return
     for j, token in enumerate(combo):
         if not any(token_matches(m.machine, token, s) for s in set(m.machine.strips[j])):
-            rd.error("trigger.combo", f"{shown} can never occur on {name}: nothing on reel "
-                     f"{j + 1} matches \"{token}\"", "impossible_trigger")
+            rd.error(
+                "trigger.combo",
+                f'{shown} can never occur on {name}: nothing on reel {j + 1} matches "{token}"',
+                "impossible_trigger",
+            )
             return
 
 
@@ -337,8 +402,16 @@ def token_matches(machine: Machine, token: str, symbol: str) -> bool:
     return sym.kind == "wild" and any(x in sym.substitutes for x in members)
 
 
-_SAME_FIELDS = ("contribution", "reset", "cap", "overflow", "reserve_rate", "trigger_combo",
-                "min_bet_level", "mystery")
+_SAME_FIELDS = (
+    "contribution",
+    "reset",
+    "cap",
+    "overflow",
+    "reserve_rate",
+    "trigger_combo",
+    "min_bet_level",
+    "mystery",
+)
 
 
 def _check_declared(rd: Reader, link: Link, m: Member) -> None:
@@ -347,22 +420,29 @@ def _check_declared(rd: Reader, link: Link, m: Member) -> None:
     declared = [(i, j) for i, j in enumerate(m.machine.jackpots) if j.link == link.id]
     if not declared:
         if link.trigger_combo is not None:
-            rd.error(where, f"model \"{m.machine.id}\" has no [[jackpots]] entry with link = "
-                     f"\"{link.id}\"; a combo trigger must replace that line's pay on the "
-                     "machine", "link_undeclared")
+            rd.error(
+                where,
+                f'model "{m.machine.id}" has no [[jackpots]] entry with link = '
+                f'"{link.id}"; a combo trigger must replace that line\'s pay on the '
+                "machine",
+                "link_undeclared",
+            )
         return
     i, jp = declared[0]
     for name in _SAME_FIELDS:
         mine, group = getattr(jp, name), getattr(link, name)
         if mine != group:
-            rd.error(where, f"model \"{m.machine.id}\" declares jackpots[{i}].{name} = "
-                     f"{_show(mine)} for link \"{link.id}\", the group says {_show(group)}",
-                     "link_mismatch")
+            rd.error(
+                where,
+                f'model "{m.machine.id}" declares jackpots[{i}].{name} = '
+                f'{_show(mine)} for link "{link.id}", the group says {_show(group)}',
+                "link_mismatch",
+            )
 
 
 def _show(value: Any) -> str:
     if isinstance(value, Decimal):
-        return f"\"{value:f}\""
+        return f'"{value:f}"'
     if isinstance(value, tuple):
         return "[" + ", ".join(f'"{t}"' for t in value) + "]"
     return "none" if value is None else repr(value)

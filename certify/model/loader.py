@@ -44,8 +44,9 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise ModelError([Problem(str(path), "", "no such file", "missing_file")]) from None
     except IsADirectoryError:
-        raise ModelError([Problem(str(path), "", "is a directory, not a file",
-                                  "missing_file")]) from None
+        raise ModelError(
+            [Problem(str(path), "", "is a directory, not a file", "missing_file")]
+        ) from None
     except UnicodeDecodeError as exc:
         raise ModelError([Problem(str(path), "", f"not UTF-8 text: {exc}", "toml")]) from None
 
@@ -91,22 +92,37 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
     rd.raise_if_errors()
     machine = Machine(
-        **info, **bet, symbols=tuple(symbols.values()), groups=groups, pays=pays,
-        scatter_pays=scatter, free_spins=free, bonus=bonus, jackpots=jackpots,
-        source=file, **reels,
+        **info,
+        **bet,
+        symbols=tuple(symbols.values()),
+        groups=groups,
+        pays=pays,
+        scatter_pays=scatter,
+        free_spins=free,
+        bonus=bonus,
+        jackpots=jackpots,
+        source=file,
+        **reels,
     )
     return machine, rd.problems
 
 
 def _machine_info(rd: Reader, raw: Any) -> dict[str, Any]:
     path = "machine"
-    t = rd.table(raw, path, ("id", "name"),
-                 ("manufacturer", "version", "instruction_languages", "handpay_limit"))
+    t = rd.table(
+        raw,
+        path,
+        ("id", "name"),
+        ("manufacturer", "version", "instruction_languages", "handpay_limit"),
+    )
     langs = rd.array(t, "instruction_languages", path, default=["en"]) or []
     for i, lang in enumerate(langs):
         if not isinstance(lang, str) or not lang:
-            rd.error(join(join(path, "instruction_languages"), i),
-                     f"must be a language code such as \"en\", got {lang!r}", "type")
+            rd.error(
+                join(join(path, "instruction_languages"), i),
+                f'must be a language code such as "en", got {lang!r}',
+                "type",
+            )
     return {
         "id": rd.string(t, "id", path) or "",
         "name": rd.string(t, "name", path) or "",
@@ -122,7 +138,7 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
     t = rd.table(raw, path, ("denomination", "currency", "bet_levels"), ("lines", "ways", "cost"))
     denomination = rd.money(t, "denomination", path)
     if denomination is not None and denomination <= 0:
-        rd.error(join(path, "denomination"), f"must be positive, got \"{denomination}\"", "range")
+        rd.error(join(path, "denomination"), f'must be positive, got "{denomination}"', "range")
     levels = rd.array(t, "bet_levels", path) or []
     checked = [rd.check_int(v, join(join(path, "bet_levels"), i), 1) for i, v in enumerate(levels)]
     good = [v for v in checked if v is not None]
@@ -132,10 +148,17 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
     ways = rd.integer(t, "ways", path, 1)
     cost = rd.integer(t, "cost", path, 1)
     if lines is None and (ways is None or cost is None) and not rd.errors:
-        rd.error(path, "needs `lines` (lines games) or `ways` and `cost` (ways games)",
-                 "missing_key")
-    return {"denomination": denomination or Decimal(0), "currency": rd.string(t, "currency", path)
-            or "", "bet_levels": tuple(good), "lines": lines, "ways": ways, "cost": cost}
+        rd.error(
+            path, "needs `lines` (lines games) or `ways` and `cost` (ways games)", "missing_key"
+        )
+    return {
+        "denomination": denomination or Decimal(0),
+        "currency": rd.string(t, "currency", path) or "",
+        "bet_levels": tuple(good),
+        "lines": lines,
+        "ways": ways,
+        "cost": cost,
+    }
 
 
 def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
@@ -176,8 +199,11 @@ def _substitutes(rd: Reader, t: dict[str, Any], where: str, kinds: dict[str, str
         if not isinstance(sub, str) or sub not in kinds:
             rd.error(at, f'unknown symbol "{sub}"', "unknown_symbol")
         elif kinds[sub] != "regular":
-            rd.error(at, f"a wild substitutes only regular symbols; {sub!r} is {kinds[sub]}",
-                     "bad_substitute")
+            rd.error(
+                at,
+                f"a wild substitutes only regular symbols; {sub!r} is {kinds[sub]}",
+                "bad_substitute",
+            )
     return tuple(s for s in subs if isinstance(s, str))
 
 
@@ -200,8 +226,9 @@ def _groups(rd: Reader, raw: Any, symbols: dict[str, Symbol]) -> tuple:
     return tuple(groups)
 
 
-def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Symbol],
-                reels: int | None = None) -> tuple[tuple | None, tuple | None]:
+def read_strips(
+    rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Symbol], reels: int | None = None
+) -> tuple[tuple | None, tuple | None]:
     """Read ``strips`` and optional ``weights`` under ``path`` (base or feature reels)."""
     strips = rd.array(t, "strips", path) or []
     out = []
@@ -215,18 +242,23 @@ def read_strips(rd: Reader, t: dict[str, Any], path: str, symbols: dict[str, Sym
                 rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
         out.append(tuple(strip))
     if reels is None and strips and len(strips) < 2:
-        rd.error(join(path, "strips"), f"needs at least 2 reels, got {len(strips)}",
-                 "reel_count")
+        rd.error(join(path, "strips"), f"needs at least 2 reels, got {len(strips)}", "reel_count")
     if reels is not None and strips and len(strips) != reels:
-        rd.error(join(path, "strips"), f"must have {reels} reels like the base game, "
-                 f"got {len(strips)}", "reel_count")
+        rd.error(
+            join(path, "strips"),
+            f"must have {reels} reels like the base game, got {len(strips)}",
+            "reel_count",
+        )
     weights = rd.array(t, "weights", path, default=None)
     if weights is None:
         return tuple(out) or None, None
     wout = []
     if len(weights) != len(strips):
-        rd.error(join(path, "weights"), f"needs one list per reel ({len(strips)}), "
-                 f"got {len(weights)}", "ragged")
+        rd.error(
+            join(path, "weights"),
+            f"needs one list per reel ({len(strips)}), got {len(weights)}",
+            "ragged",
+        )
     for r, (row, strip) in enumerate(zip(weights, strips)):
         where = join(join(path, "weights"), r)
         if not isinstance(row, list) or not isinstance(strip, list) or len(row) != len(strip):
@@ -252,12 +284,20 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
         if "paylines" in t:
             rd.error(join(path, "paylines"), "a ways game has no paylines", "ways_paylines")
         if bet.get("ways") is not None and strips and bet["ways"] != rows ** len(strips):
-            rd.error("bet.ways", f"must be rows^reels = {rows ** len(strips)}, got {bet['ways']}",
-                     "ways_count")
+            rd.error(
+                "bet.ways",
+                f"must be rows^reels = {rows ** len(strips)}, got {bet['ways']}",
+                "ways_count",
+            )
         if bet.get("cost") is None:
             rd.error("bet.cost", "is required for a ways game", "missing_key")
-    return {"rows": rows, "strips": strips, "weights": weights, "evaluation": evaluation,
-            "paylines": tuple(paylines)}
+    return {
+        "rows": rows,
+        "strips": strips,
+        "weights": weights,
+        "evaluation": evaluation,
+        "paylines": tuple(paylines),
+    }
 
 
 def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> list:
@@ -269,20 +309,21 @@ def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> 
         if not isinstance(line, list) or len(line) != reels:
             rd.error(where, f"needs one row per reel ({reels}), got {line!r}", "payline_length")
             continue
-        bad = [r for r in line if isinstance(r, bool) or not isinstance(r, int)
-               or not 0 <= r < rows]
+        bad = [
+            r for r in line if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < rows
+        ]
         if bad:
             rd.error(where, f"row {bad[0]!r} out of range 0..{rows - 1}", "payline_range")
             continue
         key = tuple(line)
         if key in seen:
-            rd.error(where, f"duplicates reels.paylines[{seen[key]}] {list(key)}",
-                     "payline_duplicate")
+            rd.error(
+                where, f"duplicates reels.paylines[{seen[key]}] {list(key)}", "payline_duplicate"
+            )
         seen.setdefault(key, i)
         out.append(key)
     if raw and lines is not None and len(raw) != lines:
-        rd.error("reels.paylines", f"has {len(raw)} lines but bet.lines = {lines}",
-                 "payline_count")
+        rd.error("reels.paylines", f"has {len(raw)} lines but bet.lines = {lines}", "payline_count")
     if lines is None:
         rd.error("bet.lines", "is required for a lines game", "missing_key")
     return out
@@ -291,14 +332,20 @@ def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> 
 class _Context:
     """What pay and feature sections are checked against."""
 
-    def __init__(self, symbols: dict[str, Symbol], groups: dict[str, tuple[str, ...]],
-                 strips: tuple[tuple[str, ...], ...], n_levels: int):
+    def __init__(
+        self,
+        symbols: dict[str, Symbol],
+        groups: dict[str, tuple[str, ...]],
+        strips: tuple[tuple[str, ...], ...],
+        n_levels: int,
+    ):
         self.symbols, self.groups, self.strips, self.n_levels = symbols, groups, strips, n_levels
         self.pay_combos: set[tuple[str, ...]] = set()
 
     def token_ok(self, token: Any) -> bool:
-        return isinstance(token, str) and (token == ANY or token in self.symbols
-                                           or token in self.groups)
+        return isinstance(token, str) and (
+            token == ANY or token in self.symbols or token in self.groups
+        )
 
     def matches(self, token: str, symbol: str) -> bool:
         """Whether ``symbol`` on a reel matches pay ``token`` (wilds included)."""
@@ -314,15 +361,19 @@ class _Context:
         if not isinstance(name, str) or name not in self.symbols:
             rd.error(where, f'unknown symbol "{name}"', "unknown_symbol")
         elif self.symbols[name].kind not in kinds:
-            rd.error(where, f"{name!r} is {self.symbols[name].kind}; expected "
-                     f"{' or '.join(kinds)}", "bad_kind")
+            rd.error(
+                where,
+                f"{name!r} is {self.symbols[name].kind}; expected {' or '.join(kinds)}",
+                "bad_kind",
+            )
 
 
 def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
     if not isinstance(raw, list):
         rd.error("pays", "must be an array of [[pays]] tables", "type")
         return ()
-    entries, seen = [], {}
+    entries: list[PayEntry] = []
+    seen: dict[tuple[str, ...], int] = {}
     for i, spec in enumerate(raw):
         where = join("pays", i)
         t = rd.table(spec, where, ("combo",), ("pays", "pays_by_level"))
@@ -330,19 +381,26 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
         ok = True
         for j, token in enumerate(combo):
             if not ctx.token_ok(token):
-                rd.error(join(join(where, "combo"), j), f'unknown symbol or group "{token}"',
-                         "unknown_symbol")
+                rd.error(
+                    join(join(where, "combo"), j),
+                    f'unknown symbol or group "{token}"',
+                    "unknown_symbol",
+                )
                 ok = False
         if len(combo) > len(ctx.strips):
-            rd.error(join(where, "combo"), f"has {len(combo)} symbols but the machine has "
-                     f"{len(ctx.strips)} reels", "combo_too_long")
+            rd.error(
+                join(where, "combo"),
+                f"has {len(combo)} symbols but the machine has {len(ctx.strips)} reels",
+                "combo_too_long",
+            )
             ok = False
         pays, by_level = _pay_value(rd, t, where, ctx.n_levels)
         if ok and combo:
             key = tuple(combo)
             if key in seen:
-                rd.error(join(where, "combo"), f"duplicates pays[{seen[key]}] {combo}",
-                         "pay_duplicate")
+                rd.error(
+                    join(where, "combo"), f"duplicates pays[{seen[key]}] {combo}", "pay_duplicate"
+                )
             seen.setdefault(key, i)
             _warn_impossible(rd, ctx, key, where)
             entries.append(PayEntry(len(entries), key, pays, by_level))
@@ -357,17 +415,24 @@ def _pay_value(rd: Reader, t: dict, where: str, n_levels: int) -> tuple:
         return rd.integer(t, "pays", where, 0) or 0, None
     values = rd.array(t, "pays_by_level", where) or []
     if len(values) != n_levels:
-        rd.error(join(where, "pays_by_level"), f"needs one value per bet level ({n_levels}), "
-                 f"got {len(values)}", "pay_value")
-    return None, tuple(rd.check_int(v, join(join(where, "pays_by_level"), k), 0) or 0
-                       for k, v in enumerate(values))
+        rd.error(
+            join(where, "pays_by_level"),
+            f"needs one value per bet level ({n_levels}), got {len(values)}",
+            "pay_value",
+        )
+    return None, tuple(
+        rd.check_int(v, join(join(where, "pays_by_level"), k), 0) or 0 for k, v in enumerate(values)
+    )
 
 
 def _warn_impossible(rd: Reader, ctx: _Context, combo: tuple[str, ...], where: str) -> None:
     for j, token in enumerate(combo):
         if not any(ctx.matches(token, s) for s in set(ctx.strips[j])):
-            rd.warn(join(where, "combo"), f"{list(combo)} can never occur: nothing on reel "
-                    f"{j + 1} matches \"{token}\"", "impossible_combo")
+            rd.warn(
+                join(where, "combo"),
+                f'{list(combo)} can never occur: nothing on reel {j + 1} matches "{token}"',
+                "impossible_combo",
+            )
             return
 
 
@@ -397,10 +462,13 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
     if raw is None:
         return None
     where = "free_spins"
-    t = rd.table(raw, where, ("trigger", "spins"),
-                 ("multiplier", "retrigger", "max_spins", "strips", "weights"))
-    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx,
-                       ("scatter", "bonus"))
+    t = rd.table(
+        raw,
+        where,
+        ("trigger", "spins"),
+        ("multiplier", "retrigger", "max_spins", "strips", "weights"),
+    )
+    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("scatter", "bonus"))
     spins_raw = t.get("spins", {})
     spins = []
     if not isinstance(spins_raw, dict) or not spins_raw:
@@ -413,20 +481,33 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
                 continue
             spins.append((int(key), rd.check_int(value, at, 1) or 1))
         if spins and min(k for k, _ in spins) > trigger.count:
-            rd.error(join(where, "spins"), f"no spins for the trigger count {trigger.count}",
-                     "spins_missing")
+            rd.error(
+                join(where, "spins"),
+                f"no spins for the trigger count {trigger.count}",
+                "spins_missing",
+            )
     spins.sort()
     max_spins = rd.integer(t, "max_spins", where, 1, default=None)
     if max_spins is not None and spins and max_spins < max(s for _, s in spins):
-        rd.error(join(where, "max_spins"), f"{max_spins} is below the largest award "
-                 f"{max(s for _, s in spins)}", "range")
+        rd.error(
+            join(where, "max_spins"),
+            f"{max_spins} is below the largest award {max(s for _, s in spins)}",
+            "range",
+        )
     strips, weights = (None, None)
     if "strips" in t:
         strips, weights = read_strips(rd, t, where, ctx.symbols, len(ctx.strips))
     elif "weights" in t:
         rd.error(join(where, "weights"), "needs free_spins.strips", "missing_key")
-    return FreeSpins(trigger, tuple(spins), rd.integer(t, "multiplier", where, 1, default=1) or 1,
-                     rd.boolean(t, "retrigger", where, False), max_spins, strips, weights)
+    return FreeSpins(
+        trigger,
+        tuple(spins),
+        rd.integer(t, "multiplier", where, 1, default=1) or 1,
+        rd.boolean(t, "retrigger", where, False),
+        max_spins,
+        strips,
+        weights,
+    )
 
 
 def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:
@@ -439,38 +520,56 @@ def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:
     for i, spec in enumerate(rd.array(t, "awards", where) or []):
         at = join(join(where, "awards"), i)
         a = rd.table(spec, at, ("pays", "weight"))
-        awards.append(BonusAward(rd.integer(a, "pays", at, 0) or 0,
-                                 rd.integer(a, "weight", at, 1) or 1))
+        awards.append(
+            BonusAward(rd.integer(a, "pays", at, 0) or 0, rd.integer(a, "weight", at, 1) or 1)
+        )
     return Bonus(trigger, tuple(awards))
 
 
 def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> tuple:
-    out, total = [], Decimal(0)
+    out: list[Any] = []
+    total = Decimal(0)
     for i, spec in enumerate(raw if isinstance(raw, list) else []):
         where = join("jackpots", i)
-        t = rd.table(spec, where, ("id", "kind", "contribution", "reset", "trigger"),
-                     ("cap", "overflow", "reserve_rate", "link"))
+        t = rd.table(
+            spec,
+            where,
+            ("id", "kind", "contribution", "reset", "trigger"),
+            ("cap", "overflow", "reserve_rate", "link"),
+        )
         rate = rd.money(t, "contribution", where) or Decimal(0)
         if rate >= 1:
-            rd.error(join(where, "contribution"), f"must be in [0, 1), got \"{rate}\"", "range")
+            rd.error(join(where, "contribution"), f'must be in [0, 1), got "{rate}"', "range")
         reserve = rd.money(t, "reserve_rate", where, default="0") or Decimal(0)
         total += rate + reserve
         reset = rd.money(t, "reset", where) or Decimal(0)
         cap = rd.money(t, "cap", where, default=None)
         if cap is not None and cap < reset:
-            rd.error(join(where, "cap"), f"cap \"{cap}\" is below the reset \"{reset}\"", "range")
+            rd.error(join(where, "cap"), f'cap "{cap}" is below the reset "{reset}"', "range")
         combo, min_level, mystery = _jackpot_trigger(rd, t.get("trigger", {}), where, ctx, levels)
         _jackpot_identity(rd, t, where, [j.id for j in out])
-        out.append(Jackpot(
-            id=rd.string(t, "id", where) or "", contribution=rate, reset=reset, cap=cap,
-            kind=rd.string(t, "kind", where, ("standalone", "linked")) or "standalone",
-            overflow=rd.string(t, "overflow", where, ("reserve", "next-reset"),
-                               default="reserve") or "reserve",
-            reserve_rate=reserve, trigger_combo=combo, min_bet_level=min_level, mystery=mystery,
-            link=rd.string(t, "link", where, default=None)))
+        out.append(
+            Jackpot(
+                id=rd.string(t, "id", where) or "",
+                contribution=rate,
+                reset=reset,
+                cap=cap,
+                kind=rd.string(t, "kind", where, ("standalone", "linked")) or "standalone",
+                overflow=rd.string(
+                    t, "overflow", where, ("reserve", "next-reset"), default="reserve"
+                )
+                or "reserve",
+                reserve_rate=reserve,
+                trigger_combo=combo,
+                min_bet_level=min_level,
+                mystery=mystery,
+                link=rd.string(t, "link", where, default=None),
+            )
+        )
     if total >= 1:
-        rd.error("jackpots", f"contributions add up to {total}, at or above 100% of coin-in",
-                 "range")
+        rd.error(
+            "jackpots", f"contributions add up to {total}, at or above 100% of coin-in", "range"
+        )
     return tuple(out)
 
 
@@ -478,12 +577,13 @@ def read_mystery(rd: Reader, t: dict[str, Any], at: str) -> Decimal | None:
     """A mystery trigger: probability per credit wagered, strictly between 0 and 1."""
     p = rd.money(t, "mystery", at)
     if p is not None and not 0 < p < 1:
-        rd.error(join(at, "mystery"), f"must be a probability in (0, 1), got \"{p}\"", "range")
+        rd.error(join(at, "mystery"), f'must be a probability in (0, 1), got "{p}"', "range")
     return p
 
 
-def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
-                     levels: tuple[int, ...]) -> tuple:
+def _jackpot_trigger(
+    rd: Reader, raw: Any, where: str, ctx: _Context, levels: tuple[int, ...]
+) -> tuple:
     at = join(where, "trigger")
     t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery"))
     if ("combo" in t) == ("mystery" in t):
@@ -491,29 +591,43 @@ def _jackpot_trigger(rd: Reader, raw: Any, where: str, ctx: _Context,
         return None, None, None
     min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
     if min_level is not None and min_level not in levels:
-        rd.error(join(at, "min_bet_level"), f"{min_level} is not one of bet.bet_levels "
-                 f"{list(levels)}", "range")
+        rd.error(
+            join(at, "min_bet_level"),
+            f"{min_level} is not one of bet.bet_levels {list(levels)}",
+            "range",
+        )
     if "mystery" in t:
         return None, min_level, read_mystery(rd, t, at)
     combo = tuple(rd.array(t, "combo", at) or [])
     for j, token in enumerate(combo):
         if not ctx.token_ok(token):
-            rd.error(join(join(at, "combo"), j), f'unknown symbol or group "{token}"',
-                     "unknown_symbol")
+            rd.error(
+                join(join(at, "combo"), j), f'unknown symbol or group "{token}"', "unknown_symbol"
+            )
     if combo and all(ctx.token_ok(x) for x in combo) and combo not in ctx.pay_combos:
-        rd.error(join(at, "combo"), f"{list(combo)} is not one of the [[pays]] combos; a "
-                 "jackpot replaces a line pay", "jackpot_trigger")
+        rd.error(
+            join(at, "combo"),
+            f"{list(combo)} is not one of the [[pays]] combos; a jackpot replaces a line pay",
+            "jackpot_trigger",
+        )
     return combo, min_level, None
 
 
 def _jackpot_identity(rd: Reader, t: dict, where: str, seen: list[str]) -> None:
     """Jackpot ids are unique; a linked pool names its link, a standalone one does not."""
     if t.get("id") in seen:
-        rd.error(join(where, "id"), f"\"{t.get('id')}\" duplicates another jackpot id",
-                 "jackpot_duplicate")
+        rd.error(
+            join(where, "id"), f'"{t.get("id")}" duplicates another jackpot id', "jackpot_duplicate"
+        )
     if t.get("kind") == "linked" and "link" not in t:
-        rd.error(join(where, "link"), "is required for a linked jackpot (the id of its "
-                 "models/links group)", "missing_key")
+        rd.error(
+            join(where, "link"),
+            "is required for a linked jackpot (the id of its models/links group)",
+            "missing_key",
+        )
     if t.get("kind", "standalone") == "standalone" and "link" in t:
-        rd.error(join(where, "link"), f"a standalone jackpot has no link, got "
-                 f"{t.get('link')!r}", "jackpot_link")
+        rd.error(
+            join(where, "link"),
+            f"a standalone jackpot has no link, got {t.get('link')!r}",
+            "jackpot_link",
+        )

@@ -47,8 +47,9 @@ class Reader:
         if self.errors:
             raise ModelError(self.problems)
 
-    def table(self, data: Any, path: str, required: tuple[str, ...],
-              optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    def table(
+        self, data: Any, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
         """Check ``data`` is a table with the required keys and no unknown key."""
         if not isinstance(data, dict):
             self.error(path, f"must be a table, got {_show(data)}", "type")
@@ -62,8 +63,14 @@ class Reader:
                 self.error(join(path, key), f"unknown key {key!r}", "unknown_key")
         return data
 
-    def integer(self, data: dict[str, Any], key: str, path: str, minimum: int | None = None,
-                default: Any = _MISSING) -> int | None:
+    def integer(
+        self,
+        data: dict[str, Any],
+        key: str,
+        path: str,
+        minimum: int | None = None,
+        default: Any = _MISSING,
+    ) -> int | None:
         """Read an integer (not a bool, not a float) at least ``minimum``."""
         value = data.get(key, default)
         where = join(path, key)
@@ -81,8 +88,14 @@ class Reader:
             return None
         return value
 
-    def string(self, data: dict[str, Any], key: str, path: str,
-               choices: tuple[str, ...] | None = None, default: Any = _MISSING) -> str | None:
+    def string(
+        self,
+        data: dict[str, Any],
+        key: str,
+        path: str,
+        choices: tuple[str, ...] | None = None,
+        default: Any = _MISSING,
+    ) -> str | None:
         """Read a non-empty string, optionally one of ``choices``."""
         value = data.get(key, default)
         where = join(path, key)
@@ -104,8 +117,9 @@ class Reader:
             return default
         return value
 
-    def money(self, data: dict[str, Any], key: str, path: str,
-              default: Any = _MISSING) -> Decimal | None:
+    def money(
+        self, data: dict[str, Any], key: str, path: str, default: Any = _MISSING
+    ) -> Decimal | None:
         """Read money (or a rate) written as a decimal string such as ``"0.05"``."""
         value = data.get(key, default)
         if value is _MISSING or value is None:
@@ -115,8 +129,9 @@ class Reader:
     def decimal(self, value: Any, where: str) -> Decimal | None:
         """Parse a decimal string; floats are refused (money is never a float)."""
         if not isinstance(value, str):
-            self.error(where, f"must be a decimal string such as \"0.05\", got {_show(value)}",
-                       "not_decimal")
+            self.error(
+                where, f'must be a decimal string such as "0.05", got {_show(value)}', "not_decimal"
+            )
             return None
         try:
             number = Decimal(value)
@@ -130,8 +145,9 @@ class Reader:
             return None
         return number
 
-    def array(self, data: dict[str, Any], key: str, path: str,
-              default: Any = _MISSING) -> list[Any] | None:
+    def array(
+        self, data: dict[str, Any], key: str, path: str, default: Any = _MISSING
+    ) -> list[Any] | None:
         """Read a non-empty array."""
         value = data.get(key, default)
         if value is _MISSING or (value is None and default is None):

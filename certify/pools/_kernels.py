@@ -86,8 +86,9 @@ def poisson(rng, lam):
             return np.int64(k)
         if k < 0 or (us < 0.013 and v > us):
             continue
-        if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)) <= \
-                (-lam + k * loglam - math.lgamma(k + 1.0)):
+        if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)) <= (
+            -lam + k * loglam - math.lgamma(k + 1.0)
+        ):
             return np.int64(k)
 
 
@@ -202,8 +203,21 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
                     break
                 left -= t
                 out = hits[path, k] if k < hits.shape[1] else spare
-                record(rng, state, params, rate, stake, p_hit, weight, hit_rate, t,
-                       d + 1.0 - left, counts, out, tot)
+                record(
+                    rng,
+                    state,
+                    params,
+                    rate,
+                    stake,
+                    p_hit,
+                    weight,
+                    hit_rate,
+                    t,
+                    d + 1.0 - left,
+                    counts,
+                    out,
+                    tot,
+                )
                 k += 1
             daily[path, d, D_POOL] = state[0]
             daily[path, d, D_RESERVE] = state[1]
@@ -211,8 +225,21 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
         if hit_rate > 0:  # finish the cycle open at the horizon (scratch accounts)
             out = hits[path, k] if k < hits.shape[1] else spare
             t = exponential(rng) / hit_rate
-            record(rng, state.copy(), params, rate, stake, p_hit, weight, hit_rate, t,
-                   days + t, counts, out, np.zeros(N_TOTALS))
+            record(
+                rng,
+                state.copy(),
+                params,
+                rate,
+                stake,
+                p_hit,
+                weight,
+                hit_rate,
+                t,
+                days + t,
+                counts,
+                out,
+                np.zeros(N_TOTALS),
+            )
             out[H_TAIL] = 1.0
             k += 1
         n_hits[path] = k

@@ -97,8 +97,10 @@ class PoolRun:
     @property
     def days_between(self) -> np.ndarray:
         """Days of every cycle started before the horizon (from day 0 or the last hit)."""
-        out = [np.diff(self.hit_days[self.path_of_hit == path], prepend=0.0)
-               for path in range(self.paths)]
+        out = [
+            np.diff(self.hit_days[self.path_of_hit == path], prepend=0.0)
+            for path in range(self.paths)
+        ]
         return np.concatenate(out) if out else np.zeros(0)
 
     @property
@@ -114,8 +116,9 @@ class PoolRun:
         return float(np.abs(gap).max())
 
 
-def simulate_pool(spec: PoolSpec, days: int, paths: int, seed: int, stream: int = 0,
-                  capacity: int | None = None) -> PoolRun:
+def simulate_pool(
+    spec: PoolSpec, days: int, paths: int, seed: int, stream: int = 0, capacity: int | None = None
+) -> PoolRun:
     """Simulate ``paths`` independent histories of ``days`` days of a pool.
 
     Parameters
@@ -136,9 +139,17 @@ def simulate_pool(spec: PoolSpec, days: int, paths: int, seed: int, stream: int 
     rate, stake, p_hit = spec.arrays()
     mean = spec.hits_per_day * days
     room = capacity or int(mean + 8 * math.sqrt(mean) + 17)
-    params = np.array([spec.contribution, spec.reserve_rate, spec.reset,
-                       spec.cap if spec.cap is not None else np.inf,
-                       1.0 if spec.overflow == "next-reset" else 0.0, days], dtype=np.float64)
+    params = np.array(
+        [
+            spec.contribution,
+            spec.reserve_rate,
+            spec.reset,
+            spec.cap if spec.cap is not None else np.inf,
+            1.0 if spec.overflow == "next-reset" else 0.0,
+            days,
+        ],
+        dtype=np.float64,
+    )
     states = chunk_states(seed, 0, paths, stream)
     while True:
         hits = np.zeros((paths, room, K.N_HIT))
@@ -151,10 +162,20 @@ def simulate_pool(spec: PoolSpec, days: int, paths: int, seed: int, stream: int 
         room = int(n_hits.max() * 1.5) + 16
     keep = np.arange(room)[None, :] < n_hits[:, None]
     flat = hits[keep]
-    return PoolRun(spec, days, seed, flat[:, K.H_AMOUNT], flat[:, K.H_DAY],
-                   flat[:, K.H_SPINS].astype(np.int64), flat[:, K.H_WINNER].astype(np.int64),
-                   flat[:, K.H_SEED], np.repeat(np.arange(paths), n_hits), daily, totals,
-                   flat[:, K.H_TAIL] == 0)
+    return PoolRun(
+        spec,
+        days,
+        seed,
+        flat[:, K.H_AMOUNT],
+        flat[:, K.H_DAY],
+        flat[:, K.H_SPINS].astype(np.int64),
+        flat[:, K.H_WINNER].astype(np.int64),
+        flat[:, K.H_SEED],
+        np.repeat(np.arange(paths), n_hits),
+        daily,
+        totals,
+        flat[:, K.H_TAIL] == 0,
+    )
 
 
 def _check(spec: PoolSpec, days: int, paths: int) -> None:
@@ -163,11 +184,15 @@ def _check(spec: PoolSpec, days: int, paths: int) -> None:
     if not spec.players:
         raise UsageError(f"pool {spec.id!r} has no players")
     if not 0 <= spec.contribution < 1 or not 0 <= spec.reserve_rate < 1:
-        raise UsageError(f"pool {spec.id!r}: contribution={spec.contribution!r} and "
-                         f"reserve_rate={spec.reserve_rate!r} must be in [0, 1)")
+        raise UsageError(
+            f"pool {spec.id!r}: contribution={spec.contribution!r} and "
+            f"reserve_rate={spec.reserve_rate!r} must be in [0, 1)"
+        )
     for p in spec.players:
         if not (p.stake > 0 and 0 <= p.p_hit < 1 and p.spins_per_day >= 0):
-            raise UsageError(f"pool {spec.id!r}: player {p.machine_id!r} needs stake > 0, "
-                             f"p_hit in [0, 1) and spins_per_day >= 0, got {p!r}")
+            raise UsageError(
+                f"pool {spec.id!r}: player {p.machine_id!r} needs stake > 0, "
+                f"p_hit in [0, 1) and spins_per_day >= 0, got {p!r}"
+            )
     if spec.cap is not None and spec.cap < spec.reset:
         raise UsageError(f"pool {spec.id!r}: cap={spec.cap!r} is below reset={spec.reset!r}")

@@ -10,6 +10,15 @@ from certify.tables.report import exact_report, table_report
 from certify.tables.schema import Bet, Capital, Game, Limit, Simulation, Table
 
 __all__ = [
-    "Bet", "BetResult", "Capital", "Game", "Limit", "Simulation", "Table", "exact_report",
-    "exact_results", "load_table", "table_report",
+    "Bet",
+    "BetResult",
+    "Capital",
+    "Game",
+    "Limit",
+    "Simulation",
+    "Table",
+    "exact_report",
+    "exact_results",
+    "load_table",
+    "table_report",
 ]

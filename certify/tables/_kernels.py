@@ -56,8 +56,9 @@ def duel_outcome(kp, zp, kb, zb, banker_wins_zero, banker_wins_equal):  # pragma
 
 
 @jit(parallel=True)
-def duel_counts_brute(masks, keys, zero, banker_wins_zero, banker_wins_equal,
-                      out):  # pragma: no cover - compiled
+def duel_counts_brute(
+    masks, keys, zero, banker_wins_zero, banker_wins_equal, out
+):  # pragma: no cover - compiled
     """Count outcomes over all ordered pairs of disjoint hands (bit masks); out is (H, 3)."""
     n = masks.shape[0]
     for p in prange(n):
@@ -67,8 +68,9 @@ def duel_counts_brute(masks, keys, zero, banker_wins_zero, banker_wins_equal,
         for b in range(n):
             if masks[p] & masks[b]:
                 continue
-            r = duel_outcome(keys[p], zero[p], keys[b], zero[b], banker_wins_zero,
-                             banker_wins_equal)
+            r = duel_outcome(
+                keys[p], zero[p], keys[b], zero[b], banker_wins_zero, banker_wins_equal
+            )
             if r == _WIN:
                 w += 1
             elif r == _PUSH:
@@ -121,8 +123,9 @@ def hand_index(deck, start, size, binom):  # pragma: no cover - compiled
 
 
 @jit(parallel=True)
-def mc_duel(seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero,
-            banker_wins_equal, out):  # pragma: no cover - compiled
+def mc_duel(
+    seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero, banker_wins_equal, out
+):  # pragma: no cover - compiled
     """Deal a player hand then a banker hand per round; ``out[c, outcome] += 1``."""
     for c in prange(seeds.shape[0]):
         state = np.empty(1, dtype=np.uint64)
@@ -132,8 +135,12 @@ def mc_duel(seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero,
             deal(state, deck, 2 * size)
             p = hand_index(deck, 0, size, binom)
             b = hand_index(deck, size, size, binom)
-            out[c, duel_outcome(keys[p], zero[p], keys[b], zero[b], banker_wins_zero,
-                                banker_wins_equal)] += 1
+            out[
+                c,
+                duel_outcome(
+                    keys[p], zero[p], keys[b], zero[b], banker_wins_zero, banker_wins_equal
+                ),
+            ] += 1
 
 
 @jit
@@ -176,8 +183,23 @@ def settle(outcomes, order, stakes, capital, commission, cap_loss, cap_gain):  #
 
 
 @jit(parallel=True)
-def mc_capital(seeds, rounds, n_cards, size, seats, keys, zero, binom, banker_wins_zero,
-               banker_wins_equal, stakes, capital, commission, cap_gain, out):  # pragma: no cover
+def mc_capital(
+    seeds,
+    rounds,
+    n_cards,
+    size,
+    seats,
+    keys,
+    zero,
+    binom,
+    banker_wins_zero,
+    banker_wins_equal,
+    stakes,
+    capital,
+    commission,
+    cap_gain,
+    out,
+):  # pragma: no cover
     """Whole rounds at a banked table, settled with and without the capital cap.
 
     ``out[c]`` sums over chunk c's rounds: money back to the players with the
@@ -199,8 +221,9 @@ def mc_capital(seeds, rounds, n_cards, size, seats, keys, zero, binom, banker_wi
             b = hand_index(deck, 0, size, binom)
             for s in range(1, seats):
                 p = hand_index(deck, s * size, size, binom)
-                outcomes[s - 1] = duel_outcome(keys[p], zero[p], keys[b], zero[b],
-                                               banker_wins_zero, banker_wins_equal)
+                outcomes[s - 1] = duel_outcome(
+                    keys[p], zero[p], keys[b], zero[b], banker_wins_zero, banker_wins_equal
+                )
             dice = 4
             for _d in range(4):
                 dice += below(state, 6)

@@ -47,8 +47,10 @@ _CATEGORIES = _poker_categories()
 def poker_rank(hand: list[tuple[str, str]]) -> tuple[int, int, int]:
     """Rank a hand of (rank, suit) cards: bigger tuple wins (category, high rank, high suit)."""
     figures = sum(rank in FIGURES for rank, _ in hand)
-    total = sum(0 if rank in FIGURES or rank == "10" else
-                (1 if rank == "A" else int(rank)) for rank, _ in hand)
+    total = sum(
+        0 if rank in FIGURES or rank == "10" else (1 if rank == "A" else int(rank))
+        for rank, _ in hand
+    )
     category = (-1, 3) if figures == 3 else (total % 10, figures)
     high = max((POKER_RANKS.index(r), POKER_SUITS.index(s)) for r, s in hand)
     return (-_CATEGORIES.index(category), high[0], high[1])
@@ -68,8 +70,9 @@ def paikao_rank(hand: list[int]) -> tuple[int, int, int]:
     return (0, points, max(a, b))
 
 
-def duel_counts(deck: list, size: int, rank, zero, banker_wins_zero: bool,
-                banker_wins_equal: bool) -> tuple[int, int, int]:
+def duel_counts(
+    deck: list, size: int, rank, zero, banker_wins_zero: bool, banker_wins_equal: bool
+) -> tuple[int, int, int]:
     """(lose, push, win) of the player over every ordered deal of two hands from ``deck``.
 
     Walks every ordered sequence of ``2 * size`` distinct cards: the first
@@ -106,8 +109,15 @@ def mc_lookup(seeds: list[int], rounds: list[int], codes: list[list[int]]) -> li
     return out
 
 
-def settle(outcomes: list[int], order: list[int], stakes: list[float], capital: float,
-           commission: float, cap_loss: bool, cap_gain: bool) -> float:
+def settle(
+    outcomes: list[int],
+    order: list[int],
+    stakes: list[float],
+    capital: float,
+    commission: float,
+    cap_loss: bool,
+    cap_gain: bool,
+) -> float:
     """Twin of ``_kernels.settle``: money back to the players of one round."""
     won = sum(stakes[s] for s in order if outcomes[s] == 2)
     lost = sum(stakes[s] for s in order if outcomes[s] == 0)

@@ -46,8 +46,13 @@ class CapitalRow:
     binds: float
 
 
-def capital_study(table: Table, rounds: int | None = None, seed: int | None = None,
-                  chunks: int = 16, confidence: float = 0.99) -> list[CapitalRow]:
+def capital_study(
+    table: Table,
+    rounds: int | None = None,
+    seed: int | None = None,
+    chunks: int = 16,
+    confidence: float = 0.99,
+) -> list[CapitalRow]:
     """Simulate the table's ``[capital]`` study, one row per capital.
 
     Parameters
@@ -70,8 +75,9 @@ def capital_study(table: Table, rounds: int | None = None, seed: int | None = No
         raise ValueError(f"{table.game.id}: no [capital] section")
     study = table.capital
     if len(study.stakes) != table.seats - 1:
-        raise ValueError(f"{table.game.id}: {len(study.stakes)} stakes for "
-                         f"{table.seats - 1} player seats")
+        raise ValueError(
+            f"{table.game.id}: {len(study.stakes)} stakes for {table.seats - 1} player seats"
+        )
     space = duel_space(table)
     seeds = chunk_seeds(study.seed if seed is None else seed, chunks)
     per = split_rounds(rounds or study.rounds, chunks)
@@ -81,35 +87,66 @@ def capital_study(table: Table, rounds: int | None = None, seed: int | None = No
     for cap in study.capitals:
         for mode in MODES:
             out = np.zeros((chunks, 5))
-            _kernels.mc_capital(seeds, per, space.n_cards, space.size, table.seats, space.keys,
-                                space.zero, binom_table(space.n_cards, space.size),
-                                table.banker_wins_zero, table.banker_wins_equal, stakes,
-                                float(cap), float(table.commission), mode == "gain_and_loss", out)
+            _kernels.mc_capital(
+                seeds,
+                per,
+                space.n_cards,
+                space.size,
+                table.seats,
+                space.keys,
+                space.zero,
+                binom_table(space.n_cards, space.size),
+                table.banker_wins_zero,
+                table.banker_wins_equal,
+                stakes,
+                float(cap),
+                float(table.commission),
+                mode == "gain_and_loss",
+                out,
+            )
             rows.append(_row(cap, mode, out.sum(axis=0), int(per.sum()), float(stakes.sum()), z))
     return rows
 
 
-def _row(cap: Decimal, mode: str, sums: np.ndarray, n: int, staked: float,
-         z: float) -> CapitalRow:
+def _row(cap: Decimal, mode: str, sums: np.ndarray, n: int, staked: float, z: float) -> CapitalRow:
     capped, free, diff_sq, binds, free_sq = (float(x) for x in sums)
     mean_d = (capped - free) / n
-    se_d = math.sqrt(max(diff_sq / n - mean_d ** 2, 0.0) / n) / staked
+    se_d = math.sqrt(max(diff_sq / n - mean_d**2, 0.0) / n) / staked
     mean_f = free / n
-    se_f = math.sqrt(max(free_sq / n - mean_f ** 2, 0.0) / n) / staked
+    se_f = math.sqrt(max(free_sq / n - mean_f**2, 0.0) / n) / staked
     change = mean_d / staked
     rtp_free = mean_f / staked
-    return CapitalRow(capital=cap, mode=mode, rounds=n, rtp_capped=capped / n / staked,
-                      rtp_uncapped=rtp_free, change=change,
-                      change_ci=(change - z * se_d, change + z * se_d),
-                      uncapped_ci=(rtp_free - z * se_f, rtp_free + z * se_f), binds=binds / n)
+    return CapitalRow(
+        capital=cap,
+        mode=mode,
+        rounds=n,
+        rtp_capped=capped / n / staked,
+        rtp_uncapped=rtp_free,
+        change=change,
+        change_ci=(change - z * se_d, change + z * se_d),
+        uncapped_ci=(rtp_free - z * se_f, rtp_free + z * se_f),
+        binds=binds / n,
+    )
 
 
 def capital_report(table: Table, rounds: int | None = None, seed: int | None = None) -> dict:
     """The capital study as JSON-ready rows (see :func:`capital_study`)."""
     rows = capital_study(table, rounds, seed)
-    return {"game": table.game.id, "stakes": [str(s) for s in table.capital.stakes]
-            if table.capital else [],
-            "rows": [{"capital": str(r.capital), "mode": r.mode, "rounds": r.rounds,
-                      "rtp_capped": r.rtp_capped, "rtp_uncapped": r.rtp_uncapped,
-                      "change": r.change, "change_ci": list(r.change_ci),
-                      "uncapped_ci": list(r.uncapped_ci), "cap_binds": r.binds} for r in rows]}
+    return {
+        "game": table.game.id,
+        "stakes": [str(s) for s in table.capital.stakes] if table.capital else [],
+        "rows": [
+            {
+                "capital": str(r.capital),
+                "mode": r.mode,
+                "rounds": r.rounds,
+                "rtp_capped": r.rtp_capped,
+                "rtp_uncapped": r.rtp_uncapped,
+                "change": r.change,
+                "change_ci": list(r.change_ci),
+                "uncapped_ci": list(r.uncapped_ci),
+                "cap_binds": r.binds,
+            }
+            for r in rows
+        ],
+    }

@@ -38,17 +38,31 @@ def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     """Read a three-card poker or Pai Kao file."""
     poker = game.kind == "three_card_poker"
     deck = _poker_deck(rd, data) if poker else _tiles(rd, data)
-    rules = section(rd, data, "rules", ("commission", "banker_wins_zero"),
-                    () if poker else ("banker_wins_equal",))
+    rules = section(
+        rd,
+        data,
+        "rules",
+        ("commission", "banker_wins_zero"),
+        () if poker else ("banker_wins_equal",),
+    )
     seats = deck.pop("seats")
     if seats and seats != SEED_SEATS[game.kind]:
-        rd.warn("deck.seats" if poker else "tiles.seats",
-                f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}", "seats")
+        rd.warn(
+            "deck.seats" if poker else "tiles.seats",
+            f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}",
+            "seats",
+        )
     bets = tuple(_bets(rd, array_of_tables(rd, data, "bets")))
-    return Table(game=game, bets=bets, commission=commission(rd, rules), seats=seats,
-                 banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
-                 banker_wins_equal=rd.boolean(rules, "banker_wins_equal", "rules", True),
-                 capital=capital(rd, data.get("capital"), seats), **deck)
+    return Table(
+        game=game,
+        bets=bets,
+        commission=commission(rd, rules),
+        seats=seats,
+        banker_wins_zero=rd.boolean(rules, "banker_wins_zero", "rules", True),
+        banker_wins_equal=rd.boolean(rules, "banker_wins_equal", "rules", True),
+        capital=capital(rd, data.get("capital"), seats),
+        **deck,
+    )
 
 
 def _poker_deck(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
@@ -59,11 +73,15 @@ def _poker_deck(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
         rd.error("deck.suits", f"must name 4 different suits, got {suits}", "deck")
     figures = _strings(rd, t.get("figures"), "deck.figures")
     if "figures" in t and sorted(figures) != sorted(("J", "Q", "K")):
-        rd.error("deck.figures", f"must be J, Q and K (Portaria 14/96/M art. 6), got {figures}",
-                 "deck")
+        rd.error(
+            "deck.figures", f"must be J, Q and K (Portaria 14/96/M art. 6), got {figures}", "deck"
+        )
     if ranks and ranks != POKER_RANKS:
-        rd.warn("deck.ranks", f"order {ranks} differs from the annex (A lowest ... K highest)",
-                "rank_order")
+        rd.warn(
+            "deck.ranks",
+            f"order {ranks} differs from the annex (A lowest ... K highest)",
+            "rank_order",
+        )
     seats = rd.integer(t, "seats", "deck", 2) or 0
     if seats * 3 > 52:
         rd.error("deck.seats", f"{seats} seats need {seats * 3} cards; the deck has 52", "range")
@@ -75,23 +93,31 @@ def _tiles(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
     faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True)
     copies = rd.integer(t, "copies", "tiles", 2) or 2
     if copies != 2:
-        rd.warn("tiles.copies", f"{copies} copies of each face; the seed has 20 tiles in "
-                f"10 pairs (2 of each)", "tiles")
+        rd.warn(
+            "tiles.copies",
+            f"{copies} copies of each face; the seed has 20 tiles in 10 pairs (2 of each)",
+            "tiles",
+        )
     seats = rd.integer(t, "seats", "tiles", 2) or 0
     if seats * 2 > copies * 10:
-        rd.error("tiles.seats", f"{seats} seats need {seats * 2} tiles; there are "
-                 f"{copies * 10}", "range")
+        rd.error(
+            "tiles.seats", f"{seats} seats need {seats * 2} tiles; there are {copies * 10}", "range"
+        )
     return {"deck": faces, "copies": copies, "seats": seats}
 
 
-def _names(rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str, ...],
-           ordered: bool) -> tuple[str, ...]:
+def _names(
+    rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str, ...], ordered: bool
+) -> tuple[str, ...]:
     if key not in t:
         return ()
     values = _strings(rd, t[key], join(path, key))
     if sorted(values) != sorted(known) or (ordered and tuple(values) != known):
-        rd.error(join(path, key), f"must be {', '.join(known)}{' in this order' if ordered else ''}"
-                 f", got {values}", path)
+        rd.error(
+            join(path, key),
+            f"must be {', '.join(known)}{' in this order' if ordered else ''}, got {values}",
+            path,
+        )
         return ()
     return tuple(values)
 
@@ -115,8 +141,9 @@ def _bets(rd: Reader, raw: list[Any]) -> list[Bet]:
         pays = ratio(rd, t.get("pays"), join(where, "pays")) if "pays" in t else None
         if name and side and pays is not None:
             if pays != 1:
-                rd.warn(join(where, "pays"), f"{t['pays']!r}: the seeds pay even money",
-                        "pays_differ")
+                rd.warn(
+                    join(where, "pays"), f"{t['pays']!r}: the seeds pay even money", "pays_differ"
+                )
             bets.append(Bet(name=name, type=side, pays=pays, side=side))
     return bets
 

@@ -39,12 +39,16 @@ class DuelOdds:
 
     def probabilities(self) -> tuple[Fraction, Fraction, Fraction]:
         """(win, push, lose) as exact fractions."""
-        return (Fraction(self.win, self.total), Fraction(self.push, self.total),
-                Fraction(self.lose, self.total))
+        return (
+            Fraction(self.win, self.total),
+            Fraction(self.push, self.total),
+            Fraction(self.lose, self.total),
+        )
 
 
-def disjoint_below_equal(hands: np.ndarray, keys: np.ndarray,
-                         n_cards: int) -> tuple[np.ndarray, np.ndarray]:
+def disjoint_below_equal(
+    hands: np.ndarray, keys: np.ndarray, n_cards: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Per hand P: disjoint hands with a smaller key, and with an equal key.
 
     Parameters
@@ -88,8 +92,14 @@ def _subset_index(cols: np.ndarray, binom: np.ndarray) -> np.ndarray:
     return out
 
 
-def duel_odds(hands: np.ndarray, keys: np.ndarray, zero: np.ndarray, n_cards: int,
-              banker_wins_zero: bool, banker_wins_equal: bool) -> DuelOdds:
+def duel_odds(
+    hands: np.ndarray,
+    keys: np.ndarray,
+    zero: np.ndarray,
+    n_cards: int,
+    banker_wins_zero: bool,
+    banker_wins_equal: bool,
+) -> DuelOdds:
     """Exact player results against the banker, both hands dealt from one deck.
 
     Requires zero hands to hold the lowest keys (true for both seed games), so
@@ -106,8 +116,13 @@ def duel_odds(hands: np.ndarray, keys: np.ndarray, zero: np.ndarray, n_cards: in
     return DuelOdds(win=win, push=push, lose=len(hands) * banker_hands - win - push)
 
 
-def duel_odds_brute(hands: np.ndarray, keys: np.ndarray, zero: np.ndarray,
-                    banker_wins_zero: bool, banker_wins_equal: bool) -> DuelOdds:
+def duel_odds_brute(
+    hands: np.ndarray,
+    keys: np.ndarray,
+    zero: np.ndarray,
+    banker_wins_zero: bool,
+    banker_wins_equal: bool,
+) -> DuelOdds:
     """The same counts by visiting every pair of hands (numba, all cores).
 
     The independent check of :func:`duel_odds`: 22,100^2 = 488 million pairs
@@ -122,8 +137,13 @@ def duel_odds_brute(hands: np.ndarray, keys: np.ndarray, zero: np.ndarray,
     for i in range(hands.shape[1]):
         masks |= np.uint64(1) << hands[:, i].astype(np.uint64)
     out = np.zeros((len(hands), 3), dtype=np.int64)
-    duel_counts_brute(masks, np.ascontiguousarray(keys, dtype=np.int64),
-                      np.ascontiguousarray(zero, dtype=np.bool_), banker_wins_zero,
-                      banker_wins_equal, out)
+    duel_counts_brute(
+        masks,
+        np.ascontiguousarray(keys, dtype=np.int64),
+        np.ascontiguousarray(zero, dtype=np.bool_),
+        banker_wins_zero,
+        banker_wins_equal,
+        out,
+    )
     lose, push, win = (int(x) for x in out.sum(axis=0))
     return DuelOdds(win=win, push=push, lose=lose)

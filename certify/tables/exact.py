@@ -40,7 +40,7 @@ class BetResult:
     def variance(self) -> Fraction:
         """Variance of the money back per unit staked."""
         second = sum((p * r * r for p, r in zip(self.probabilities, self.returns)), Fraction(0))
-        return second - self.rtp ** 2
+        return second - self.rtp**2
 
 
 def returns_of(bet: Bet, commission: Fraction) -> tuple[Fraction, Fraction, Fraction]:
@@ -75,13 +75,21 @@ def exact_results(table: Table) -> list[BetResult]:
         probs = _lookup_probabilities(table)
     else:
         space = duel_space(table)
-        odds = duel_odds(space.hands, space.keys, space.zero, space.n_cards,
-                         table.banker_wins_zero, table.banker_wins_equal)
+        odds = duel_odds(
+            space.hands,
+            space.keys,
+            space.zero,
+            space.n_cards,
+            table.banker_wins_zero,
+            table.banker_wins_equal,
+        )
         win, push, lose = odds.probabilities()
-        probs = [(win, push, lose) if bet.side == "banker" else (lose, push, win)
-                 for bet in table.bets]
-    return [BetResult(bet, p, returns_of(bet, table.commission))
-            for bet, p in zip(table.bets, probs)]
+        probs = [
+            (win, push, lose) if bet.side == "banker" else (lose, push, win) for bet in table.bets
+        ]
+    return [
+        BetResult(bet, p, returns_of(bet, table.commission)) for bet, p in zip(table.bets, probs)
+    ]
 
 
 def _lookup_probabilities(table: Table) -> list[tuple[Fraction, Fraction, Fraction]]:

@@ -18,12 +18,19 @@ from certify.tables.schema import Bet, Game, Table
 
 #: (numbers that win, numbers that tie) per bet type, art. 6.
 SHAPES: dict[str, tuple[int, int]] = {
-    "fan": (1, 0), "nim": (1, 1), "nga": (2, 1), "se_sam_hong": (3, 0), "kuoc": (2, 0),
+    "fan": (1, 0),
+    "nim": (1, 1),
+    "nga": (2, 1),
+    "se_sam_hong": (3, 0),
+    "kuoc": (2, 0),
 }
 #: Prizes of art. 7, "x times the stake".
 SEED_PAYS: dict[str, Fraction] = {
-    "fan": Fraction(3), "nim": Fraction(2), "nga": Fraction(1, 2),
-    "se_sam_hong": Fraction(1, 3), "kuoc": Fraction(1),
+    "fan": Fraction(3),
+    "nim": Fraction(2),
+    "nga": Fraction(1, 2),
+    "se_sam_hong": Fraction(1, 3),
+    "kuoc": Fraction(1),
 }
 RESULTS = (1, 2, 3, 4)
 
@@ -33,8 +40,11 @@ def parse_fantan(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     rules = section(rd, data, "rules", ("commission",), ("results",))
     results = tuple(int_list(rd, rules.get("results", list(RESULTS)), "rules.results", 1, 4))
     if sorted(results) != list(RESULTS):
-        rd.error("rules.results", f"must be the remainders 1, 2, 3, 4 (0 counts as 4), "
-                 f"got {list(results)}", "fantan_results")
+        rd.error(
+            "rules.results",
+            f"must be the remainders 1, 2, 3, 4 (0 counts as 4), got {list(results)}",
+            "fantan_results",
+        )
     raw = array_of_tables(rd, data, "bets")
     bets = [b for i, spec in enumerate(raw) if (b := _bet(rd, spec, join("bets", i)))]
     return Table(game=game, bets=tuple(bets), commission=commission(rd, rules), outcomes=RESULTS)
@@ -51,13 +61,23 @@ def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
     if name is None or kind is None or pays is None or len(rd.errors) > before:
         return None
     if pays != SEED_PAYS[kind]:
-        rd.warn(join(where, "pays"), f"{t['pays']!r} differs from Portaria 211/80/M art. 7 "
-                f"({SEED_PAYS[kind]} for {kind})", "pays_differ")
+        rd.warn(
+            join(where, "pays"),
+            f"{t['pays']!r} differs from Portaria 211/80/M art. 7 ({SEED_PAYS[kind]} for {kind})",
+            "pays_differ",
+        )
     n_win, n_tie = SHAPES[kind]
-    ok = (len(set(win)) == len(win) == n_win and len(set(tie)) == len(tie) == n_tie
-          and not set(win) & set(tie))
+    ok = (
+        len(set(win)) == len(win) == n_win
+        and len(set(tie)) == len(tie) == n_tie
+        and not set(win) & set(tie)
+    )
     if not ok:
-        rd.error(where, f"win {win} / tie {tie} is not a {kind} (a {kind} has {n_win} "
-                 f"different winning and {n_tie} tying numbers, none shared)", "bad_shape")
+        rd.error(
+            where,
+            f"win {win} / tie {tie} is not a {kind} (a {kind} has {n_win} "
+            f"different winning and {n_tie} tying numbers, none shared)",
+            "bad_shape",
+        )
         return None
     return Bet(name=name, type=kind, pays=pays, win=tuple(win), tie=tuple(tie))

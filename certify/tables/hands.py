@@ -41,20 +41,22 @@ def all_hands(n: int, size: int) -> np.ndarray:
     return out
 
 
-def poker_card_arrays(ranks: tuple[str, ...], figures: tuple[str, ...],
-                      suits: int = 4) -> tuple[np.ndarray, np.ndarray]:
+def poker_card_arrays(
+    ranks: tuple[str, ...], figures: tuple[str, ...], suits: int = 4
+) -> tuple[np.ndarray, np.ndarray]:
     """Points and figure flags per card id for ranks in ascending order of value."""
     points = np.zeros(len(ranks) * suits, dtype=np.int64)
     figure = np.zeros(len(ranks) * suits, dtype=np.bool_)
     for r, name in enumerate(ranks):
         value = 0 if name in figures else (1 if name == "A" else int(name) % 10)
-        points[r * suits:(r + 1) * suits] = value
-        figure[r * suits:(r + 1) * suits] = name in figures
+        points[r * suits : (r + 1) * suits] = value
+        figure[r * suits : (r + 1) * suits] = name in figures
     return points, figure
 
 
-def poker_keys(hands: np.ndarray, points: np.ndarray,
-               figure: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def poker_keys(
+    hands: np.ndarray, points: np.ndarray, figure: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Keys and zero-without-figures flags of three-card hands of card ids."""
     figs = figure[hands].sum(axis=1)
     pts = points[hands].sum(axis=1) % 10

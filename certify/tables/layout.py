@@ -16,17 +16,38 @@ POCKETS = 37
 
 #: Pays of Portaria 1441/95 X.20, "x times the stake", by bet type.
 SEED_PAYS: dict[str, Fraction] = {
-    "pleno": Fraction(35), "cavalo": Fraction(17), "rua": Fraction(11), "quadro": Fraction(8),
-    "linha": Fraction(5), "duzia": Fraction(2), "coluna": Fraction(2),
-    "cavalo_de_duzia": Fraction(1, 2), "cavalo_de_coluna": Fraction(1, 2),
-    "par": Fraction(1), "impar": Fraction(1), "menor": Fraction(1), "maior": Fraction(1),
-    "encarnado": Fraction(1), "preto": Fraction(1),
+    "pleno": Fraction(35),
+    "cavalo": Fraction(17),
+    "rua": Fraction(11),
+    "quadro": Fraction(8),
+    "linha": Fraction(5),
+    "duzia": Fraction(2),
+    "coluna": Fraction(2),
+    "cavalo_de_duzia": Fraction(1, 2),
+    "cavalo_de_coluna": Fraction(1, 2),
+    "par": Fraction(1),
+    "impar": Fraction(1),
+    "menor": Fraction(1),
+    "maior": Fraction(1),
+    "encarnado": Fraction(1),
+    "preto": Fraction(1),
 }
 #: Max/min stake ratios of Portaria 1441/95 X.27 (quadro has none in the text).
 SEED_RATIOS: dict[str, int] = {
-    "pleno": 10, "cavalo": 20, "rua": 30, "linha": 60, "duzia": 120, "coluna": 120,
-    "par": 180, "impar": 180, "menor": 180, "maior": 180, "encarnado": 180, "preto": 180,
-    "cavalo_de_duzia": 240, "cavalo_de_coluna": 240,
+    "pleno": 10,
+    "cavalo": 20,
+    "rua": 30,
+    "linha": 60,
+    "duzia": 120,
+    "coluna": 120,
+    "par": 180,
+    "impar": 180,
+    "menor": 180,
+    "maior": 180,
+    "encarnado": 180,
+    "preto": 180,
+    "cavalo_de_duzia": 240,
+    "cavalo_de_coluna": 240,
 }
 BET_TYPES = tuple(SEED_PAYS)
 SIMPLE_CHANCES = ("par", "impar", "menor", "maior", "encarnado", "preto")
@@ -41,9 +62,12 @@ DESCRIPTIONS: dict[str, str] = {
     "coluna": "one of the three columns",
     "cavalo_de_duzia": "two adjacent dozens (1-24 or 13-36)",
     "cavalo_de_coluna": "two adjacent columns",
-    "par": "the even numbers 2-36", "impar": "the odd numbers 1-35",
-    "menor": "numbers 1-18", "maior": "numbers 19-36",
-    "encarnado": "the red numbers", "preto": "the black numbers",
+    "par": "the even numbers 2-36",
+    "impar": "the odd numbers 1-35",
+    "menor": "numbers 1-18",
+    "maior": "numbers 19-36",
+    "encarnado": "the red numbers",
+    "preto": "the black numbers",
 }
 
 
@@ -100,9 +124,12 @@ def shapes(bet_type: str) -> frozenset[frozenset[int]]:
         "coluna": [_column(c) for c in range(3)],
         "cavalo_de_duzia": [_dozen(d) | _dozen(d + 1) for d in range(2)],
         "cavalo_de_coluna": [_column(c) | _column(c + 1) for c in range(2)],
-        "par": [frozenset(range(2, 37, 2))], "impar": [frozenset(range(1, 36, 2))],
-        "menor": [frozenset(range(1, 19))], "maior": [frozenset(range(19, 37))],
-        "encarnado": [RED], "preto": [BLACK],
+        "par": [frozenset(range(2, 37, 2))],
+        "impar": [frozenset(range(1, 36, 2))],
+        "menor": [frozenset(range(1, 19))],
+        "maior": [frozenset(range(19, 37))],
+        "encarnado": [RED],
+        "preto": [BLACK],
     }
     return frozenset(table.get(bet_type, []))
 

@@ -52,8 +52,9 @@ def load_table(path: str | Path) -> Table:
     data = read_toml(path)
     rd = Reader(file)
     game = _game(rd, data.get("game"))
-    required, optional = _SECTIONS.get(game.kind, ((), tuple(k for v in _SECTIONS.values()
-                                                                 for k in v[0] + v[1])))
+    required, optional = _SECTIONS.get(
+        game.kind, ((), tuple(k for v in _SECTIONS.values() for k in v[0] + v[1]))
+    )
     rd.table(data, "", ("schema", "game", *required), optional)
     if "schema" in data and data["schema"] != TABLE_SCHEMA:
         rd.error("schema", f"must be {TABLE_SCHEMA!r}, got {data['schema']!r}", "schema")
@@ -72,8 +73,11 @@ def _unique_names(rd: Reader, raw: Any) -> None:
     for i, spec in enumerate(raw if isinstance(raw, list) else []):
         name = spec.get("name") if isinstance(spec, dict) else None
         if isinstance(name, str) and name in seen:
-            rd.error(join(join("bets", i), "name"), f"{name!r} is already the name of "
-                     f"bets[{seen[name]}]", "duplicate_name")
+            rd.error(
+                join(join("bets", i), "name"),
+                f"{name!r} is already the name of bets[{seen[name]}]",
+                "duplicate_name",
+            )
         elif isinstance(name, str):
             seen[name] = i
 
@@ -81,12 +85,15 @@ def _unique_names(rd: Reader, raw: Any) -> None:
 def _parser(kind: str) -> Callable[[Reader, dict[str, Any], Game], Table] | None:
     if kind == "roulette":
         from certify.tables.roulette import parse_roulette
+
         return parse_roulette
     if kind == "fantan":
         from certify.tables.fantan import parse_fantan
+
         return parse_fantan
     if kind in ("three_card_poker", "pai_kao"):
         from certify.tables.duel import parse_duel
+
         return parse_duel
     return None
 
@@ -95,21 +102,31 @@ def _game(rd: Reader, raw: Any) -> Game:
     if raw is None:  # reported once, as a missing top-level key
         return Game("", "", "", "")
     t = rd.table(raw, "game", ("id", "name", "kind", "source"))
-    return Game(id=rd.string(t, "id", "game") or "", name=rd.string(t, "name", "game") or "",
-                kind=rd.string(t, "kind", "game", KINDS) or "",
-                source=rd.string(t, "source", "game") or "")
+    return Game(
+        id=rd.string(t, "id", "game") or "",
+        name=rd.string(t, "name", "game") or "",
+        kind=rd.string(t, "kind", "game", KINDS) or "",
+        source=rd.string(t, "source", "game") or "",
+    )
 
 
 def _simulation(rd: Reader, raw: Any) -> Simulation:
     t = rd.table(raw, "simulation", (), ("rounds", "seed", "chunks"))
     default = Simulation()
-    return Simulation(rounds=rd.integer(t, "rounds", "simulation", 1, default.rounds) or 1,
-                      seed=rd.integer(t, "seed", "simulation", 0, default.seed) or 0,
-                      chunks=rd.integer(t, "chunks", "simulation", 1, default.chunks) or 1)
+    return Simulation(
+        rounds=rd.integer(t, "rounds", "simulation", 1, default.rounds) or 1,
+        seed=rd.integer(t, "seed", "simulation", 0, default.seed) or 0,
+        chunks=rd.integer(t, "chunks", "simulation", 1, default.chunks) or 1,
+    )
 
 
-def section(rd: Reader, data: dict[str, Any], key: str, required: tuple[str, ...],
-            optional: tuple[str, ...] = ()) -> dict[str, Any]:
+def section(
+    rd: Reader,
+    data: dict[str, Any],
+    key: str,
+    required: tuple[str, ...],
+    optional: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """Check the top-level table ``key``; an absent one (already reported) reads as empty."""
     raw = data.get(key)
     return {} if raw is None else rd.table(raw, key, required, optional)
@@ -135,8 +152,11 @@ def ratio(rd: Reader, value: Any, where: str) -> Fraction | None:
         return None
     match = _RATIO.match(value) if isinstance(value, str) else None
     if match is None:
-        rd.error(where, f"must be a decimal or fraction string such as \"0.5\" or \"1/3\", "
-                 f"got {value!r}", "not_decimal")
+        rd.error(
+            where,
+            f'must be a decimal or fraction string such as "0.5" or "1/3", got {value!r}',
+            "not_decimal",
+        )
         return None
     number = Fraction(Decimal(match.group(1)))
     if match.group(2) is not None:
@@ -181,11 +201,17 @@ def capital(rd: Reader, raw: Any, seats: int = 0) -> Capital | None:
     stakes = _money_list(rd, t, "stakes", path)
     capitals = _money_list(rd, t, "capitals", path)
     if seats and isinstance(t.get("stakes"), list) and len(t["stakes"]) != seats - 1:
-        rd.error(join(path, "stakes"), f"has {len(t['stakes'])} stakes; the table has "
-                 f"{seats - 1} player seats", "stakes")
-    return Capital(stakes=tuple(stakes), capitals=tuple(capitals),
-                   rounds=rd.integer(t, "rounds", path, 1, 200_000) or 1,
-                   seed=rd.integer(t, "seed", path, 0, 1) or 0)
+        rd.error(
+            join(path, "stakes"),
+            f"has {len(t['stakes'])} stakes; the table has {seats - 1} player seats",
+            "stakes",
+        )
+    return Capital(
+        stakes=tuple(stakes),
+        capitals=tuple(capitals),
+        rounds=rd.integer(t, "rounds", path, 1, 200_000) or 1,
+        seed=rd.integer(t, "seed", path, 0, 1) or 0,
+    )
 
 
 def _money_list(rd: Reader, t: dict[str, Any], key: str, path: str) -> list[Decimal]:

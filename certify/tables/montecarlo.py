@@ -57,11 +57,13 @@ def estimate(counts: np.ndarray, returns: tuple, confidence: float = 0.99) -> Es
     var = float((counts * (values - mean) ** 2).sum() / max(n - 1, 1))
     se = math.sqrt(var / n)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    return Estimate(tuple(int(c) for c in counts), mean, se, (mean - z * se, mean + z * se))
+    win, push, lose = (int(c) for c in counts)
+    return Estimate((win, push, lose), mean, se, (mean - z * se, mean + z * se))
 
 
-def simulate_counts(table: Table, rounds: int | None = None, seed: int | None = None,
-                    chunks: int | None = None) -> np.ndarray:
+def simulate_counts(
+    table: Table, rounds: int | None = None, seed: int | None = None, chunks: int | None = None
+) -> np.ndarray:
     """Result counts per bet, shape (bets, 3): lose, push, win.
 
     Parameters
@@ -82,8 +84,17 @@ def simulate_counts(table: Table, rounds: int | None = None, seed: int | None = 
         return out.sum(axis=0)
     space = duel_space(table)
     out = np.zeros((len(seeds), 3), dtype=np.int64)
-    _kernels.mc_duel(seeds, per, space.n_cards, space.size, space.keys, space.zero,
-                     binom_table(space.n_cards, space.size), table.banker_wins_zero,
-                     table.banker_wins_equal, out)
+    _kernels.mc_duel(
+        seeds,
+        per,
+        space.n_cards,
+        space.size,
+        space.keys,
+        space.zero,
+        binom_table(space.n_cards, space.size),
+        table.banker_wins_zero,
+        table.banker_wins_equal,
+        out,
+    )
     player = out.sum(axis=0)
     return np.array([player[::-1] if bet.side == "banker" else player for bet in table.bets])

@@ -32,11 +32,19 @@ def parse_roulette(rd: Reader, data: dict[str, Any], game: Game) -> Table:
     red = _red(rd, wheel["red"]) if "red" in wheel else set()
     if sequence and not rd.errors:
         _alternation(rd, sequence)
-    bets = [b for i, spec in enumerate(array_of_tables(rd, data, "bets"))
-            if (b := _bet(rd, spec, join("bets", i)))]
+    bets = [
+        b
+        for i, spec in enumerate(array_of_tables(rd, data, "bets"))
+        if (b := _bet(rd, spec, join("bets", i)))
+    ]
     limits = _limits(rd, section(rd, data, "limits", (), layout.BET_TYPES))
-    return Table(game=game, bets=tuple(bets), outcomes=tuple(sequence), red=tuple(sorted(red)),
-                 limits=tuple(limits))
+    return Table(
+        game=game,
+        bets=tuple(bets),
+        outcomes=tuple(sequence),
+        red=tuple(sorted(red)),
+        limits=tuple(limits),
+    )
 
 
 def permutation_problem(numbers: list[int], size: int = layout.POCKETS) -> str | None:
@@ -46,8 +54,9 @@ def permutation_problem(numbers: list[int], size: int = layout.POCKETS) -> str |
     '1 appears twice; missing 2'
     """
     counts = Counter(numbers)
-    repeated = [f"{n} appears {_TIMES.get(k, f'{k} times')}" for n, k in sorted(counts.items())
-                if k > 1]
+    repeated = [
+        f"{n} appears {_TIMES.get(k, f'{k} times')}" for n, k in sorted(counts.items()) if k > 1
+    ]
     missing = [str(n) for n in range(size) if n not in counts]
     parts = []
     if repeated:
@@ -76,8 +85,11 @@ def _red(rd: Reader, raw: Any) -> set[int]:
     absent = sorted(layout.RED - red)
     parts = []
     if black:
-        parts.append(", ".join(map(str, black)) + (" is" if len(black) == 1 else " are")
-                     + " black on the standard layout")
+        parts.append(
+            ", ".join(map(str, black))
+            + (" is" if len(black) == 1 else " are")
+            + " black on the standard layout"
+        )
     if absent:
         parts.append("missing red " + ", ".join(map(str, absent)))
     if parts:
@@ -91,8 +103,12 @@ def _alternation(rd: Reader, sequence: list[int]) -> None:
         after = sequence[(i + 1) % len(sequence)]
         if number and after and (number in layout.RED) == (after in layout.RED):
             colour = "red" if number in layout.RED else "black"
-            rd.warn("wheel.sequence", f"colours do not alternate: {number} and {after} are "
-                    f"neighbours and both {colour} (Portaria 1441/95 X.7)", "colour_alternation")
+            rd.warn(
+                "wheel.sequence",
+                f"colours do not alternate: {number} and {after} are "
+                f"neighbours and both {colour} (Portaria 1441/95 X.7)",
+                "colour_alternation",
+            )
 
 
 def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
@@ -103,8 +119,12 @@ def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
     if kind is None or name is None or pays is None:
         return None
     if pays != layout.SEED_PAYS[kind]:
-        rd.warn(join(where, "pays"), f"{t['pays']!r} differs from Portaria 1441/95 X.20 "
-                f"({layout.SEED_PAYS[kind]} for {kind})", "pays_differ")
+        rd.warn(
+            join(where, "pays"),
+            f"{t['pays']!r} differs from Portaria 1441/95 X.20 "
+            f"({layout.SEED_PAYS[kind]} for {kind})",
+            "pays_differ",
+        )
     numbers = _numbers(rd, t, where, kind)
     return None if numbers is None else Bet(name=name, type=kind, pays=pays, win=numbers)
 
@@ -122,8 +142,11 @@ def _numbers(rd: Reader, t: dict[str, Any], where: str, kind: str) -> tuple[int,
     if len(numbers) != len(raw if isinstance(raw, list) else [None]):
         return None
     if len(set(numbers)) != len(numbers) or frozenset(numbers) not in layout.shapes(kind):
-        rd.error(at, f"{numbers} is not a {kind} on the layout (a {kind} is "
-                 f"{layout.DESCRIPTIONS[kind]})", "bad_shape")
+        rd.error(
+            at,
+            f"{numbers} is not a {kind} on the layout (a {kind} is {layout.DESCRIPTIONS[kind]})",
+            "bad_shape",
+        )
         return None
     return tuple(sorted(numbers))
 
@@ -139,7 +162,7 @@ def _limits(rd: Reader, t: dict[str, Any]) -> list[Limit]:
         if low is None or high is None:
             continue
         if low <= 0:
-            rd.error(join(where, "min"), f"must be positive, got \"{low}\"", "range")
+            rd.error(join(where, "min"), f'must be positive, got "{low}"', "range")
             continue
         limits.append(Limit(kind, low, high))
         _check_ratio(rd, where, kind, low, high)
@@ -149,8 +172,16 @@ def _limits(rd: Reader, t: dict[str, Any]) -> list[Limit]:
 def _check_ratio(rd: Reader, where: str, kind: str, low: Decimal, high: Decimal) -> None:
     wanted = layout.SEED_RATIOS.get(kind)
     if wanted is None:
-        rd.warn(where, f"Portaria 1441/95 X.27 sets no max/min ratio for {kind}; "
-                f"max/min = {high / low} not checked", "no_ratio")
+        rd.warn(
+            where,
+            f"Portaria 1441/95 X.27 sets no max/min ratio for {kind}; "
+            f"max/min = {high / low} not checked",
+            "no_ratio",
+        )
     elif high != wanted * low:
-        rd.error(where, f"max \"{high}\" / min \"{low}\" = {Fraction(high) / Fraction(low)}; "
-                 f"Portaria 1441/95 X.27 requires {wanted}", "limit_ratio")
+        rd.error(
+            where,
+            f'max "{high}" / min "{low}" = {Fraction(high) / Fraction(low)}; '
+            f"Portaria 1441/95 X.27 requires {wanted}",
+            "limit_ratio",
+        )

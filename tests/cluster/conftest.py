@@ -23,11 +23,27 @@ def _warm(client) -> None:
     from certify.model import load_machine
     from certify.model.fingerprint import fingerprint
 
-    machines = [load_machine(DATA / "small_features.toml"),
-                load_machine(MACHINES / "classic-3r-1.toml")]
-    futures = [client.submit(run_task, m, fingerprint(m), 0, 0, 0, 0, np.array([64]),
-                             workers=[w], allow_other_workers=False, pure=False)
-               for w in client.nthreads() for m in machines]
+    machines = [
+        load_machine(DATA / "small_features.toml"),
+        load_machine(MACHINES / "classic-3r-1.toml"),
+    ]
+    futures = [
+        client.submit(
+            run_task,
+            m,
+            fingerprint(m),
+            0,
+            0,
+            0,
+            0,
+            np.array([64]),
+            workers=[w],
+            allow_other_workers=False,
+            pure=False,
+        )
+        for w in client.nthreads()
+        for m in machines
+    ]
     client.gather(futures)
 
 

@@ -44,8 +44,16 @@ def _interrupted(machine, store, spins, after_batches, stream=0):
             raise Stop
 
     with pytest.raises(Stop):
-        simulate(machine, 0, spins, 5, chunk_spins=CHUNK, stream=stream, progress=progress,
-                 runner=LocalRunner(store))
+        simulate(
+            machine,
+            0,
+            spins,
+            5,
+            chunk_spins=CHUNK,
+            stream=stream,
+            progress=progress,
+            runner=LocalRunner(store),
+        )
 
 
 def test_resume_locally_equals_uninterrupted(machine, tmp_path):
@@ -53,8 +61,14 @@ def test_resume_locally_equals_uninterrupted(machine, tmp_path):
     store = CheckpointDir(tmp_path, 5, CHUNK, per_machine=False)
     _interrupted(machine, store, spins, 6)
     assert len(list(tmp_path.glob("s0-*.npz"))) == 6
-    resumed = simulate(machine, 0, spins, 5, chunk_spins=CHUNK,
-                       runner=LocalRunner(CheckpointDir(tmp_path, 5, CHUNK, per_machine=False)))
+    resumed = simulate(
+        machine,
+        0,
+        spins,
+        5,
+        chunk_spins=CHUNK,
+        runner=LocalRunner(CheckpointDir(tmp_path, 5, CHUNK, per_machine=False)),
+    )
     assert_identical(resumed, simulate(machine, 0, spins, 5, chunk_spins=CHUNK))
 
 
@@ -90,9 +104,14 @@ def test_files_are_json_and_plain_npz(machine, tmp_path):
     store = CheckpointDir(tmp_path, 5, CHUNK, per_machine=False)
     simulate(machine, 0, 4 * CHUNK, 5, chunk_spins=CHUNK, runner=LocalRunner(store))
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest == {"schema": "slotcert/checkpoint@1", "tool_version": certify.__version__,
-                        "model_fingerprint": fingerprint(machine), "machine_id": machine.id,
-                        "seed": 5, "chunk_spins": CHUNK}
+    assert manifest == {
+        "schema": "slotcert/checkpoint@1",
+        "tool_version": certify.__version__,
+        "model_fingerprint": fingerprint(machine),
+        "machine_id": machine.id,
+        "seed": 5,
+        "chunk_spins": CHUNK,
+    }
     for file in tmp_path.glob("*.npz"):
         with np.load(file, allow_pickle=False) as data:
             assert sorted(data.files) == ["awards", "hist", "sizes", "stats", "sum_sq"]
@@ -102,16 +121,31 @@ def _changed(machine):
     return dataclasses.replace(machine, bet_levels=(*machine.bet_levels[:-1], 99))
 
 
-@pytest.mark.parametrize(("what", "message"), [
-    ("seed", "checkpoint was written for seed 5, this run has 6; remove the directory or "
-             "choose another --checkpoint"),
-    ("chunk", "checkpoint was written for chunk spins 4096, this run has 8192; remove the "
-              "directory or choose another --checkpoint"),
-    ("model", "checkpoint was written for model fingerprint '{old}', this run has '{new}'; "
-              "remove the directory or choose another --checkpoint"),
-    ("version", "checkpoint was written for tool version '0.0.0-old', this run has "
-                f"'{certify.__version__}'; remove the directory or choose another --checkpoint"),
-])
+@pytest.mark.parametrize(
+    ("what", "message"),
+    [
+        (
+            "seed",
+            "checkpoint was written for seed 5, this run has 6; remove the directory or "
+            "choose another --checkpoint",
+        ),
+        (
+            "chunk",
+            "checkpoint was written for chunk spins 4096, this run has 8192; remove the "
+            "directory or choose another --checkpoint",
+        ),
+        (
+            "model",
+            "checkpoint was written for model fingerprint '{old}', this run has '{new}'; "
+            "remove the directory or choose another --checkpoint",
+        ),
+        (
+            "version",
+            "checkpoint was written for tool version '0.0.0-old', this run has "
+            f"'{certify.__version__}'; remove the directory or choose another --checkpoint",
+        ),
+    ],
+)
 def test_a_foreign_checkpoint_is_refused(machine, tmp_path, what, message):
     Checkpoint(tmp_path, machine, 5, CHUNK)
     other, seed, chunk = machine, 5, CHUNK
@@ -125,7 +159,8 @@ def test_a_foreign_checkpoint_is_refused(machine, tmp_path, what, message):
         file = tmp_path / "manifest.json"
         file.write_text(file.read_text().replace(certify.__version__, "0.0.0-old"))
     expected = f"{tmp_path / 'manifest.json'}: " + message.format(
-        old=fingerprint(machine), new=fingerprint(other))
+        old=fingerprint(machine), new=fingerprint(other)
+    )
     with pytest.raises(InputError) as info:
         Checkpoint(tmp_path, other, seed, chunk)
     assert str(info.value) == expected

@@ -19,14 +19,30 @@ from testpaths import DATA, JURISDICTIONS, MACHINES
 from certify.cli import main
 
 MODEL = str(DATA / "small_features.toml")
-RUN = ["simulate", MODEL, "--spins", str(128 * 32768), "--seed", "77", "--chunk-spins", "32768",
-       "--level", "3", "--json"]
+RUN = [
+    "simulate",
+    MODEL,
+    "--spins",
+    str(128 * 32768),
+    "--seed",
+    "77",
+    "--chunk-spins",
+    "32768",
+    "--level",
+    "3",
+    "--json",
+]
 
 
 def _cli(args: list[str]) -> subprocess.Popen:
     env = {**os.environ, "CI": "1"}
-    return subprocess.Popen([sys.executable, "-m", "certify", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "certify", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
 
 
 def _kill_after(proc: subprocess.Popen, folder, files: int, timeout: float = 60.0) -> None:
@@ -40,8 +56,7 @@ def _kill_after(proc: subprocess.Popen, folder, files: int, timeout: float = 60.
 
 
 @pytest.mark.parametrize("where", ["local", "scheduler"])
-def test_sigkill_then_same_command_resumes_to_identical_figures(tmp_path, capsys, request,
-                                                                where):
+def test_sigkill_then_same_command_resumes_to_identical_figures(tmp_path, capsys, request, where):
     """Killed and resumed on local threads, or both sending chunks to the shared cluster."""
     assert main(RUN) == 0
     uninterrupted = capsys.readouterr().out
@@ -65,34 +80,70 @@ def test_sigkill_then_same_command_resumes_to_identical_figures(tmp_path, capsys
 
 @pytest.mark.parametrize("where", ["--workers", "--scheduler"])
 def test_simulate_on_a_cluster_prints_the_local_figures(capsys, tmp_path, request, where):
-    args = ["simulate", MODEL, "--spins", "300000", "--seed", "3", "--chunk-spins", "16384",
-            "--json"]
+    args = [
+        "simulate",
+        MODEL,
+        "--spins",
+        "300000",
+        "--seed",
+        "3",
+        "--chunk-spins",
+        "16384",
+        "--json",
+    ]
     assert main(args) == 0
     local = capsys.readouterr().out
-    cluster = ["--workers", "2"] if where == "--workers" else \
-        ["--scheduler", request.getfixturevalue("scheduler")]
+    cluster = (
+        ["--workers", "2"]
+        if where == "--workers"
+        else ["--scheduler", request.getfixturevalue("scheduler")]
+    )
     assert main([*args, *cluster, "--checkpoint", str(tmp_path)]) == 0
     assert capsys.readouterr().out == local
     assert json.loads(local)["bet_levels"][0]["chunk_spins"] == 16384
 
 
 def test_a_mismatched_checkpoint_is_exit_2_with_one_line(capsys, tmp_path):
-    args = ["simulate", MODEL, "--spins", "50000", "--seed", "3", "--chunk-spins", "16384",
-            "--checkpoint", str(tmp_path)]
+    args = [
+        "simulate",
+        MODEL,
+        "--spins",
+        "50000",
+        "--seed",
+        "3",
+        "--chunk-spins",
+        "16384",
+        "--checkpoint",
+        str(tmp_path),
+    ]
     assert main(args) == 0
     capsys.readouterr()
     args[args.index("--seed") + 1] = "4"
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err == (f"slotcert: error: {tmp_path / 'manifest.json'}: checkpoint was written for "
-                   "seed 3, this run has 4; remove the directory or choose another "
-                   "--checkpoint\n")
+    assert err == (
+        f"slotcert: error: {tmp_path / 'manifest.json'}: checkpoint was written for "
+        "seed 3, this run has 4; remove the directory or choose another "
+        "--checkpoint\n"
+    )
 
 
 def test_workers_and_scheduler_exclude_each_other(capsys):
     with pytest.raises(SystemExit) as info:
-        main(["simulate", MODEL, "--spins", "10", "--seed", "1", "--workers", "2",
-              "--scheduler", "tcp://127.0.0.1:1"])
+        main(
+            [
+                "simulate",
+                MODEL,
+                "--spins",
+                "10",
+                "--seed",
+                "1",
+                "--workers",
+                "2",
+                "--scheduler",
+                "tcp://127.0.0.1:1",
+            ]
+        )
     assert info.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
 
@@ -106,8 +157,9 @@ def test_unreachable_scheduler_is_exit_2(capsys):
     import dask
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        code = main(["simulate", MODEL, "--spins", "10", "--seed", "1", "--scheduler",
-                     "tcp://127.0.0.1:9"])
+        code = main(
+            ["simulate", MODEL, "--spins", "10", "--seed", "1", "--scheduler", "tcp://127.0.0.1:9"]
+        )
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("slotcert: error: --scheduler='tcp://127.0.0.1:9': cannot connect")
@@ -116,11 +168,29 @@ def test_unreachable_scheduler_is_exit_2(capsys):
 
 def test_certify_batch_on_the_cluster_writes_the_local_files(tmp_path, scheduler):
     paths = [str(MACHINES / "classic-3r-1.toml"), MODEL, str(DATA / "tiny_lines.toml")]
-    common = ["certify", *paths, "--jurisdiction", str(JURISDICTIONS / "pt.toml"),
-              "--spins", "400000", "--seed", "9", "--no-html"]
+    common = [
+        "certify",
+        *paths,
+        "--jurisdiction",
+        str(JURISDICTIONS / "pt.toml"),
+        "--spins",
+        "400000",
+        "--seed",
+        "9",
+        "--no-html",
+    ]
     local_code = main([*common, "--out", str(tmp_path / "local")])
-    cluster_code = main([*common, "--out", str(tmp_path / "cluster"), "--scheduler", scheduler,
-                         "--checkpoint", str(tmp_path / "ck")])
+    cluster_code = main(
+        [
+            *common,
+            "--out",
+            str(tmp_path / "cluster"),
+            "--scheduler",
+            scheduler,
+            "--checkpoint",
+            str(tmp_path / "ck"),
+        ]
+    )
     assert local_code == cluster_code
     local = sorted(p.name for p in (tmp_path / "local").iterdir())
     assert local == sorted(p.name for p in (tmp_path / "cluster").iterdir())
@@ -134,14 +204,18 @@ def test_certify_batch_on_the_cluster_writes_the_local_files(tmp_path, scheduler
         else:
             assert a.read_bytes() == b.read_bytes(), name
     assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == [
-        "CLASSIC-3R-1", "SMALL-FEATURES", "TINY-3X1"]
+        "CLASSIC-3R-1",
+        "SMALL-FEATURES",
+        "TINY-3X1",
+    ]
     # everything is in the checkpoint now: a rerun sends nothing and writes the same figures
     again = main([*common, "--out", str(tmp_path / "again"), "--checkpoint", str(tmp_path / "ck")])
     assert again == local_code
     for name in local:
         if name.endswith(".certificate.json"):
-            a_doc, b_doc = (json.loads((tmp_path / d / name).read_text())
-                            for d in ("local", "again"))
+            a_doc, b_doc = (
+                json.loads((tmp_path / d / name).read_text()) for d in ("local", "again")
+            )
             for doc in (a_doc, b_doc):
                 doc.get("run", {}).pop("runtime_s", None)
             assert a_doc == b_doc, name
@@ -149,8 +223,17 @@ def test_certify_batch_on_the_cluster_writes_the_local_files(tmp_path, scheduler
 
 def test_certify_refuses_one_stale_machine_checkpoint_and_goes_on(tmp_path, capsys):
     paths = [str(MACHINES / "classic-3r-1.toml"), str(DATA / "tiny_lines.toml")]
-    common = ["certify", *paths, "--jurisdiction", str(JURISDICTIONS / "pt.toml"),
-              "--spins", "20000", "--no-html", "--checkpoint", str(tmp_path / "ck")]
+    common = [
+        "certify",
+        *paths,
+        "--jurisdiction",
+        str(JURISDICTIONS / "pt.toml"),
+        "--spins",
+        "20000",
+        "--no-html",
+        "--checkpoint",
+        str(tmp_path / "ck"),
+    ]
     assert main([*common, "--seed", "1", "--out", str(tmp_path / "a")]) in (0, 1)
     stale = tmp_path / "ck" / "TINY-3X1"
     for file in stale.iterdir():
@@ -161,8 +244,10 @@ def test_certify_refuses_one_stale_machine_checkpoint_and_goes_on(tmp_path, caps
     assert code == 2
     err = capsys.readouterr().err
     manifest = tmp_path / "ck" / "CLASSIC-3R-1" / "manifest.json"
-    assert (f"slotcert: {manifest}: checkpoint was written for seed 1, this run has 2; remove "
-            "the directory or choose another --checkpoint\n") in err
+    assert (
+        f"slotcert: {manifest}: checkpoint was written for seed 1, this run has 2; remove "
+        "the directory or choose another --checkpoint\n"
+    ) in err
     batch = json.loads((tmp_path / "b" / "batch.json").read_text())
     assert [row["verdict"] for row in batch["machines"]][0] == "invalid"
     assert batch["machines"][1]["machine_id"] == "TINY-3X1"

@@ -45,18 +45,25 @@ class ShuffledRunner(ChunkRunner):
         parts = runs(todo, self.most)
         self.rng.shuffle(parts)
         for first, count in parts:
-            yield first, run_chunks(tables, level_index, seed, first,
-                                    sizes[first:first + count], stream)
+            yield (
+                first,
+                run_chunks(tables, level_index, seed, first, sizes[first : first + count], stream),
+            )
 
 
 @settings(max_examples=15, deadline=None)
-@given(order=st.integers(0, 2**32 - 1), most=st.integers(1, 9),
-       chunks=st.integers(1, 40), last=st.integers(0, CHUNK - 1))
+@given(
+    order=st.integers(0, 2**32 - 1),
+    most=st.integers(1, 9),
+    chunks=st.integers(1, 40),
+    last=st.integers(0, CHUNK - 1),
+)
 def test_any_completion_order_gives_the_same_bits(features, order, most, chunks, last):
     spins = chunks * CHUNK + last
     local = simulate(features, 0, spins, 11, chunk_spins=CHUNK, stream=2)
-    shuffled = simulate(features, 0, spins, 11, chunk_spins=CHUNK, stream=2,
-                        runner=ShuffledRunner(order, most))
+    shuffled = simulate(
+        features, 0, spins, 11, chunk_spins=CHUNK, stream=2, runner=ShuffledRunner(order, most)
+    )
     assert_identical(local, shuffled)
 
 
@@ -67,8 +74,7 @@ def test_reorder_reports_missing_chunks():
 
 def test_local_runner_matches_the_default_path(classic):
     a = simulate(classic, 1, 37 * CHUNK + 5, 3, chunk_spins=CHUNK, stream=1)
-    b = simulate(classic, 1, 37 * CHUNK + 5, 3, chunk_spins=CHUNK, stream=1,
-                 runner=LocalRunner())
+    b = simulate(classic, 1, 37 * CHUNK + 5, 3, chunk_spins=CHUNK, stream=1, runner=LocalRunner())
     assert_identical(a, b)
 
 
@@ -94,9 +100,18 @@ def test_dask_progress_sees_every_spin(client, features):
 
 
 def _cert_figures(cert):
-    return [(lc.level, lc.simulation.spins, lc.simulation.total_win, lc.simulation.sum_sq.hex(),
-             tuple(lc.simulation.histogram), lc.convergence, lc.verdict.verdict)
-            for lc in cert.levels] + [cert.verdict]
+    return [
+        (
+            lc.level,
+            lc.simulation.spins,
+            lc.simulation.total_win,
+            lc.simulation.sum_sq.hex(),
+            tuple(lc.simulation.histogram),
+            lc.convergence,
+            lc.verdict.verdict,
+        )
+        for lc in cert.levels
+    ] + [cert.verdict]
 
 
 def test_certify_machine_on_the_cluster_matches_local(client):
@@ -107,13 +122,16 @@ def test_certify_machine_on_the_cluster_matches_local(client):
     assert _cert_figures(local) == _cert_figures(remote)
 
 
-@pytest.mark.parametrize(("overhead", "chunk_s", "threads", "left", "workers", "expected"), [
-    (0.004, 0.2, 1, 1000, 2, 1),      # big chunks: one chunk a task is cheap enough
-    (0.004, 0.002, 1, 10_000, 2, 100),  # tiny chunks: 100 of them carry the overhead
-    (0.004, 0.002, 1, 80, 2, 10),     # ... unless that leaves fewer than 4 tasks a worker
-    (0.004, 0.2, 4, 1000, 2, 4),      # a task fills every numba thread of its worker
-    (0.004, 0.002, 4, 10_000, 2, 100),
-])
+@pytest.mark.parametrize(
+    ("overhead", "chunk_s", "threads", "left", "workers", "expected"),
+    [
+        (0.004, 0.2, 1, 1000, 2, 1),  # big chunks: one chunk a task is cheap enough
+        (0.004, 0.002, 1, 10_000, 2, 100),  # tiny chunks: 100 of them carry the overhead
+        (0.004, 0.002, 1, 80, 2, 10),  # ... unless that leaves fewer than 4 tasks a worker
+        (0.004, 0.2, 4, 1000, 2, 4),  # a task fills every numba thread of its worker
+        (0.004, 0.002, 4, 10_000, 2, 100),
+    ],
+)
 def test_choose_group(overhead, chunk_s, threads, left, workers, expected):
     assert choose_group(overhead, chunk_s, threads, left, workers) == expected
 

@@ -36,16 +36,27 @@ def _kernel_spins(tables, lt, stops, fs, px):
     out = np.zeros(stops.shape[0], dtype=np.int64)
     packed = np.zeros(stops.shape[0], dtype=np.uint64)
     level = level_args(lt, tables)
-    k.evaluate_stops(stops, fs, reel_args(tables), px.as_tuple(), level, game_args(tables),
-                     out, packed, ways_flag(tables))
-    counts = (packed[:, None] >> (8 * np.arange(len(tables.counted_names), dtype=np.uint64))
-              ) & np.uint64(255)
+    k.evaluate_stops(
+        stops,
+        fs,
+        reel_args(tables),
+        px.as_tuple(),
+        level,
+        game_args(tables),
+        out,
+        packed,
+        ways_flag(tables),
+    )
+    counts = (
+        packed[:, None] >> (8 * np.arange(len(tables.counted_names), dtype=np.uint64))
+    ) & np.uint64(255)
     scatter = lt.scatter_pay[np.arange(counts.shape[1]), counts.astype(np.int64)].sum(axis=1)
     return out + scatter
 
 
-@pytest.mark.parametrize("name", SMALL + ["../../models/machines/ref-5x3-20.toml",
-                                          "../../models/machines/ways-243.toml"])
+@pytest.mark.parametrize(
+    "name", SMALL + ["../../models/machines/ref-5x3-20.toml", "../../models/machines/ways-243.toml"]
+)
 def test_kernel_spin_equals_twin_on_random_windows(name):
     """2,000 random stop vectors on each reel set (base, free spins) and every
     prefix depth, with and without tail tables: kernel credits == twin credits."""
@@ -58,15 +69,24 @@ def test_kernel_spin_equals_twin_on_random_windows(name):
     for lt in tables.levels:
         for fs_flag, strips in sets:
             stops = np.stack([rng.integers(0, len(s), 2000) for s in strips], axis=1)
-            expected = [twin.spin_value(machine, twin.window(strips, row, machine.rows),
-                                        lt.level_index)[0] for row in stops.tolist()]
+            expected = [
+                twin.spin_value(machine, twin.window(strips, row, machine.rows), lt.level_index)[0]
+                for row in stops.tolist()
+            ]
             for depth in depths:
                 px = prefix_tables(tables, lt.level_index)
                 if depth is not None:
                     px = build_prefix_tables(
                         [(s.window, s.length, s.counted) for s in reel_sets(tables)],
-                        tables.paylines, lt.trans, lt.live, lt.state_win, lt.state_entry,
-                        len(machine.pays), depth, pairs=depth % 2 == 0)
+                        tables.paylines,
+                        lt.trans,
+                        lt.live,
+                        lt.state_win,
+                        lt.state_entry,
+                        len(machine.pays),
+                        depth,
+                        pairs=depth % 2 == 0,
+                    )
                 got = _kernel_spins(tables, lt, stops, fs_flag, px)
                 assert got.tolist() == expected, (depth, fs_flag)
 
@@ -80,8 +100,10 @@ def test_simulation_agrees_with_exact_small(name):
         sim = simulate(machine, li, 2_000_000, seed=11, stream=li)
         band = z_value(0.999) * lvl.sigma / np.sqrt(sim.spins)
         assert abs(sim.rtp - lvl.rtp) < band
-        assert sim.hit_frequency == pytest.approx(lvl.hit_frequency, abs=5 * np.sqrt(
-            lvl.hit_frequency * (1 - lvl.hit_frequency) / sim.spins))
+        assert sim.hit_frequency == pytest.approx(
+            lvl.hit_frequency,
+            abs=5 * np.sqrt(lvl.hit_frequency * (1 - lvl.hit_frequency) / sim.spins),
+        )
 
 
 def test_same_seed_same_result_and_chunks_are_pure():
@@ -99,15 +121,28 @@ def test_same_seed_same_result_and_chunks_are_pure():
 def _chunk(machine, seed, index, size):
     from certify.engine.simulate import run_chunks
 
-    out, _, _, _ = run_chunks(compile_machine(machine), 0, seed, index,
-                              np.array([size], dtype=np.int64))
+    out, _, _, _ = run_chunks(
+        compile_machine(machine), 0, seed, index, np.array([size], dtype=np.int64)
+    )
     return int(out[0, k.OUT_WIN])
 
 
 def _simulate_json(threads: int) -> dict:
     env = {**os.environ, "NUMBA_NUM_THREADS": str(threads)}
-    cmd = [sys.executable, "-m", "certify", "simulate", str(MACHINES / "ref-5x3-20.toml"),
-           "--spins", "3000000", "--seed", "42", "--level", "1", "--json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "certify",
+        "simulate",
+        str(MACHINES / "ref-5x3-20.toml"),
+        "--spins",
+        "3000000",
+        "--seed",
+        "42",
+        "--level",
+        "1",
+        "--json",
+    ]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(done.stdout)
 
@@ -119,9 +154,22 @@ def test_identical_with_one_and_two_threads():
 
 def _certificate_levels(threads: int, out) -> list:
     env = {**os.environ, "NUMBA_NUM_THREADS": str(threads)}
-    cmd = [sys.executable, "-m", "certify", "certify", str(MACHINES / "ref-5x3-20.toml"),
-           "--jurisdiction", str(ROOT / "models" / "jurisdictions" / "pt.toml"),
-           "--spins", "2500000", "--seed", "7", "--out", str(out), "--no-html"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "certify",
+        "certify",
+        str(MACHINES / "ref-5x3-20.toml"),
+        "--jurisdiction",
+        str(ROOT / "models" / "jurisdictions" / "pt.toml"),
+        "--spins",
+        "2500000",
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+        "--no-html",
+    ]
     subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
     cert = json.loads((out / "REF-5X3-20.certificate.json").read_text())
     return cert["bet_levels"]
@@ -145,8 +193,15 @@ def test_simulation_kernel_equals_twin_on_its_own_draws(name):
     out, _, awards, _ = run_chunks(tables, 0, 9, 0, np.array([n], dtype=np.int64))
     stops = np.zeros((n, machine.reels), dtype=np.int64)
     px = prefix_tables(tables, 0)
-    k.replay_stops(chunk_states(9, 0, 1)[0], n, 0, reel_args(tables), px.as_tuple(), stops,
-                   fast_flag(tables, px))
+    k.replay_stops(
+        chunk_states(9, 0, 1)[0],
+        n,
+        0,
+        reel_args(tables),
+        px.as_tuple(),
+        stops,
+        fast_flag(tables, px),
+    )
     wins, paid = 0, np.zeros(len(machine.pays), dtype=np.int64)
     for row in stops.tolist():
         win, entries = twin.spin_value(machine, twin.window(machine.strips, row, machine.rows), 0)

@@ -14,8 +14,9 @@ def _tables(monkeypatch, budget):
     t = compile_machine(load_machine(MACHINES / "ref-5x3-20.toml"))
     lt = t.levels[0]
     sets = [(s.window, s.length, s.counted) for s in reel_sets(t)]
-    px = prefix.build_prefix_tables(sets, t.paylines, lt.trans, lt.live, lt.state_win,
-                                    lt.state_entry, len(t.machine.pays))
+    px = prefix.build_prefix_tables(
+        sets, t.paylines, lt.trans, lt.live, lt.state_win, lt.state_entry, len(t.machine.pays)
+    )
     return t, px
 
 
@@ -55,8 +56,15 @@ def test_a_damaged_cache_file_is_rebuilt_not_trusted(monkeypatch, tmp_path):
     monkeypatch.setenv("SLOTCERT_CACHE_DIR", str(tmp_path))
     t = compile_machine(load_machine(MACHINES / "ref-5x3-20.toml"))
     lt = t.levels[0]
-    args = ([(s.window, s.length, s.counted) for s in reel_sets(t)], t.paylines, lt.trans,
-            lt.live, lt.state_win, lt.state_entry, len(t.machine.pays))
+    args = (
+        [(s.window, s.length, s.counted) for s in reel_sets(t)],
+        t.paylines,
+        lt.trans,
+        lt.live,
+        lt.state_win,
+        lt.state_entry,
+        len(t.machine.pays),
+    )
     fresh = prefix.cached_prefix_tables(*args)
     lengths = [s.length for s in reel_sets(t)]
     assert prefix.consistent(fresh, lengths, t.paylines.shape[0], lt.trans)
@@ -65,8 +73,9 @@ def test_a_damaged_cache_file_is_rebuilt_not_trusted(monkeypatch, tmp_path):
         values = dict(z)
     values["head"] = values["head"] + np.uint16(40_000)  # past the 16,061 combos
     np.savez(stored, **values)
-    assert not prefix.consistent(prefix.PrefixTables(**{**values, "alive_total": 0}),
-                                 lengths, t.paylines.shape[0], lt.trans)
+    assert not prefix.consistent(
+        prefix.PrefixTables(**{**values, "alive_total": 0}), lengths, t.paylines.shape[0], lt.trans
+    )
     again = prefix.cached_prefix_tables(*args)
     assert np.array_equal(again.head, fresh.head)
     assert np.array_equal(again.combos, fresh.combos)

@@ -26,7 +26,7 @@ def test_chunk_means_and_variances_match_uniform():
     Uniform on 0..51: mu = 25.5, var = (52^2 - 1) / 12 = 225.25.
     """
     sums, squares, _ = _sample(2024)
-    mu, var = 25.5, (BOUND ** 2 - 1) / 12
+    mu, var = 25.5, (BOUND**2 - 1) / 12
     z = (sums / DRAWS - mu) / np.sqrt(var / DRAWS)
     assert stats.kstest(z, "norm").pvalue > 0.001
     sample_var = squares / DRAWS - (sums / DRAWS) ** 2

@@ -16,8 +16,13 @@ from certify.exact import compute_exact
 from certify.exact.decompose import mean_return
 from certify.model import load_machine
 
-SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml",
-         "published/wizard_fruit_slot.toml", "published/igt_red_white_blue.toml"]
+SMALL = [
+    "tiny_lines.toml",
+    "small_features.toml",
+    "small_ways.toml",
+    "published/wizard_fruit_slot.toml",
+    "published/igt_red_white_blue.toml",
+]
 
 
 @pytest.mark.parametrize("name", SMALL)
@@ -32,8 +37,7 @@ def test_exact_equals_brute_force_twin(name):
         assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
         assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
         line_awards = [a.probability for a in lvl.awards[: len(machine.pays)]]
-        assert line_awards == pytest.approx([float(x) for x in ref["awards"]], rel=1e-12,
-                                            abs=1e-15)
+        assert line_awards == pytest.approx([float(x) for x in ref["awards"]], rel=1e-12, abs=1e-15)
 
 
 def test_tiny_game_by_hand():
@@ -52,15 +56,21 @@ def test_tiny_game_by_hand():
     assert exact.levels[0].awards[2].probability == 0.0  # W W W is never paid as such
 
 
-@pytest.mark.parametrize("name", ["classic-3r-1.toml", "edge-3r-1.toml", "lowball-3r-1.toml",
-                                  "../../tests/data/small_features.toml"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "classic-3r-1.toml",
+        "edge-3r-1.toml",
+        "lowball-3r-1.toml",
+        "../../tests/data/small_features.toml",
+    ],
+)
 def test_decomposition_equals_full_cycle(name):
     """Per-reel decomposition (a different algorithm) equals the full cycle to 1e-12."""
     tables = compile_machine(load_machine(MACHINES / name))
     exact = compute_exact(tables)
     for lt in tables.levels:
-        assert mean_return(tables, lt) == pytest.approx(exact.levels[lt.level_index].rtp,
-                                                        rel=1e-12)
+        assert mean_return(tables, lt) == pytest.approx(exact.levels[lt.level_index].rtp, rel=1e-12)
 
 
 def test_cycle_too_large_is_none():
@@ -76,9 +86,10 @@ def _weighted(machine):
     return dataclasses.replace(machine, weights=weights)
 
 
-@pytest.mark.parametrize("name,weighted", [("ref-5x3-20.toml", False),
-                                           ("jackpot-5x3.toml", False),
-                                           ("ref-5x3-20.toml", True)])
+@pytest.mark.parametrize(
+    "name,weighted",
+    [("ref-5x3-20.toml", False), ("jackpot-5x3.toml", False), ("ref-5x3-20.toml", True)],
+)
 def test_combo_sums_equal_the_walked_cycle(name, weighted):
     """Two algorithms over the full cycle of every reel set (base, free spins):
     sums over prefix combos x last-two-reel pairs == the depth-first walk of

@@ -11,8 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def twin_amounts(c: float, reset: float, cap: float, stake: float, p: float,
-                 spins_per_day: float, days: int, paths: int, seed: int) -> tuple:
+def twin_amounts(
+    c: float,
+    reset: float,
+    cap: float,
+    stake: float,
+    p: float,
+    spins_per_day: float,
+    days: int,
+    paths: int,
+    seed: int,
+) -> tuple:
     """Amounts at hit and end-of-horizon liabilities over ``paths`` paths."""
     rng = np.random.default_rng(seed)
     amounts, liabilities = [], []

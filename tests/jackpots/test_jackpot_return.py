@@ -32,8 +32,13 @@ from certify.model.loader import parse_machine
 LOWBALL = tomllib.loads((MACHINES / "lowball-3r-1.toml").read_text(encoding="utf-8"))
 # c = 2%, mystery p = 1e-4 per credit, reset 200.00 EUR at 0.25 EUR a credit:
 # jackpot return about 0.02 + 1e-4 x 200 / 0.25 = 0.10 at every level.
-MYSTERY = {"id": "mini", "kind": "standalone", "contribution": "0.02", "reset": "200.00",
-           "trigger": {"mystery": "0.0001"}}
+MYSTERY = {
+    "id": "mini",
+    "kind": "standalone",
+    "contribution": "0.02",
+    "reset": "200.00",
+    "trigger": {"mystery": "0.0001"},
+}
 
 
 def _lowball(jackpot: dict | None = None):
@@ -109,13 +114,15 @@ def test_mixed_group_shares_reset_funding_at_the_group_hit_rate():
     link = load_link(ROOT / "models" / "links" / "atlantico.toml")
     members = list(link.members)
     members[1] = type(members[1])(**{**members[1].__dict__, "bet_level": 2})
-    link = type(link)(**{**link.__dict__, "members": tuple(members), "min_bet_level": None,
-                         "cap": None})
+    link = type(link)(
+        **{**link.__dict__, "members": tuple(members), "min_bet_level": None, "cap": None}
+    )
     rows = group_returns(link, {})
     money = [m.spins_per_day * float(m.stake) for m in link.members]
     pooled = sum(w * r.group.rtp for w, r in zip(money, rows, strict=True)) / sum(money)
-    hits = sum(m.spins_per_day * r.group.hit_probability
-               for m, r in zip(link.members, rows, strict=True))
+    hits = sum(
+        m.spins_per_day * r.group.hit_probability for m, r in zip(link.members, rows, strict=True)
+    )
     assert pooled == pytest.approx(0.005 + hits / sum(money) * 5000.0, rel=1e-12)
     assert rows[1].group.rtp != rows[0].group.rtp  # the small stake wins less often per euro
 
@@ -157,8 +164,10 @@ def test_returns_command_shares_reset_funding_over_a_mixed_group(capsys):
     """TIN-0501 (0.10 EUR a spin, 1000 a day) and TIN-0502 (0.20 EUR, 500 a day):
     equal coin-in, mystery 0.001 per credit; the group's players get back c + q_group x reset.
     (TINY-JACKPOT is a toy: its base return is far above 100%.)"""
-    assert main(["jackpots", "returns", str(ROOT / "tests" / "jackpots" / "data" /
-                                            "links-tiny.toml")]) == 0
+    assert (
+        main(["jackpots", "returns", str(ROOT / "tests" / "jackpots" / "data" / "links-tiny.toml")])
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)["members"]
     p1, p2 = 0.001, 1 - (1 - 0.001) ** 2
     q_group = (1000 * p1 + 500 * p2) / (1000 * 0.10 + 500 * 0.20)

@@ -52,12 +52,24 @@ from meters.ledger import (
 
 DATA = ROOT / "tests" / "jackpots" / "data"
 LINKS = ROOT / "models" / "links"
-ARGS = [str(DATA / "dump.csv"), "--floor", str(DATA / "floor.csv"), "--links", str(LINKS),
-        "--hits", str(DATA / "hits.csv")]
-HAND = {"EST-0101:local-mega": "170.00", "EST-0102:local-mega": "190.625",
-        "LIS-0201:local-mega": "160.00", "LIS-0202:local-mega": "160.00",
-        "OTH-0401:local-mega": "170.00", "SJ-ATLANTICO": "5084.375",
-        "TIN-0501:local-mega": "30.00"}
+ARGS = [
+    str(DATA / "dump.csv"),
+    "--floor",
+    str(DATA / "floor.csv"),
+    "--links",
+    str(LINKS),
+    "--hits",
+    str(DATA / "hits.csv"),
+]
+HAND = {
+    "EST-0101:local-mega": "170.00",
+    "EST-0102:local-mega": "190.625",
+    "LIS-0201:local-mega": "160.00",
+    "LIS-0202:local-mega": "160.00",
+    "OTH-0401:local-mega": "170.00",
+    "SJ-ATLANTICO": "5084.375",
+    "TIN-0501:local-mega": "30.00",
+}
 
 
 @pytest.fixture(scope="module")
@@ -71,21 +83,28 @@ def inputs():
 
 def test_captive_values_match_the_hand_computation(inputs):
     ledger = compute_ledger(*inputs, transfers=[])
-    assert {r["pool"]: r["captive"] for r in ledger.rows} == \
-        {k: Decimal(v) for k, v in HAND.items()}
+    assert {r["pool"]: r["captive"] for r in ledger.rows} == {
+        k: Decimal(v) for k, v in HAND.items()
+    }
     assert ledger.total == Decimal("5965.00")
     est = next(r for r in ledger.rows if r["pool"] == "EST-0101:local-mega")
-    assert (est["seeded"], est["contributions"], est["paid"], est["hits"]) == \
-        (Decimal("300.00"), Decimal("80.00"), Decimal("210.00"), 1)
+    assert (est["seeded"], est["contributions"], est["paid"], est["hits"]) == (
+        Decimal("300.00"),
+        Decimal("80.00"),
+        Decimal("210.00"),
+        1,
+    )
 
 
 def test_contribution_mismatch_is_a_finding(inputs):
     ledger = compute_ledger(*inputs, transfers=[])
-    assert [(f["machine_id"], f["code"], f["expected"], f["observed"])
-            for f in ledger.findings] == [("EST-0102", "progressive_contribution", 2400.0,
-                                           2500.0)]
-    assert ledger.findings[0]["message"] == \
-        "progressive_contrib moved 2500 credits, rate 0.016 x coin_in 150000 is 2400.00"
+    assert [
+        (f["machine_id"], f["code"], f["expected"], f["observed"]) for f in ledger.findings
+    ] == [("EST-0102", "progressive_contribution", 2400.0, 2500.0)]
+    assert (
+        ledger.findings[0]["message"]
+        == "progressive_contrib moved 2500 credits, rate 0.016 x coin_in 150000 is 2400.00"
+    )
 
 
 def test_captive_value_at_an_earlier_date(inputs):
@@ -107,33 +126,56 @@ def test_ledger_command_writes_the_balances(tmp_path, capsys):
 def test_rollover_counts_and_reset_does_not(tmp_path):
     """Meter width 4 (modulus 10000): 9990 -> 30 is +40 credits; 77 -> 10 is a reset."""
     floor = tmp_path / "floor.csv"
-    floor.write_text("machine_id,model,bet_level,denomination,jackpot_pools\n"
-                     f"TIN-0501,{DATA / 'tiny-jackpot.toml'},1,0.10,local-mega\n",
-                     encoding="utf-8")
+    floor.write_text(
+        "machine_id,model,bet_level,denomination,jackpot_pools\n"
+        f"TIN-0501,{DATA / 'tiny-jackpot.toml'},1,0.10,local-mega\n",
+        encoding="utf-8",
+    )
     dump = tmp_path / "dump.csv"
-    dump.write_text("machine_id,read_at,coin_in,progressive_contrib\n"
-                    "TIN-0501,2026-03-01T00:00:00+00:00,9000,9990\n"
-                    "TIN-0501,2026-03-02T00:00:00+00:00,3000,30\n"
-                    "TIN-0501,2026-03-03T00:00:00+00:00,7700,77\n"
-                    "TIN-0501,2026-03-04T00:00:00+00:00,1000,10\n", encoding="utf-8")
+    dump.write_text(
+        "machine_id,read_at,coin_in,progressive_contrib\n"
+        "TIN-0501,2026-03-01T00:00:00+00:00,9000,9990\n"
+        "TIN-0501,2026-03-02T00:00:00+00:00,3000,30\n"
+        "TIN-0501,2026-03-03T00:00:00+00:00,7700,77\n"
+        "TIN-0501,2026-03-04T00:00:00+00:00,1000,10\n",
+        encoding="utf-8",
+    )
     book = load_book(floor, [], digits=4)
     readings, _, _ = read_readings([dump])
     ledger = compute_ledger(book, readings, [], [])
     # +40 (rollover) +47 = 87 credits x 0.10 = 8.70, plus the 20.00 reset
     assert ledger.captive("TIN-0501:local-mega") == Decimal("28.70")
     assert [f["code"] for f in ledger.findings] == ["reset"]
-    assert ledger.findings[0]["message"] == ("progressive_contrib went back from 77 to 10 "
-                                             "(RAM clear?); the interval is not counted")
+    assert ledger.findings[0]["message"] == (
+        "progressive_contrib went back from 77 to 10 (RAM clear?); the interval is not counted"
+    )
 
 
 def test_transfer_to_same_model_and_stakes(tmp_path, capsys):
     """LIS-0202 is withdrawn: its 160.00 go to LIS-0201; the total stays 5965.00."""
     out = tmp_path / "t"
-    assert main(["jackpots", "transfer", *ARGS, "--pool", "LIS-0202:local-mega", "--to",
-                 "LIS-0201", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "jackpots",
+                "transfer",
+                *ARGS,
+                "--pool",
+                "LIS-0202:local-mega",
+                "--to",
+                "LIS-0201",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     record = json.loads(next(out.glob("TR-*.json")).read_text(encoding="utf-8"))
-    assert (record["from"], record["to"], record["amount"]) == \
-        ("LIS-0202:local-mega", "LIS-0201:local-mega", "160.00")
+    assert (record["from"], record["to"], record["amount"]) == (
+        "LIS-0202:local-mega",
+        "LIS-0201:local-mega",
+        "160.00",
+    )
     assert record["balances_before"]["LIS-0201:local-mega"] == "160.00"
     assert record["balances_after"]["LIS-0201:local-mega"] == "320.00"
     assert record["balances_after"]["LIS-0202:local-mega"] == "0.00"
@@ -141,8 +183,11 @@ def test_transfer_to_same_model_and_stakes(tmp_path, capsys):
     after = sum(Decimal(v) for v in record["balances_after"].values())
     assert before == after == Decimal(record["total_before"]) == Decimal("5965.00")
     row = next(csv.DictReader(next(out.glob("TR-*[!s].csv")).open(encoding="utf-8")))
-    assert (row["from"], row["to"], row["amount"]) == \
-        ("LIS-0202:local-mega", "LIS-0201:local-mega", "160.00")
+    assert (row["from"], row["to"], row["amount"]) == (
+        "LIS-0202:local-mega",
+        "LIS-0201:local-mega",
+        "160.00",
+    )
     balances = list(csv.DictReader(next(out.glob("*.balances.csv")).open(encoding="utf-8")))
     assert balances[-1] == {"pool": "TOTAL", "before": "5965.000", "after": "5965.000"}
     # the ledger applies the record
@@ -154,25 +199,45 @@ def test_transfer_to_same_model_and_stakes(tmp_path, capsys):
 
 
 REFUSED = [
-    ("different stake", "OTH-0401",
-     "slotcert: error: transfer refused: LIS-0202:local-mega is model JACKPOT-5X3 at stake "
-     "1.00 EUR but OTH-0401:local-mega is model JACKPOT-5X3 at stake 0.40 EUR; captive values "
-     "go only to a machine or group of the same model and stakes (Portaria 1441/95 n.º 6)"),
-    ("different model", "TIN-0501:local-mega",
-     "slotcert: error: transfer refused: LIS-0202:local-mega is model JACKPOT-5X3 at stake "
-     "1.00 EUR but TIN-0501:local-mega is model TINY-JACKPOT at stake 0.10 EUR; captive values "
-     "go only to a machine or group of the same model and stakes (Portaria 1441/95 n.º 6)"),
-    ("not on the floor", "NOPE-9",
-     "slotcert: error: transfer refused: --to 'NOPE-9' is neither a pool nor a machine on the "
-     "floor"),
+    (
+        "different stake",
+        "OTH-0401",
+        "slotcert: error: transfer refused: LIS-0202:local-mega is model JACKPOT-5X3 at stake "
+        "1.00 EUR but OTH-0401:local-mega is model JACKPOT-5X3 at stake 0.40 EUR; captive values "
+        "go only to a machine or group of the same model and stakes (Portaria 1441/95 n.º 6)",
+    ),
+    (
+        "different model",
+        "TIN-0501:local-mega",
+        "slotcert: error: transfer refused: LIS-0202:local-mega is model JACKPOT-5X3 at stake "
+        "1.00 EUR but TIN-0501:local-mega is model TINY-JACKPOT at stake 0.10 EUR; captive values "
+        "go only to a machine or group of the same model and stakes (Portaria 1441/95 n.º 6)",
+    ),
+    (
+        "not on the floor",
+        "NOPE-9",
+        "slotcert: error: transfer refused: --to 'NOPE-9' is neither a pool nor a machine on the "
+        "floor",
+    ),
 ]
 
 
 @pytest.mark.parametrize("case, target, message", REFUSED, ids=[c[0] for c in REFUSED])
 def test_transfer_refused(case, target, message, tmp_path, capsys):
     out = tmp_path / "t"
-    code = main(["jackpots", "transfer", *ARGS, "--pool", "LIS-0202:local-mega", "--to",
-                 target, "--out", str(out)])
+    code = main(
+        [
+            "jackpots",
+            "transfer",
+            *ARGS,
+            "--pool",
+            "LIS-0202:local-mega",
+            "--to",
+            target,
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 2
     assert capsys.readouterr().err.splitlines() == [message]
     assert not out.exists()
@@ -180,8 +245,10 @@ def test_transfer_refused(case, target, message, tmp_path, capsys):
 
 def test_unknown_pool_in_hit_file_is_a_finding(tmp_path):
     hits = tmp_path / "hits.csv"
-    hits.write_text("pool_id,machine_id,hit_at,amount\n"
-                    "mega,EST-0101,2026-03-02T20:00:00+00:00,10.00\n", encoding="utf-8")
+    hits.write_text(
+        "pool_id,machine_id,hit_at,amount\nmega,EST-0101,2026-03-02T20:00:00+00:00,10.00\n",
+        encoding="utf-8",
+    )
     book = load_book(DATA / "floor.csv", [LINKS])
     found = read_hits(hits, book)[1]
     assert [f["code"] for f in found] == ["unknown_pool"]
@@ -192,8 +259,7 @@ def test_time_without_offset_is_refused():
         as_time("2026-03-02T08:00:00")
 
 
-SAME = ["EST-0101:local-mega", "EST-0102:local-mega", "LIS-0201:local-mega",
-        "LIS-0202:local-mega"]
+SAME = ["EST-0101:local-mega", "EST-0102:local-mega", "LIS-0201:local-mega", "LIS-0202:local-mega"]
 
 
 @settings(max_examples=30, deadline=None)

@@ -33,14 +33,15 @@ from certify.pools.specs import link_pool
 from certify.pools.summary import closed_form, summarize
 
 Z = 4.5
-P_CREDIT, CREDITS, DENOM = 5e-6, 20, 0.05         # mystery: 5e-6 per credit, 20 credits a spin
+P_CREDIT, CREDITS, DENOM = 5e-6, 20, 0.05  # mystery: 5e-6 per credit, 20 credits a spin
 P_SPIN = -np.expm1(CREDITS * np.log1p(-P_CREDIT))  # 1 - (1 - p)^k
 STAKE = CREDITS * DENOM
 
 
 def _one(cap=None, overflow="reserve", rate=2000.0, reserve_rate=0.0):
-    return PoolSpec("local", 0.01, 100.0, (Player("M-1", STAKE, P_SPIN, rate),), cap, overflow,
-                    reserve_rate)
+    return PoolSpec(
+        "local", 0.01, 100.0, (Player("M-1", STAKE, P_SPIN, rate),), cap, overflow, reserve_rate
+    )
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +102,9 @@ def test_next_reset_overflow_pays_everything_back():
     roomy = simulate_pool(_one(cap=260.0, overflow="next-reset"), days=365, paths=120, seed=19)
     target = 100.0 + 0.01 * STAKE / P_SPIN  # about 200: the carry is paid at later hits
     assert roomy.amounts.mean() == pytest.approx(target, rel=0.02)
-    assert expected_amount(100.0, 0.01, 260.0, "next-reset", STAKE, P_SPIN)[0] == \
-        pytest.approx(target)
+    assert expected_amount(100.0, 0.01, 260.0, "next-reset", STAKE, P_SPIN)[0] == pytest.approx(
+        target
+    )
 
 
 def test_kernel_matches_spin_by_spin_twin():
@@ -116,10 +118,12 @@ def test_kernel_matches_spin_by_spin_twin():
 
 
 def _group():
-    players = (Player("EST-1", 1.00, 2e-5, 3000.0, "Estoril"),
-               Player("EST-2", 0.40, 1e-5, 5000.0, "Estoril"),
-               Player("LIS-1", 2.00, 3e-5, 1000.0, "Lisboa"),
-               Player("LIS-2", 0.50, 0.0, 4000.0, "Lisboa"))  # cannot win, still feeds
+    players = (
+        Player("EST-1", 1.00, 2e-5, 3000.0, "Estoril"),
+        Player("EST-2", 0.40, 1e-5, 5000.0, "Estoril"),
+        Player("LIS-1", 2.00, 3e-5, 1000.0, "Lisboa"),
+        Player("LIS-2", 0.50, 0.0, 4000.0, "Lisboa"),
+    )  # cannot win, still feeds
     return PoolSpec("SJ", 0.005, 1000.0, players)
 
 
@@ -203,8 +207,7 @@ def test_simulate_command_prints_the_summary(capsys):
     from certify.cli import main
 
     group = str(ROOT / "models" / "links" / "atlantico.toml")
-    assert main(["jackpots", "simulate", group, "--days", "30", "--paths", "4", "--seed",
-                 "1"]) == 0
+    assert main(["jackpots", "simulate", group, "--days", "30", "--paths", "4", "--seed", "1"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["pool"] == "SJ-ATLANTICO" and doc["paths"] == 4 and doc["days"] == 30
     assert doc["closed_form"]["method"] == "exact"

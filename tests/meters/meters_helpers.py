@@ -8,8 +8,10 @@ SLACK = pd.Timedelta(seconds=1)
 
 
 def _times(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
-    return (pd.to_datetime(frame["period_start"], utc=True),
-            pd.to_datetime(frame["period_end"], utc=True))
+    return (
+        pd.to_datetime(frame["period_start"], utc=True),
+        pd.to_datetime(frame["period_end"], utc=True),
+    )
 
 
 def unmatched(findings: pd.DataFrame, injected: pd.DataFrame) -> tuple[list, list]:
@@ -22,16 +24,22 @@ def unmatched(findings: pd.DataFrame, injected: pd.DataFrame) -> tuple[list, lis
     is_, ie = _times(injected)
     missed = []
     for i in range(len(injected)):
-        hit = ((findings["machine_id"] == injected["machine_id"].iloc[i]) &
-               (findings["code"] == injected["code"].iloc[i]) &
-               (fs <= ie.iloc[i] + SLACK) & (fe >= is_.iloc[i] - SLACK))
+        hit = (
+            (findings["machine_id"] == injected["machine_id"].iloc[i])
+            & (findings["code"] == injected["code"].iloc[i])
+            & (fs <= ie.iloc[i] + SLACK)
+            & (fe >= is_.iloc[i] - SLACK)
+        )
         if not hit.any():
             missed.append(injected.iloc[i].to_dict())
     extra = []
     for i in range(len(findings)):
-        hit = ((injected["machine_id"] == findings["machine_id"].iloc[i]) &
-               (injected["code"] == findings["code"].iloc[i]) &
-               (is_ <= fe.iloc[i] + SLACK) & (ie >= fs.iloc[i] - SLACK))
+        hit = (
+            (injected["machine_id"] == findings["machine_id"].iloc[i])
+            & (injected["code"] == findings["code"].iloc[i])
+            & (is_ <= fe.iloc[i] + SLACK)
+            & (ie >= fs.iloc[i] - SLACK)
+        )
         if not hit.any():
             extra.append(findings.iloc[i].to_dict())
     return missed, extra

@@ -10,8 +10,18 @@ from meters.codes import FINDING_COLUMNS, QUARANTINE_COLUMNS, Code
 
 
 def reconcile_args(paths, out, *extra):
-    return ["meters", "reconcile", str(paths["dump"]), "--floor", str(paths["floor"]),
-            "--counts", str(paths["counts"]), "--out", str(out), *extra]
+    return [
+        "meters",
+        "reconcile",
+        str(paths["dump"]),
+        "--floor",
+        str(paths["floor"]),
+        "--counts",
+        str(paths["counts"]),
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def test_clean_floor_exits_0_and_writes_every_output(clean_sim, tmp_path, capsys):
@@ -36,8 +46,7 @@ def test_error_findings_exit_1_and_outputs_are_reproducible(faulty_files, tmp_pa
     paths = faulty_files["csv"]
     assert main(reconcile_args(paths, tmp_path / "a")) == 1
     assert main(reconcile_args(paths, tmp_path / "b")) == 1
-    for name in ("findings.csv", "periods.csv", "quarantine.csv", "summary.json",
-                 "report.html"):
+    for name in ("findings.csv", "periods.csv", "quarantine.csv", "summary.json", "report.html"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     q = pd.read_csv(tmp_path / "a" / "quarantine.csv", keep_default_na=False)
     assert (q["original"] != "").all()
@@ -46,26 +55,37 @@ def test_error_findings_exit_1_and_outputs_are_reproducible(faulty_files, tmp_pa
 
 def test_html_escapes_machine_ids(tmp_path):
     floor = tmp_path / "floor.csv"
-    floor.write_text("machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,"
-                     "sigma\nA,,,0.05,,0.92,5\n")
+    floor.write_text(
+        "machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,"
+        "sigma\nA,,,0.05,,0.92,5\n"
+    )
     dump = tmp_path / "d.csv"
     dump.write_text("machine_id,read_at,coin_in\n<script>x</script>,2026-01-01T06:00:00Z,1\n")
-    assert main(["meters", "reconcile", str(dump), "--floor", str(floor), "--out",
-                 str(tmp_path / "o")]) == 1
+    assert (
+        main(
+            ["meters", "reconcile", str(dump), "--floor", str(floor), "--out", str(tmp_path / "o")]
+        )
+        == 1
+    )
     html = (tmp_path / "o" / "report.html").read_text()
     assert "<script>x</script>" not in html and "&lt;script&gt;" in html
 
 
-@pytest.mark.parametrize("setup, message", [
-    ("missing_dump", "no such file"),
-    ("bad_floor", "denomination"),
-    ("bad_column", "coin_inn"),
-    ("bad_period", "period"),
-])
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        ("missing_dump", "no such file"),
+        ("bad_floor", "denomination"),
+        ("bad_column", "coin_inn"),
+        ("bad_period", "period"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, setup, message):
     floor = tmp_path / "floor.csv"
-    floor.write_text("machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,"
-                     "sigma\nA,,,0.05,,0.92,5\n")
+    floor.write_text(
+        "machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,"
+        "sigma\nA,,,0.05,,0.92,5\n"
+    )
     dump = tmp_path / "d.csv"
     dump.write_text("machine_id,read_at,coin_in\nA,2026-01-01T06:00:00Z,1\n")
     args = ["meters", "reconcile", str(dump), "--floor", str(floor), "--out", str(tmp_path)]
@@ -84,8 +104,26 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, setup, message):
 
 def test_simulate_command_writes_a_floor(tmp_path, capsys):
     out = tmp_path / "sim"
-    assert main(["meters", "simulate", "--machines", "20", "--days", "12", "--faults",
-                 "reset,time_gap", "--format", "jsonl", "--sas", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "meters",
+                "simulate",
+                "--machines",
+                "20",
+                "--days",
+                "12",
+                "--faults",
+                "reset,time_gap",
+                "--format",
+                "jsonl",
+                "--sas",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert (out / "dump.jsonl").exists() and (out / "injected.csv").exists()
     injected = pd.read_csv(out / "injected.csv")
     assert set(injected["kind"]) >= {"reset", "time_gap"}
@@ -102,15 +140,14 @@ def test_floor_machines_without_readings_are_counted(clean_sim, tmp_path):
     assert summary["machines_without_readings_ids"] == ["M00003"]
 
 
-def test_report_charts_drawn_in_a_child_equal_those_drawn_here(faulty_files, tmp_path,
-                                                               monkeypatch):
+def test_report_charts_drawn_in_a_child_equal_those_drawn_here(faulty_files, tmp_path, monkeypatch):
     """The charts' forked drawer changes nothing: same report.html without fork."""
     paths = faulty_files["csv"]
     assert main(reconcile_args(paths, tmp_path / "a")) == 1
     import meters.report
 
-    monkeypatch.setattr(meters.report.multiprocessing, "get_all_start_methods",
-                        lambda: ["spawn"])
+    monkeypatch.setattr(meters.report.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     assert main(reconcile_args(paths, tmp_path / "b")) == 1
-    assert (tmp_path / "a" / "report.html").read_bytes() == \
-        (tmp_path / "b" / "report.html").read_bytes()
+    assert (tmp_path / "a" / "report.html").read_bytes() == (
+        tmp_path / "b" / "report.html"
+    ).read_bytes()

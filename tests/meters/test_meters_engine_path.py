@@ -8,13 +8,18 @@ from meters.floor import load_counts, load_floor
 from meters.reconcile import reconcile
 from meters.simulate import engine, simulate_floor
 
-HAS_ENGINE = (importlib.util.find_spec("certify.engine") is not None
-              and importlib.util.find_spec("certify.exact") is not None)
+HAS_ENGINE = (
+    importlib.util.find_spec("certify.engine") is not None
+    and importlib.util.find_spec("certify.exact") is not None
+)
 
 
 @pytest.mark.slow  # the first engine call compiles its numba kernels (~30 s cold)
-@pytest.mark.skipif(not HAS_ENGINE, reason="certify.engine / certify.exact are not importable "
-                    "yet: model machines fall back to their PAR figures")
+@pytest.mark.skipif(
+    not HAS_ENGINE,
+    reason="certify.engine / certify.exact are not importable "
+    "yet: model machines fall back to their PAR figures",
+)
 def test_model_machine_played_by_the_engine_reconciles_clean(tmp_path, repo):
     assert engine() is not None
     model = repo / "models" / "machines" / "classic-3r-1.toml"

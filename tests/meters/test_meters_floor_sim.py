@@ -11,8 +11,9 @@ from meters.simulate import simulate_floor
 
 
 def reconcile_files(paths, **kwargs):
-    return reconcile([str(paths["dump"])], load_floor(paths["floor"]),
-                     load_counts(paths["counts"]), **kwargs)
+    return reconcile(
+        [str(paths["dump"])], load_floor(paths["floor"]), load_counts(paths["counts"]), **kwargs
+    )
 
 
 def test_clean_floor_has_no_findings(clean_sim, tmp_path):
@@ -30,22 +31,40 @@ def test_every_injected_fault_is_found_and_nothing_else(faulty_sim, faulty_files
     missed, extra = unmatched(result.findings, injected)
     assert missed == [] and extra == []
     assert result.rows_in == result.rows_reconciled + result.rows_quarantined
-    assert set(result.quarantine["code"]) == {"duplicate_row", "out_of_order", "malformed_row",
-                                              "unknown_machine"}
+    assert set(result.quarantine["code"]) == {
+        "duplicate_row",
+        "out_of_order",
+        "malformed_row",
+        "unknown_machine",
+    }
 
 
 @pytest.mark.parametrize("other", ["parquet-sas", "jsonl-sas", "csv-sas"])
 def test_formats_and_sas_codes_give_identical_findings(faulty_files, other):
     base = reconcile_files(faulty_files["csv"])
     alt = reconcile_files(faulty_files[other])
-    cols = ["machine_id", "period_start", "period_end", "code", "severity", "meter",
-            "expected", "observed"]
+    cols = [
+        "machine_id",
+        "period_start",
+        "period_end",
+        "code",
+        "severity",
+        "meter",
+        "expected",
+        "observed",
+    ]
     pd.testing.assert_frame_equal(base.findings[cols], alt.findings[cols])
     pd.testing.assert_frame_equal(base.periods, alt.periods)
 
 
-@pytest.mark.parametrize("how", [dict(pieces=7, batch_rows=97), dict(block_rows=50),
-                                 dict(pieces=3, block_rows=100, batch_rows=200)])
+@pytest.mark.parametrize(
+    "how",
+    [
+        dict(pieces=7, batch_rows=97),
+        dict(block_rows=50),
+        dict(pieces=3, block_rows=100, batch_rows=200),
+    ],
+)
 def test_piecewise_equals_in_memory(faulty_files, tmp_path, how):
     whole = reconcile_files(faulty_files["parquet-sas"])
     parts = reconcile_files(faulty_files["parquet-sas"], workdir=str(tmp_path), **how)
@@ -74,8 +93,12 @@ def test_hourly_readings_at_eight_digits_with_faults(tmp_path):
     paths = sim.write(tmp_path, "parquet")
     from meters.config import Config
 
-    result = reconcile([str(paths["dump"])], load_floor(paths["floor"], 8),
-                       load_counts(paths["counts"]), Config(digits=8))
+    result = reconcile(
+        [str(paths["dump"])],
+        load_floor(paths["floor"], 8),
+        load_counts(paths["counts"]),
+        Config(digits=8),
+    )
     missed, extra = unmatched(result.findings, pd.read_csv(paths["injected"]))
     assert missed == [] and extra == []
 
@@ -114,11 +137,22 @@ def test_rows_spread_over_several_dumps(faulty_files, tmp_path, pieces):
     odd, even = tmp_path / "odd.csv", tmp_path / "even.parquet"
     rows.iloc[1::2].to_csv(odd, index=False)
     even_rows = rows.iloc[0::2]
-    pd.DataFrame({c: even_rows[c] if c in ("machine_id", "read_at") else
-                  pd.to_numeric(even_rows[c]).astype("Int64") for c in rows}).to_parquet(even)
+    pd.DataFrame(
+        {
+            c: even_rows[c]
+            if c in ("machine_id", "read_at")
+            else pd.to_numeric(even_rows[c]).astype("Int64")
+            for c in rows
+        }
+    ).to_parquet(even)
     whole = reconcile_files(paths)
-    split = reconcile([str(odd), str(even)], load_floor(paths["floor"]),
-                      load_counts(paths["counts"]), pieces=pieces, workdir=str(tmp_path))
+    split = reconcile(
+        [str(odd), str(even)],
+        load_floor(paths["floor"]),
+        load_counts(paths["counts"]),
+        pieces=pieces,
+        workdir=str(tmp_path),
+    )
     cols = ["machine_id", "period_start", "period_end", "code", "meter", "expected", "observed"]
     pd.testing.assert_frame_equal(whole.findings[cols], split.findings[cols])
     pd.testing.assert_frame_equal(whole.periods, split.periods)

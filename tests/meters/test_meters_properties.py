@@ -10,15 +10,26 @@ from hypothesis import strategies as st
 from meters.floor import load_floor
 from meters.reconcile import reconcile
 
-FLOOR = ("machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,sigma,digits\n"
-         "A,,,0.05,,0.92,5,8\nB,,,0.10,p=0.01,0.90,4,10\nC,,,1.00,,0.95,3,10\n")
-VALUE = st.one_of(st.integers(0, 10**8 + 10).map(str), st.integers(0, 5000).map(str),
-                  st.sampled_from(["", "x", "-1", "1.5", "99999999999"]))
-ROW = st.tuples(st.sampled_from(["A", "A", "B", "C", "Z", ""]),
-                st.one_of(st.integers(0, 12).map(
-                    lambda h: f"2026-01-0{1 + h // 6}T{(h % 6) * 4:02d}:00:00+00:00"),
-                    st.sampled_from(["garbage", "2026-01-01T00:00:00"])),
-                VALUE, VALUE, VALUE, VALUE)
+FLOOR = (
+    "machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,sigma,digits\n"
+    "A,,,0.05,,0.92,5,8\nB,,,0.10,p=0.01,0.90,4,10\nC,,,1.00,,0.95,3,10\n"
+)
+VALUE = st.one_of(
+    st.integers(0, 10**8 + 10).map(str),
+    st.integers(0, 5000).map(str),
+    st.sampled_from(["", "x", "-1", "1.5", "99999999999"]),
+)
+ROW = st.tuples(
+    st.sampled_from(["A", "A", "B", "C", "Z", ""]),
+    st.one_of(
+        st.integers(0, 12).map(lambda h: f"2026-01-0{1 + h // 6}T{(h % 6) * 4:02d}:00:00+00:00"),
+        st.sampled_from(["garbage", "2026-01-01T00:00:00"]),
+    ),
+    VALUE,
+    VALUE,
+    VALUE,
+    VALUE,
+)
 COLUMNS = ["machine_id", "read_at", "coin_in", "0001", "games_played", "progressive_contrib"]
 
 

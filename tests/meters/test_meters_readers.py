@@ -17,17 +17,20 @@ def write(tmp_path, name, text):
 
 
 def test_csv_rows_get_lines_and_reasons(tmp_path):
-    path = write(tmp_path, "d.csv", HEADER +
-                 "A,2026-01-01T06:00:00+01:00,10,5\n"
-                 "A,2026-01-02T06:00:00+01:00,12x,5\n"
-                 "\n"
-                 "A,2026-01-03T06:00:00,14,5\n"
-                 "A,yesterday,14,5\n"
-                 "A,2026-01-04T06:00:00Z,-3,5\n"
-                 "A,2026-01-05T06:00:00Z,1.5,5\n"
-                 "A,2026-01-06T06:00:00Z,20,5,99\n"
-                 ",2026-01-07T06:00:00Z,20,5\n"
-                 "A,2026-01-08T06:00:00-05:00,,5\n")
+    path = write(
+        tmp_path,
+        "d.csv",
+        HEADER + "A,2026-01-01T06:00:00+01:00,10,5\n"
+        "A,2026-01-02T06:00:00+01:00,12x,5\n"
+        "\n"
+        "A,2026-01-03T06:00:00,14,5\n"
+        "A,yesterday,14,5\n"
+        "A,2026-01-04T06:00:00Z,-3,5\n"
+        "A,2026-01-05T06:00:00Z,1.5,5\n"
+        "A,2026-01-06T06:00:00Z,20,5,99\n"
+        ",2026-01-07T06:00:00Z,20,5\n"
+        "A,2026-01-08T06:00:00-05:00,,5\n",
+    )
     df = read_dump(path)
     assert df["_line"].tolist() == [2, 3, 5, 6, 7, 8, 9, 10, 11]  # blank line 4 is no row
     reasons = df["_bad"].tolist()
@@ -53,8 +56,10 @@ def test_sas_codes_and_canonical_names_read_the_same(tmp_path):
 
 
 def test_jsonl_bad_line_is_kept_as_bad_row(tmp_path):
-    rows = [{"machine_id": "A", "read_at": "2026-01-01T06:00:00Z", "0000": 10},
-            {"machine_id": "A", "read_at": "2026-01-02T06:00:00Z", "0000": 11}]
+    rows = [
+        {"machine_id": "A", "read_at": "2026-01-01T06:00:00Z", "0000": 10},
+        {"machine_id": "A", "read_at": "2026-01-02T06:00:00Z", "0000": 11},
+    ]
     text = json.dumps(rows[0]) + "\n{oops\n" + json.dumps(rows[1]) + "\n"
     df = read_dump(write(tmp_path, "d.jsonl", text))
     assert df["_line"].tolist() == [1, 2, 3]
@@ -63,9 +68,13 @@ def test_jsonl_bad_line_is_kept_as_bad_row(tmp_path):
 
 
 def test_parquet_typed_columns(tmp_path):
-    frame = pd.DataFrame({"machine_id": ["A", "B"],
-                          "read_at": pd.to_datetime(["2026-01-01T06:00:00Z"] * 2, utc=True),
-                          "0000": pd.array([10, None], dtype="Int64")})
+    frame = pd.DataFrame(
+        {
+            "machine_id": ["A", "B"],
+            "read_at": pd.to_datetime(["2026-01-01T06:00:00Z"] * 2, utc=True),
+            "0000": pd.array([10, None], dtype="Int64"),
+        }
+    )
     path = tmp_path / "d.parquet"
     frame.to_parquet(path)
     df = read_dump(path)
@@ -74,11 +83,14 @@ def test_parquet_typed_columns(tmp_path):
     assert json.loads(original_rows(str(path), np.array([2]))[2])["machine_id"] == "B"
 
 
-@pytest.mark.parametrize("headers, message", [
-    (["machine_id", "read_at", "coin_inn"], "coin_inn"),
-    (["machine_id", "read_at", "coin_in", "0000"], "appears twice"),
-    (["machine_id", "coin_in"], "read_at"),
-])
+@pytest.mark.parametrize(
+    "headers, message",
+    [
+        (["machine_id", "read_at", "coin_inn"], "coin_inn"),
+        (["machine_id", "read_at", "coin_in", "0000"], "appears twice"),
+        (["machine_id", "coin_in"], "read_at"),
+    ],
+)
 def test_bad_headers_are_input_errors(headers, message):
     with pytest.raises(InputError, match=message):
         column_map(headers, "x.csv")
@@ -97,10 +109,14 @@ def test_original_rows_reads_back_text(tmp_path):
 
 
 def test_parquet_row_groups_are_read_without_reassembly(tmp_path):
-    frame = pd.DataFrame({"machine_id": ["A"] * 5,
-                          "read_at": pd.date_range("2026-01-01", periods=5, tz="UTC"),
-                          "coin_in": pd.array([1, 2, None, -4, 5], dtype="Int64"),
-                          "coin_out": [1.0, 2.0, 3.0, 4.5, 5.0]})
+    frame = pd.DataFrame(
+        {
+            "machine_id": ["A"] * 5,
+            "read_at": pd.date_range("2026-01-01", periods=5, tz="UTC"),
+            "coin_in": pd.array([1, 2, None, -4, 5], dtype="Int64"),
+            "coin_out": [1.0, 2.0, 3.0, 4.5, 5.0],
+        }
+    )
     path = tmp_path / "d.parquet"
     frame.to_parquet(path, row_group_size=2)
     df = read_dump(path)

@@ -8,19 +8,31 @@ from meters.config import Config, from_jurisdiction
 from meters.floor import load_floor
 from meters.reconcile import reconcile
 
-FLOOR = ("machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,sigma,digits\n"
-         "A,,,0.05,,0.92,5,{digits}\n")
-METERS = ["coin_in", "coin_out", "jackpot_handpaid", "coin_drop", "games_played", "games_won",
-          "games_lost"]
+FLOOR = (
+    "machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,sigma,digits\n"
+    "A,,,0.05,,0.92,5,{digits}\n"
+)
+METERS = [
+    "coin_in",
+    "coin_out",
+    "jackpot_handpaid",
+    "coin_drop",
+    "games_played",
+    "games_won",
+    "games_lost",
+]
 
 
 def history(n=10, step_h=24, start=None, games=100, base=1_000_000):
     """Cumulative readings of machine A: every interval plays ``games`` games of 10 credits."""
     t0 = pd.Timestamp(start or "2026-01-01T06:00:00Z")
     k = np.arange(n)
-    frame = pd.DataFrame({"machine_id": "A",
-                          "read_at": [(t0 + pd.Timedelta(hours=step_h * i)).isoformat()
-                                      for i in k]})
+    frame = pd.DataFrame(
+        {
+            "machine_id": "A",
+            "read_at": [(t0 + pd.Timedelta(hours=step_h * i)).isoformat() for i in k],
+        }
+    )
     gp = base + games * k
     won = base // 4 + (games // 4) * k
     frame["coin_in"] = 10 * gp
@@ -50,7 +62,7 @@ def codes(result):
 @pytest.mark.parametrize("digits", [8, 10])
 def test_rollover_is_info_and_delta_is_modular(tmp_path, digits):
     frame = history(6)
-    top = 10 ** digits
+    top = 10**digits
     frame["coin_in"] = (top - 2500 + 10 * 100 * np.arange(6)) % top
     result = run(tmp_path, frame, digits)
     assert codes(result) == ["rollover"]
@@ -62,7 +74,7 @@ def test_rollover_is_info_and_delta_is_modular(tmp_path, digits):
 
 def test_value_wider_than_the_meter_is_quarantined(tmp_path):
     frame = history(6)
-    frame.loc[3, "coin_drop"] = 10 ** 8 + 5
+    frame.loc[3, "coin_drop"] = 10**8 + 5
     result = run(tmp_path, frame, 8)
     q = result.quarantine
     assert len(q) == 1 and q["source_line"].iloc[0] == 5
@@ -78,8 +90,10 @@ def test_reset_in_the_middle_of_a_period(tmp_path):
     result = run(tmp_path, frame)
     assert codes(result) == ["reset"]
     reset = result.findings.iloc[0]
-    assert (reset["period_start"], reset["period_end"]) == ("2026-01-02T02:00:00Z",
-                                                             "2026-01-02T03:00:00Z")
+    assert (reset["period_start"], reset["period_end"]) == (
+        "2026-01-02T02:00:00Z",
+        "2026-01-02T03:00:00Z",
+    )
     day = result.periods.set_index("period").loc["2026-01-02T00:00:00Z"]
     assert day["lost_intervals"] == 1 and day["intervals"] == 24
     assert day["games_played"] == 23 * 10  # the interval cut by the clear is not counted

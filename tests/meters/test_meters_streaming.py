@@ -37,8 +37,7 @@ def rewrite(paths, folder, order, group_rows):
 def whole(dump, floor, counts):
     """The dump read at once and reconciled as one block."""
     meters = dump_meters([str(dump)])
-    one = reconcile_frame(read_dump(dump, meters), floor, events.CountsByMachine(counts),
-                          Config())
+    one = reconcile_frame(read_dump(dump, meters), floor, events.CountsByMachine(counts), Config())
     result = combine([one], counts)
     attach_originals(result)
     return result
@@ -53,8 +52,15 @@ def faulty(faulty_files):
 
 
 @pytest.mark.parametrize("order", ["machine", "shuffled", None])
-@pytest.mark.parametrize("how", [dict(workers=1, block_rows=150), dict(workers=2),
-                                 dict(workers=2, block_rows=60), dict(workers=1)])
+@pytest.mark.parametrize(
+    "how",
+    [
+        dict(workers=1, block_rows=150),
+        dict(workers=2),
+        dict(workers=2, block_rows=60),
+        dict(workers=1),
+    ],
+)
 def test_streamed_and_parallel_equal_whole(faulty, tmp_path, order, how):
     paths, floor, counts = faulty
     dump = rewrite(paths, tmp_path, order, 100)
@@ -63,8 +69,11 @@ def test_streamed_and_parallel_equal_whole(faulty, tmp_path, order, how):
     got = reconcile([str(dump)], floor, counts, **how)
     for name in TABLES:
         pd.testing.assert_frame_equal(getattr(expect, name), getattr(got, name))
-    assert (expect.rows_in, expect.rows_reconciled, expect.counts_unmatched) == \
-        (got.rows_in, got.rows_reconciled, got.counts_unmatched)
+    assert (expect.rows_in, expect.rows_reconciled, expect.counts_unmatched) == (
+        got.rows_in,
+        got.rows_reconciled,
+        got.counts_unmatched,
+    )
     assert not got.findings.empty and not got.quarantine.empty
 
 
@@ -103,8 +112,7 @@ def test_row_group_tasks_cover_the_dump_in_whole_machines(faulty, tmp_path):
     n = pq.ParquetFile(dump).metadata.num_rows
     assert tasks[0][0] == 0 and tasks[-1][1] == n
     assert all(a[1] == b[0] for a, b in zip(tasks, tasks[1:], strict=False))
-    ids = pq.read_table(dump).column("machine_id").cast(pa.string()).to_numpy(
-        zero_copy_only=False)
+    ids = pq.read_table(dump).column("machine_id").cast(pa.string()).to_numpy(zero_copy_only=False)
     for start, _ in tasks[1:]:
         assert ids[start] != ids[start - 1]  # a task never splits a machine
     meters = dump_meters([str(dump)])

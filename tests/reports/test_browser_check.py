@@ -12,8 +12,9 @@ from reports.browser_check import check_images, png_problem
 from reports.html import render_machine_report
 from reports.plots import level_returns_plot
 
-needs_chromium = pytest.mark.skipif(not Path(browser_check.CHROMIUM).exists(),
-                                    reason=f"{browser_check.CHROMIUM} is not installed")
+needs_chromium = pytest.mark.skipif(
+    not Path(browser_check.CHROMIUM).exists(), reason=f"{browser_check.CHROMIUM} is not installed"
+)
 
 
 def test_png_checks_catch_corruption():
@@ -24,8 +25,10 @@ def test_png_checks_catch_corruption():
     assert "CRC" in png_problem(broken)
     assert png_problem(data[:-5]) is not None
     assert png_problem(b"GIF89a") == "no PNG signature"
-    html = (f'<img src="{uri}"><img src="https://example.com/x.png">'
-            '<img src="data:image/png;base64,AAAA">')
+    html = (
+        f'<img src="{uri}"><img src="https://example.com/x.png">'
+        '<img src="data:image/png;base64,AAAA">'
+    )
     problems = check_images(html)
     assert len(problems) == 2
     assert "not an embedded PNG" in problems[0] and "img 2" in problems[1]
@@ -35,21 +38,24 @@ def test_png_checks_catch_corruption():
 def test_report_in_headless_chromium(tmp_path, small_machine, report_inputs, capsys):
     cert, convergence, histogram = report_inputs
     page = tmp_path / "report.html"
-    page.write_text(render_machine_report(cert, small_machine, convergence, histogram),
-                    encoding="utf-8")
+    page.write_text(
+        render_machine_report(cert, small_machine, convergence, histogram), encoding="utf-8"
+    )
     shot = tmp_path / "report.png"
-    assert browser_check.main([str(page), "--screenshot", str(shot)]) == 0, \
-        capsys.readouterr().out
+    assert browser_check.main([str(page), "--screenshot", str(shot)]) == 0, capsys.readouterr().out
     assert png_problem(shot.read_bytes()) is None
 
 
 @needs_chromium
 def test_chromium_check_reports_blocked_content(tmp_path):
     page = tmp_path / "bad.html"
-    page.write_text('<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
-                    'content="default-src \'none\'"></head><body>'
-                    '<img src="missing.png"><script>nosuch()</script>'
-                    "</body></html>", encoding="utf-8")
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
+        "content=\"default-src 'none'\"></head><body>"
+        '<img src="missing.png"><script>nosuch()</script>'
+        "</body></html>",
+        encoding="utf-8",
+    )
     problems = browser_check.check_in_browser(page, tmp_path / "bad.png")
     assert any(p.startswith("console:") for p in problems)
     assert any("1 of 1 images broken" in p for p in problems)

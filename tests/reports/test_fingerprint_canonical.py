@@ -25,11 +25,15 @@ def _load(text: str):
 
 def _reordered(text: str) -> str:
     """The same model with [bet] keys, [symbols] entries and jackpot keys reordered."""
-    out = text.replace('denomination = "0.05"\ncurrency = "EUR"\nlines = 5\n',
-                       'lines = 5\ncurrency = "EUR"\ndenomination = "0.05"\n')
-    out = out.replace('A = {kind = "regular"}\nK = {kind = "regular"}\n',
-                      'K = {kind = "regular"}\nA = {kind = "regular"}\n')
-    out = out.replace('overflow = "reserve"\n', '')
+    out = text.replace(
+        'denomination = "0.05"\ncurrency = "EUR"\nlines = 5\n',
+        'lines = 5\ncurrency = "EUR"\ndenomination = "0.05"\n',
+    )
+    out = out.replace(
+        'A = {kind = "regular"}\nK = {kind = "regular"}\n',
+        'K = {kind = "regular"}\nA = {kind = "regular"}\n',
+    )
+    out = out.replace('overflow = "reserve"\n', "")
     out = out.replace('id = "super-lisboa"\n', 'id = "super-lisboa"\noverflow = "reserve"\n')
     assert out != text
     return out
@@ -65,26 +69,30 @@ def test_omitted_weights_are_weight_one(small_text):
     start = small_text.index("weights = [")
     end = small_text.index("],\n]\n", start) + 4
     without = _load(small_text[:start] + small_text[end:])
-    ones = re.sub(r"\[(\d+, ){11}\d+\]", "[" + ", ".join(["1"] * 12) + "]",
-                  small_text[start:end])
+    ones = re.sub(r"\[(\d+, ){11}\d+\]", "[" + ", ".join(["1"] * 12) + "]", small_text[start:end])
     explicit = _load(small_text[:start] + ones + small_text[end:])
     assert fingerprint(without) == fingerprint(explicit)
 
 
-@pytest.mark.parametrize(("old", "new", "path"), [
-    ('"BN", "Q", "K"],\n  ["K"', '"BN", "Q", "A"],\n  ["K"', 'reels.strips[0][11]: "K" -> "A"'),
-    ("pays = 20\n", "pays = 25\n", "pays[2].pays: 20 -> 25"),
-    ("[3, 4, 4, 2,", "[3, 4, 4, 3,", "reels.weights[0][3]: 2 -> 3"),
-    ('"0.010"', '"0.012"', 'jackpots[0].contribution: "0.01" -> "0.012"'),
-    ("multiplier = 2\nretrigger", "multiplier = 3\nretrigger", "free_spins.multiplier: 2 -> 3"),
-    ("[0, 1, 2], [2, 1, 0]", "[0, 1, 2], [2, 1, 1]", "reels.paylines[4][2]: 0 -> 1"),
-    ('denomination = "0.05"', 'denomination = "0.10"', 'bet.denomination: "0.05" -> "0.1"'),
-    ("pays_by_level = [100, 200, 1000]", "pays_by_level = [100, 200, 900]",
-     "pays[6].pays_by_level[2]: 1000 -> 900"),
-    ("{pays = 100, weight = 1}", "{pays = 100, weight = 2}", "bonus.awards[2].weight: 1 -> 2"),
-    ('ROYAL = ["K", "Q"]', 'ROYAL = ["K", "Q", "A"]',
-     'groups.ROYAL: 2 items -> 3 items'),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        ('"BN", "Q", "K"],\n  ["K"', '"BN", "Q", "A"],\n  ["K"', 'reels.strips[0][11]: "K" -> "A"'),
+        ("pays = 20\n", "pays = 25\n", "pays[2].pays: 20 -> 25"),
+        ("[3, 4, 4, 2,", "[3, 4, 4, 3,", "reels.weights[0][3]: 2 -> 3"),
+        ('"0.010"', '"0.012"', 'jackpots[0].contribution: "0.01" -> "0.012"'),
+        ("multiplier = 2\nretrigger", "multiplier = 3\nretrigger", "free_spins.multiplier: 2 -> 3"),
+        ("[0, 1, 2], [2, 1, 0]", "[0, 1, 2], [2, 1, 1]", "reels.paylines[4][2]: 0 -> 1"),
+        ('denomination = "0.05"', 'denomination = "0.10"', 'bet.denomination: "0.05" -> "0.1"'),
+        (
+            "pays_by_level = [100, 200, 1000]",
+            "pays_by_level = [100, 200, 900]",
+            "pays[6].pays_by_level[2]: 1000 -> 900",
+        ),
+        ("{pays = 100, weight = 1}", "{pays = 100, weight = 2}", "bonus.awards[2].weight: 1 -> 2"),
+        ('ROYAL = ["K", "Q"]', 'ROYAL = ["K", "Q", "A"]', "groups.ROYAL: 2 items -> 3 items"),
+    ],
+)
 def test_any_characteristic_changes_it_and_is_named(small_text, small_machine, old, new, path):
     assert small_text.count(old) == 1
     changed = _load(small_text.replace(old, new))
@@ -101,14 +109,19 @@ def test_diff_of_equal_forms_is_empty(small_machine):
 def test_inserted_stop_is_aligned():
     old = {"reels": {"strips": [["A", "K", "Q", "J"]]}}
     new = {"reels": {"strips": [["A", "W", "K", "Q", "J"]]}}
-    assert diff_canonical(old, new) == ["reels.strips[0]: 4 items -> 5 items",
-                                        'reels.strips[0][1]: (absent) -> "W"']
+    assert diff_canonical(old, new) == [
+        "reels.strips[0]: 4 items -> 5 items",
+        'reels.strips[0][1]: (absent) -> "W"',
+    ]
 
 
 def test_added_and_removed_entries_are_named():
     old = {"pays": [{"combo": ["A"], "pays": 1}], "bonus": None}
-    new = {"pays": [{"combo": ["A"], "pays": 1}, {"combo": ["K"], "pays": 2}],
-           "free_spins": None, "bonus": {"x": 1}}
+    new = {
+        "pays": [{"combo": ["A"], "pays": 1}, {"combo": ["K"], "pays": 2}],
+        "free_spins": None,
+        "bonus": {"x": 1},
+    }
     assert diff_canonical(old, new) == [
         'bonus: null -> {"x": 1}',
         "free_spins: (absent) -> null",
@@ -118,7 +131,7 @@ def test_added_and_removed_entries_are_named():
 
 
 def test_removed_pay_in_the_middle_is_one_line_not_a_shifted_tail(small_text, small_machine):
-    start = small_text.index("[[pays]]\ncombo = [\"K\", \"K\", \"K\"]")
+    start = small_text.index('[[pays]]\ncombo = ["K", "K", "K"]')
     end = small_text.index("[[pays]]", start + 1)
     changed = _load(small_text[:start] + small_text[end:])
     assert diff_canonical(canonical_form(small_machine), canonical_form(changed)) == [
@@ -129,7 +142,8 @@ def test_removed_pay_in_the_middle_is_one_line_not_a_shifted_tail(small_text, sm
 
 def test_quoted_keys_and_type_changes():
     assert diff_canonical({"symbols": {"7 bar": 1}}, {"symbols": {"7 bar": True}}) == [
-        'symbols."7 bar": 1 -> true']
+        'symbols."7 bar": 1 -> true'
+    ]
 
 
 def test_fingerprint_of_round_trips_through_json(small_machine):
@@ -141,20 +155,53 @@ def test_fingerprint_of_round_trips_through_json(small_machine):
 # characteristic could change without changing the fingerprint. Update both the
 # canonical form and this table when a field is added.
 _COVERED = {
-    "Machine": {"id", "name", "manufacturer", "version", "instruction_languages",
-                "denomination", "currency", "bet_levels", "symbols", "groups", "rows", "strips",
-                "weights", "evaluation", "pays", "lines", "paylines", "ways", "cost",
-                "scatter_pays", "free_spins", "bonus", "jackpots", "handpay_limit", "source"},
+    "Machine": {
+        "id",
+        "name",
+        "manufacturer",
+        "version",
+        "instruction_languages",
+        "denomination",
+        "currency",
+        "bet_levels",
+        "symbols",
+        "groups",
+        "rows",
+        "strips",
+        "weights",
+        "evaluation",
+        "pays",
+        "lines",
+        "paylines",
+        "ways",
+        "cost",
+        "scatter_pays",
+        "free_spins",
+        "bonus",
+        "jackpots",
+        "handpay_limit",
+        "source",
+    },
     "Symbol": {"name", "kind", "multiplier", "substitutes"},
     "PayEntry": {"index", "combo", "pays", "pays_by_level"},
     "ScatterPay": {"symbol", "count", "pays"},
     "Trigger": {"symbol", "count"},
-    "FreeSpins": {"trigger", "spins", "multiplier", "retrigger", "max_spins", "strips",
-                  "weights"},
+    "FreeSpins": {"trigger", "spins", "multiplier", "retrigger", "max_spins", "strips", "weights"},
     "BonusAward": {"pays", "weight"},
     "Bonus": {"trigger", "awards"},
-    "Jackpot": {"id", "kind", "contribution", "reset", "cap", "overflow", "reserve_rate",
-                "trigger_combo", "min_bet_level", "mystery", "link"},
+    "Jackpot": {
+        "id",
+        "kind",
+        "contribution",
+        "reset",
+        "cap",
+        "overflow",
+        "reserve_rate",
+        "trigger_combo",
+        "min_bet_level",
+        "mystery",
+        "link",
+    },
 }
 
 
@@ -167,4 +214,5 @@ def test_every_model_field_is_fingerprinted(name):
     fields = {f.name for f in dataclasses.fields(getattr(schema, name))}
     assert fields == _COVERED[name], (
         f"{name} fields changed: add {sorted(fields - _COVERED[name])} to canonical_form "
-        "(certify/model/fingerprint.py) and to this table")
+        "(certify/model/fingerprint.py) and to this table"
+    )

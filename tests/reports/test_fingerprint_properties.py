@@ -40,15 +40,20 @@ def _body(table: dict, rnd: random.Random) -> list[str]:
     rnd.shuffle(items)
     pad = rnd.choice([" = ", "=", "   =  "])
     comment = rnd.choice(["", "  # note", " #"])
-    return [f"{_key(k)}{pad}{_value(v, rnd)}{comment if rnd.random() < 0.3 else ''}"
-            for k, v in items]
+    return [
+        f"{_key(k)}{pad}{_value(v, rnd)}{comment if rnd.random() < 0.3 else ''}" for k, v in items
+    ]
 
 
 def to_toml(data: dict, rnd: random.Random) -> str:
     """Write ``data`` back as TOML with shuffled keys, random spacing and comments."""
     lines = ["# regenerated"] if rnd.random() < 0.5 else []
-    scalars = {k: v for k, v in data.items() if not isinstance(v, dict | list)
-               or (isinstance(v, list) and not all(isinstance(x, dict) for x in v))}
+    scalars = {
+        k: v
+        for k, v in data.items()
+        if not isinstance(v, dict | list)
+        or (isinstance(v, list) and not all(isinstance(x, dict) for x in v))
+    }
     lines += _body(scalars, rnd)
     sections = [k for k in data if k not in scalars]
     rnd.shuffle(sections)

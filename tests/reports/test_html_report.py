@@ -43,15 +43,33 @@ def test_machine_report_golden(report):
 
 def test_batch_index_golden():
     rows = [
-        {"path": "models/machines/small.toml", "machine_id": "TEST-3X3-5", "verdict": "pass",
-         "min_base_rtp": 0.92, "min_total_rtp": 0.931, "error": None,
-         "files": ["TEST-3X3-5.certificate.json", "TEST-3X3-5.par.csv", "TEST-3X3-5.html"]},
-        {"path": "models/machines/low.toml", "machine_id": "LOW-1", "verdict": "inconclusive",
-         "min_base_rtp": 0.7999, "min_total_rtp": None, "error": None,
-         "files": ["LOW-1.certificate.json", "LOW-1.par.csv"]},
-        {"path": "models/machines/broken.toml", "machine_id": None, "verdict": "invalid",
-         "min_base_rtp": None, "min_total_rtp": None, "files": [],
-         "error": '1 problem(s): broken.toml: reels.strips[0][1]: unknown symbol "Z"'},
+        {
+            "path": "models/machines/small.toml",
+            "machine_id": "TEST-3X3-5",
+            "verdict": "pass",
+            "min_base_rtp": 0.92,
+            "min_total_rtp": 0.931,
+            "error": None,
+            "files": ["TEST-3X3-5.certificate.json", "TEST-3X3-5.par.csv", "TEST-3X3-5.html"],
+        },
+        {
+            "path": "models/machines/low.toml",
+            "machine_id": "LOW-1",
+            "verdict": "inconclusive",
+            "min_base_rtp": 0.7999,
+            "min_total_rtp": None,
+            "error": None,
+            "files": ["LOW-1.certificate.json", "LOW-1.par.csv"],
+        },
+        {
+            "path": "models/machines/broken.toml",
+            "machine_id": None,
+            "verdict": "invalid",
+            "min_base_rtp": None,
+            "min_total_rtp": None,
+            "files": [],
+            "error": '1 problem(s): broken.toml: reels.strips[0][1]: unknown symbol "Z"',
+        },
     ]
     _golden("batch_index.html", render_batch_index(rows))
 
@@ -72,8 +90,15 @@ def test_plots_are_deterministic(small_machine, report_inputs, report):
 
 
 def test_report_has_each_part(report):
-    for anchor in ('id="summary"', 'id="levels"', 'id="par"', 'id="simulation"',
-                   'id="pay-glass"', 'id="glass-pt"', 'id="glass-en"'):
+    for anchor in (
+        'id="summary"',
+        'id="levels"',
+        'id="par"',
+        'id="simulation"',
+        'id="pay-glass"',
+        'id="glass-pt"',
+        'id="glass-en"',
+    ):
         assert anchor in report
     assert "1 in 83,333.3" in report and "never" in report
     assert "fingerprint-mismatch" not in report
@@ -104,11 +129,18 @@ def test_machine_name_is_escaped(small_machine, report_inputs):
 
 
 def test_batch_index_escapes_and_links_only_plain_names():
-    html = render_batch_index([
-        {"path": EVIL, "machine_id": EVIL, "verdict": "pass", "html": "javascript:alert(1)"},
-        {"path": "a.toml", "machine_id": "A", "verdict": "pass", "files": ["../../etc/a.html"]},
-        {"path": "b.toml", "machine_id": "B", "verdict": "fail", "files": ["B.par.csv", "B.html"]},
-    ])
+    html = render_batch_index(
+        [
+            {"path": EVIL, "machine_id": EVIL, "verdict": "pass", "html": "javascript:alert(1)"},
+            {"path": "a.toml", "machine_id": "A", "verdict": "pass", "files": ["../../etc/a.html"]},
+            {
+                "path": "b.toml",
+                "machine_id": "B",
+                "verdict": "fail",
+                "files": ["B.par.csv", "B.html"],
+            },
+        ]
+    )
     assert EVIL not in html
     assert "javascript:" not in html and "../../etc" not in html
     assert '<a href="B.html">B</a>' in html

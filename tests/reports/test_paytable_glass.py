@@ -21,8 +21,9 @@ def _texts(glass) -> str:
     parts = [glass.title, *(f"{a}: {b}" for a, b in glass.facts), *glass.footnotes]
     for s in glass.sections:
         parts += [s.heading, *s.paragraphs, *s.items, *s.columns]
-        parts += [" ".join(r.sequence) + " | " + " | ".join(c.text for c in r.cells)
-                  for r in s.rows]
+        parts += [
+            " ".join(r.sequence) + " | " + " | ".join(c.text for c in r.cells) for r in s.rows
+        ]
     return "\n".join(parts)
 
 
@@ -66,10 +67,11 @@ def test_prizes_in_credits_and_money_at_each_level(small_machine):
     assert "Número de identificação: TEST-3X3-5" in text_pt
     assert "Valor do crédito: 0,05 EUR" in text_pt
     assert "5 linhas × 5 créd. por linha = 25 créd. = 1,25 EUR" in text_pt
-    assert "A A A | 50 créd. = 2,50 EUR | 100 créd. = 5,00 EUR | 250 créd. = 12,50 EUR" \
-        in text_pt
-    assert f"CH CH CH | 100 créd. = 5,00 EUR | 200 créd. = 10,00 EUR | 1{NBSP}000 créd. = " \
+    assert "A A A | 50 créd. = 2,50 EUR | 100 créd. = 5,00 EUR | 250 créd. = 12,50 EUR" in text_pt
+    assert (
+        f"CH CH CH | 100 créd. = 5,00 EUR | 200 créd. = 10,00 EUR | 1{NBSP}000 créd. = "
         f"50,00 EUR" in text_pt
+    )
     assert "CH CH any | 3 cr. = 0.15 EUR | 6 cr. = 0.30 EUR | 15 cr. = 0.75 EUR" in text_en
     assert "3 or more SC | 25 cr. = 1.25 EUR" in text_en
 
@@ -77,8 +79,7 @@ def test_prizes_in_credits_and_money_at_each_level(small_machine):
 def test_jackpot_replaces_its_combo_from_its_min_level(small_machine):
     _, en = pay_glass(small_machine)
     text = _texts(en)
-    assert "W W W | 500 cr. = 25.00 EUR | 1,000 cr. = 50.00 EUR | jackpot “super-lisboa” †" \
-        in text
+    assert "W W W | 500 cr. = 25.00 EUR | 1,000 cr. = 50.00 EUR | jackpot “super-lisboa” †" in text
     assert "Only awarded at bet level 5 or higher (1.25 EUR or more per spin)." in text
     assert "1% of the amounts played" in text and "Maximum prize: 5,000.00 EUR." in text
 
@@ -106,11 +107,25 @@ def test_only_the_highest_count_reads_or_more(small_machine):
 
 
 def test_standalone_mystery_jackpot_and_ways_game(small_machine):
-    jackpot = Jackpot(id="mini", kind="standalone", contribution=Decimal("0.0125"),
-                      reset=Decimal("50.00"), mystery=Decimal("1e-6"))
-    ways = dataclasses.replace(small_machine, evaluation="ways", lines=None, paylines=(),
-                               ways=27, cost=10, jackpots=(jackpot,), free_spins=None,
-                               bonus=None, scatter_pays=())
+    jackpot = Jackpot(
+        id="mini",
+        kind="standalone",
+        contribution=Decimal("0.0125"),
+        reset=Decimal("50.00"),
+        mystery=Decimal("1e-6"),
+    )
+    ways = dataclasses.replace(
+        small_machine,
+        evaluation="ways",
+        lines=None,
+        paylines=(),
+        ways=27,
+        cost=10,
+        jackpots=(jackpot,),
+        free_spins=None,
+        bonus=None,
+        scatter_pays=(),
+    )
     pt, en = pay_glass(ways)
     text = _texts(en)
     assert "27 ways: 5 × 10 cr. = 50 cr. = 2.50 EUR" in text

@@ -10,8 +10,16 @@ from testpaths import DATA, JURISDICTIONS
 from certify.cli import main
 from reports import pdf
 
-ARGS = ["certify", str(DATA / "tiny_lines.toml"), "--jurisdiction",
-        str(JURISDICTIONS / "pt.toml"), "--spins", "2000", "--seed", "1"]
+ARGS = [
+    "certify",
+    str(DATA / "tiny_lines.toml"),
+    "--jurisdiction",
+    str(JURISDICTIONS / "pt.toml"),
+    "--spins",
+    "2000",
+    "--seed",
+    "1",
+]
 
 
 def test_pdf_written_when_chromium_is_installed(tmp_path):

@@ -16,15 +16,22 @@ def _variant(tmp_path, text: str, old: str, new: str):
     return str(path)
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), [
-    ('"A", "K", "BN", "Q"]', '"A", "Q", "BN", "Q"]', 'reels.strips[2][9]: "K" -> "Q"'),
-    ("pays = 50\n", "pays = 60\n", "pays[1].pays: 50 -> 60"),
-    ("[4, 3, 4, 1, 2,", "[4, 3, 4, 1, 3,", "reels.weights[1][4]: 2 -> 3"),
-    ('contribution = "0.010"', 'contribution = "0.012"',
-     'jackpots[0].contribution: "0.01" -> "0.012"'),
-])
-def test_one_change_fails_naming_exactly_that_key(capsys, tmp_path, small_text,
-                                                  small_certificate, old, new, expected):
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ('"A", "K", "BN", "Q"]', '"A", "Q", "BN", "Q"]', 'reels.strips[2][9]: "K" -> "Q"'),
+        ("pays = 50\n", "pays = 60\n", "pays[1].pays: 50 -> 60"),
+        ("[4, 3, 4, 1, 2,", "[4, 3, 4, 1, 3,", "reels.weights[1][4]: 2 -> 3"),
+        (
+            'contribution = "0.010"',
+            'contribution = "0.012"',
+            'jackpots[0].contribution: "0.01" -> "0.012"',
+        ),
+    ],
+)
+def test_one_change_fails_naming_exactly_that_key(
+    capsys, tmp_path, small_text, small_certificate, old, new, expected
+):
     model = _variant(tmp_path, small_text, old, new)
     assert main(["verify", str(small_certificate), model]) == 1
     out = capsys.readouterr().out
@@ -36,16 +43,22 @@ def test_one_change_fails_naming_exactly_that_key(capsys, tmp_path, small_text,
 def test_comments_and_key_order_pass(capsys, tmp_path, small_text, small_certificate):
     text = "# re-saved by an editor\n" + small_text.replace(
         'id = "TEST-3X3-5"\nname = "Test Cherries"\n',
-        'name = "Test Cherries"   # marketing name\nid = "TEST-3X3-5"\n')
+        'name = "Test Cherries"   # marketing name\nid = "TEST-3X3-5"\n',
+    )
     text = text.replace("[bonus]\n", "# the pick bonus\n[bonus]\n")
-    model = _variant(tmp_path, text, 'cap = "5000.00"\noverflow = "reserve"\n',
-                     'overflow = "reserve"\ncap = "5000.00"\n')
+    model = _variant(
+        tmp_path,
+        text,
+        'cap = "5000.00"\noverflow = "reserve"\n',
+        'overflow = "reserve"\ncap = "5000.00"\n',
+    )
     assert main(["verify", str(small_certificate), model]) == 0
     assert "unchanged since certification" in capsys.readouterr().out
 
 
-def test_certificate_without_canonical_still_detects_a_change(capsys, tmp_path, small_text,
-                                                              small_certificate):
+def test_certificate_without_canonical_still_detects_a_change(
+    capsys, tmp_path, small_text, small_certificate
+):
     cert = json.loads(small_certificate.read_text())
     del cert["machine"]["canonical"]
     small_certificate.write_text(json.dumps(cert))
@@ -54,12 +67,15 @@ def test_certificate_without_canonical_still_detects_a_change(capsys, tmp_path, 
     assert "cannot be named" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (None, "no such file"),
-    ("{not json", "not valid JSON"),
-    ('{"machine": {"id": "x"}}', "machine.fingerprint must be"),
-    ('[1, 2]', "no `machine` table"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        ("{not json", "not valid JSON"),
+        ('{"machine": {"id": "x"}}', "machine.fingerprint must be"),
+        ("[1, 2]", "no `machine` table"),
+    ],
+)
 def test_unreadable_certificate_is_exit_2(capsys, tmp_path, content, message):
     cert = tmp_path / "cert.json"
     if content is not None:

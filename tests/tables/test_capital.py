@@ -10,19 +10,23 @@ from tables_support import PAIKAO, POKER
 from certify.tables import _kernels, _twins, exact_results, load_table
 from certify.tables.capital import capital_report, capital_study
 
-rounds_st = st.integers(1, 9).flatmap(lambda n: st.tuples(
-    st.lists(st.sampled_from([0, 1, 2]), min_size=n, max_size=n),
-    st.permutations(list(range(n))),
-    st.lists(st.integers(1, 500).map(float), min_size=n, max_size=n),
-    st.integers(0, 3000).map(float)))
+rounds_st = st.integers(1, 9).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from([0, 1, 2]), min_size=n, max_size=n),
+        st.permutations(list(range(n))),
+        st.lists(st.integers(1, 500).map(float), min_size=n, max_size=n),
+        st.integers(0, 3000).map(float),
+    )
+)
 
 
 @settings(max_examples=200, deadline=None)
 @given(rounds_st, st.booleans(), st.booleans())
 def test_settle_kernel_equals_twin(case, cap_loss, cap_gain):
     outcomes, order, stakes, capital = case
-    got = _kernels.settle(np.array(outcomes), np.array(order), np.array(stakes), capital,
-                          0.05, cap_loss, cap_gain)
+    got = _kernels.settle(
+        np.array(outcomes), np.array(order), np.array(stakes), capital, 0.05, cap_loss, cap_gain
+    )
     want = _twins.settle(outcomes, order, stakes, capital, 0.05, cap_loss, cap_gain)
     assert abs(got - want) < 1e-9
 
@@ -70,10 +74,18 @@ def test_total_returned_does_not_depend_on_settlement_order(case, cap_loss, cap_
     """The cap applies to the banker's result of the round; the order only decides
     which seats go short, not how much the players get back in total."""
     outcomes, order, stakes, capital = case
-    forward = _kernels.settle(np.array(outcomes), np.array(order), np.array(stakes), capital,
-                              0.05, cap_loss, cap_gain)
-    backward = _kernels.settle(np.array(outcomes), np.array(order[::-1]), np.array(stakes),
-                               capital, 0.05, cap_loss, cap_gain)
+    forward = _kernels.settle(
+        np.array(outcomes), np.array(order), np.array(stakes), capital, 0.05, cap_loss, cap_gain
+    )
+    backward = _kernels.settle(
+        np.array(outcomes),
+        np.array(order[::-1]),
+        np.array(stakes),
+        capital,
+        0.05,
+        cap_loss,
+        cap_gain,
+    )
     assert abs(forward - backward) < 1e-9
 
 
@@ -82,6 +94,13 @@ def test_banker_result_stays_within_capital():
     win 100, lose 100, win 100: collected 100, owed 300 -> he may pay 250, the
     last winner gets 50 of his 100 prize.  Players get back 4 x 100 stakes - 100
     lost + 250 x 0.95 prizes = 537.5."""
-    back = _kernels.settle(np.array([2, 2, 0, 2]), np.array([0, 1, 2, 3]),
-                           np.array([100.0] * 4), 150.0, 0.05, True, True)
+    back = _kernels.settle(
+        np.array([2, 2, 0, 2]),
+        np.array([0, 1, 2, 3]),
+        np.array([100.0] * 4),
+        150.0,
+        0.05,
+        True,
+        True,
+    )
     assert back == 400 - 100 + 250 * 0.95

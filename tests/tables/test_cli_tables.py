@@ -26,14 +26,22 @@ def test_shipped_tables_validate(capsys):
 
 
 def test_invalid_table_exits_2_with_one_line_per_problem(capsys, tmp_path):
-    path = write_variant(tmp_path, FRENCH, ("numbers = [17, 20]", "numbers = [5, 9]"),
-                         ('rua = {min = "5", max = "150"}', 'rua = {min = "5", max = "100"}'))
+    path = write_variant(
+        tmp_path,
+        FRENCH,
+        ("numbers = [17, 20]", "numbers = [5, 9]"),
+        ('rua = {min = "5", max = "150"}', 'rua = {min = "5", max = "100"}'),
+    )
     assert main(["exact", str(path), "--json"]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert f"slotcert: {path}: bets[4].numbers: [5, 9] is not a cavalo on the layout " \
-           "(a cavalo is two adjacent numbers, or 0 with 1, 2 or 3)" in err
-    assert f'slotcert: {path}: limits.rua: max "100" / min "5" = 20; Portaria 1441/95 X.27 ' \
-           "requires 30" in err
+    assert (
+        f"slotcert: {path}: bets[4].numbers: [5, 9] is not a cavalo on the layout "
+        "(a cavalo is two adjacent numbers, or 0 with 1, 2 or 3)" in err
+    )
+    assert (
+        f'slotcert: {path}: limits.rua: max "100" / min "5" = 20; Portaria 1441/95 X.27 '
+        "requires 30" in err
+    )
 
 
 def test_module_entry_point_simulate_and_capital(capsys):
@@ -42,8 +50,10 @@ def test_module_entry_point_simulate_and_capital(capsys):
     assert tables_main(["simulate", str(FANTAN), "--rounds", "20000", "--seed", "5"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["rounds"] == 20000 and report["seed"] == 5
-    assert all(row["counts"]["lose"] + row["counts"]["push"] + row["counts"]["win"] == 20000
-               for row in report["bets"])
+    assert all(
+        row["counts"]["lose"] + row["counts"]["push"] + row["counts"]["win"] == 20000
+        for row in report["bets"]
+    )
     assert tables_main(["capital", str(PAIKAO), "--rounds", "1000"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"]
     assert tables_main(["capital", str(FANTAN)]) == 2

@@ -21,10 +21,28 @@ def _card(rank, suit):
 
 
 REDUCED_DECKS = [  # each holds figures, tens, zero-without-figure hands and ties on points
-    [("A", "ouros"), ("9", "espadas"), ("K", "copas"), ("10", "paus"), ("Q", "ouros"),
-     ("5", "copas"), ("5", "espadas"), ("J", "paus"), ("2", "ouros")],
-    [("K", "espadas"), ("K", "ouros"), ("Q", "copas"), ("J", "espadas"), ("10", "copas"),
-     ("10", "ouros"), ("3", "paus"), ("7", "ouros"), ("4", "espadas")],
+    [
+        ("A", "ouros"),
+        ("9", "espadas"),
+        ("K", "copas"),
+        ("10", "paus"),
+        ("Q", "ouros"),
+        ("5", "copas"),
+        ("5", "espadas"),
+        ("J", "paus"),
+        ("2", "ouros"),
+    ],
+    [
+        ("K", "espadas"),
+        ("K", "ouros"),
+        ("Q", "copas"),
+        ("J", "espadas"),
+        ("10", "copas"),
+        ("10", "ouros"),
+        ("3", "paus"),
+        ("7", "ouros"),
+        ("4", "espadas"),
+    ],
 ]
 
 
@@ -40,13 +58,17 @@ def _fast_odds_on(deck, banker_wins_zero):
 @pytest.mark.parametrize("banker_wins_zero", [True, False])
 def test_poker_fast_count_equals_brute_force_on_reduced_decks(deck, banker_wins_zero):
     """Oracle: every ordered deal of 6 of the 9 cards, ranked from the annex list."""
-    lose, push, win = _twins.duel_counts(deck, 3, _twins.poker_rank, _twins.poker_zero,
-                                         banker_wins_zero, True)
+    lose, push, win = _twins.duel_counts(
+        deck, 3, _twins.poker_rank, _twins.poker_zero, banker_wins_zero, True
+    )
     odds = _fast_odds_on(deck, banker_wins_zero)
     total = lose + push + win
     assert odds.total == comb(9, 3) * comb(6, 3)
-    assert odds.probabilities() == (Fraction(win, total), Fraction(push, total),
-                                    Fraction(lose, total))
+    assert odds.probabilities() == (
+        Fraction(win, total),
+        Fraction(push, total),
+        Fraction(lose, total),
+    )
 
 
 def test_poker_fast_count_equals_numba_walk_over_all_407m_pairs():
@@ -72,8 +94,7 @@ def test_brute_kernel_equals_python_twin_on_pai_kao():
     assert (brute.lose * 4, brute.push * 4, brute.win * 4) == (lose, push, win)
 
 
-@pytest.mark.parametrize("bwz, bwe", [(True, True), (False, True), (True, False),
-                                      (False, False)])
+@pytest.mark.parametrize("bwz, bwe", [(True, True), (False, True), (True, False), (False, False)])
 def test_paikao_fast_count_equals_brute_force_over_every_deal(bwz, bwe):
     """Oracle: all 20x19x18x17 ordered deals of four tiles, ranked from art. 7-8."""
     tiles = [face for face in range(1, 11) for _ in range(2)]
@@ -85,8 +106,11 @@ def test_paikao_fast_count_equals_brute_force_over_every_deal(bwz, bwe):
     space = duel_space(load_table(PAIKAO))
     odds = duel_odds(space.hands, space.keys, space.zero, 20, bwz, bwe)
     total = lose + push + win
-    assert odds.probabilities() == (Fraction(win, total), Fraction(push, total),
-                                    Fraction(lose, total))
+    assert odds.probabilities() == (
+        Fraction(win, total),
+        Fraction(push, total),
+        Fraction(lose, total),
+    )
     assert (push > 0) == (not bwe)
 
 
@@ -128,8 +152,12 @@ def test_zero_rule_moves_exactly_half_the_zero_against_zero_deals(path, n):
     zero_hands = [set(h) for h, z in zip(space.hands.tolist(), space.zero) if z]
     pairs = sum(1 for a in zero_hands for b in zero_hands if not a & b)
     keys = [k for k, z in zip(space.keys.tolist(), space.zero) if z]
-    ties = sum(1 for i, a in enumerate(zero_hands) for j, b in enumerate(zero_hands)
-               if not a & b and keys[i] == keys[j])
+    ties = sum(
+        1
+        for i, a in enumerate(zero_hands)
+        for j, b in enumerate(zero_hands)
+        if not a & b and keys[i] == keys[j]
+    )
     with_rule = duel_odds(space.hands, space.keys, space.zero, n, True, True)
     without = duel_odds(space.hands, space.keys, space.zero, n, False, True)
     assert without.win - with_rule.win == (pairs - ties) // 2

@@ -56,8 +56,7 @@ def test_split_rounds_keeps_the_total():
     assert split_rounds(10, 4).tolist() == [3, 3, 2, 2]
 
 
-@pytest.mark.parametrize("path", [FRENCH, AMERICAN, FANTAN, POKER, PAIKAO],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [FRENCH, AMERICAN, FANTAN, POKER, PAIKAO], ids=lambda p: p.stem)
 def test_monte_carlo_agrees_with_exact_for_every_bet(path):
     """Each table's seeded run (its [simulation] settings): every bet's exact return is
     inside the simulated 99% interval, Bonferroni-adjusted over the table's bets (the

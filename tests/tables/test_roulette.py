@@ -61,8 +61,9 @@ def errors_of(info):
 
 
 def test_seed_ix_french_numbering_is_rejected_naming_duplicate_and_missing(tmp_path):
-    text = SEQUENCE_RE.sub(f"sequence = {IX_FRENCH_AS_PRINTED}",
-                           FRENCH.read_text(encoding="utf-8"), count=1)
+    text = SEQUENCE_RE.sub(
+        f"sequence = {IX_FRENCH_AS_PRINTED}", FRENCH.read_text(encoding="utf-8"), count=1
+    )
     path = tmp_path / "x.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ModelError) as info:
@@ -71,9 +72,13 @@ def test_seed_ix_french_numbering_is_rejected_naming_duplicate_and_missing(tmp_p
 
 
 def test_every_wheel_problem_is_reported_at_once(tmp_path):
-    path = write_variant(tmp_path, FRENCH,
-                         ("sequence = [0, 32, 15", "sequence = [0, 32, 32"),
-                         ("33, 1, 20, 14", "33, 1, 20, 20"), ("12, 14, 16, 18", "12, 14, 16, 17"))
+    path = write_variant(
+        tmp_path,
+        FRENCH,
+        ("sequence = [0, 32, 15", "sequence = [0, 32, 32"),
+        ("33, 1, 20, 14", "33, 1, 20, 20"),
+        ("12, 14, 16, 18", "12, 14, 16, 17"),
+    )
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert errors_of(info) == [
@@ -88,24 +93,37 @@ def test_cavalo_on_non_adjacent_numbers_is_rejected(tmp_path):
         load_table(path)
     assert errors_of(info) == [
         f"{path}: bets[4].numbers: [5, 9] is not a cavalo on the layout "
-        "(a cavalo is two adjacent numbers, or 0 with 1, 2 or 3)"]
+        "(a cavalo is two adjacent numbers, or 0 with 1, 2 or 3)"
+    ]
 
 
 def test_limits_breaking_a_seed_ratio_are_rejected(tmp_path):
-    path = write_variant(tmp_path, FRENCH, ('cavalo = {min = "5", max = "100"}',
-                                            'cavalo = {min = "20", max = "600"}'))
+    path = write_variant(
+        tmp_path,
+        FRENCH,
+        ('cavalo = {min = "5", max = "100"}', 'cavalo = {min = "20", max = "600"}'),
+    )
     with pytest.raises(ModelError) as info:
         load_table(path)
     assert errors_of(info) == [
-        f'{path}: limits.cavalo: max "600" / min "20" = 30; Portaria 1441/95 X.27 requires 20']
+        f'{path}: limits.cavalo: max "600" / min "20" = 30; Portaria 1441/95 X.27 requires 20'
+    ]
 
 
 def test_shipped_limits_keep_every_seed_ratio():
     """X.27 as read from the seed text: pleno 10, cavalo 20, rua 30, linha 60,
     dúzia/coluna 120, chances simples 180, cavalo de dúzia/coluna 240."""
-    seed = {"pleno": 10, "cavalo": 20, "rua": 30, "linha": 60, "duzia": 120, "coluna": 120,
-            "cavalo_de_duzia": 240, "cavalo_de_coluna": 240,
-            **{k: 180 for k in ("par", "impar", "menor", "maior", "encarnado", "preto")}}
+    seed = {
+        "pleno": 10,
+        "cavalo": 20,
+        "rua": 30,
+        "linha": 60,
+        "duzia": 120,
+        "coluna": 120,
+        "cavalo_de_duzia": 240,
+        "cavalo_de_coluna": 240,
+        **{k: 180 for k in ("par", "impar", "menor", "maior", "encarnado", "preto")},
+    }
     table = load_table(FRENCH)
     checked = {lim.type: lim.max / lim.min for lim in table.limits if lim.type in seed}
     assert checked == seed
@@ -115,24 +133,39 @@ def test_american_numbering_is_a_permutation_with_a_colour_warning():
     table = load_table(AMERICAN)
     assert sorted(table.outcomes) == list(range(37))
     messages = [p.message for p in table.warnings if p.code == "colour_alternation"]
-    assert messages == ["colours do not alternate: 27 and 1 are neighbours and both red "
-                        "(Portaria 1441/95 X.7)"]
+    assert messages == [
+        "colours do not alternate: 27 and 1 are neighbours and both red (Portaria 1441/95 X.7)"
+    ]
 
 
-@pytest.mark.parametrize("edit, message", [
-    (('[wheel]', '[wheel]\ncolour = "red"'), "wheel.colour: unknown key 'colour'"),
-    (('pays = "35"', 'pays = 35'), 'bets[0].pays: must be a decimal or fraction string such '
-                                   'as "0.5" or "1/3", got 35'),
-    (('type = "rua"', 'type = "street"'), "bets[5].type: must be one of pleno, cavalo, rua, "
-     "quadro, linha, duzia, coluna, cavalo_de_duzia, cavalo_de_coluna, par, impar, menor, "
-     "maior, encarnado, preto, got 'street'"),
-    (('numbers = [0, 1, 2]', 'numbers = [0, 1, 37]'), "bets[5].numbers[2]: 37 is not a "
-                                                      "number 0–36"),
-    (('name = "pleno 17"', 'name = "pleno 0"'), "bets[1].name: 'pleno 0' is already the name "
-                                                 "of bets[0]"),
-    (('pleno = {min = "5", max = "50"}', 'pleno = {min = "5", max = 50}'),
-     'limits.pleno.max: must be a decimal string such as "0.05", got 50'),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (("[wheel]", '[wheel]\ncolour = "red"'), "wheel.colour: unknown key 'colour'"),
+        (
+            ('pays = "35"', "pays = 35"),
+            'bets[0].pays: must be a decimal or fraction string such as "0.5" or "1/3", got 35',
+        ),
+        (
+            ('type = "rua"', 'type = "street"'),
+            "bets[5].type: must be one of pleno, cavalo, rua, "
+            "quadro, linha, duzia, coluna, cavalo_de_duzia, cavalo_de_coluna, par, impar, menor, "
+            "maior, encarnado, preto, got 'street'",
+        ),
+        (
+            ("numbers = [0, 1, 2]", "numbers = [0, 1, 37]"),
+            "bets[5].numbers[2]: 37 is not a number 0–36",
+        ),
+        (
+            ('name = "pleno 17"', 'name = "pleno 0"'),
+            "bets[1].name: 'pleno 0' is already the name of bets[0]",
+        ),
+        (
+            ('pleno = {min = "5", max = "50"}', 'pleno = {min = "5", max = 50}'),
+            'limits.pleno.max: must be a decimal string such as "0.05", got 50',
+        ),
+    ],
+)
 def test_invalid_roulette_files_name_key_and_value(tmp_path, edit, message):
     path = write_variant(tmp_path, FRENCH, edit)
     with pytest.raises(ModelError) as info:
