@@ -20,7 +20,7 @@ from benchmarks.measure import (
 )
 from benchmarks.twin_speed import twin_spins_per_second
 from certify.engine import compile_machine
-from certify.engine.simulate import prefix_tables
+from certify.engine.kernel_inputs import prefix_tables
 from certify.model import load_machine
 
 FULL = os.environ.get("SLOTCERT_BENCH_FULL") == "1"

@@ -156,7 +156,7 @@ def simulate_chunks(  # noqa: C901
     game,
     hist,
     out,
-    out_sq,  # noqa: C901
+    out_sq,
     out_classes,
     out_awards,
     out_hist,
@@ -177,19 +177,27 @@ def simulate_chunks(  # noqa: C901
     the entries paid by lines alive after the prefix, shifted by one (slot 0:
     no entry); the second half of both rows holds the free spins' counts.
     """
-    set_of, window, length, total_weight, lookup, cumulative, counts_pack, mode = reels[:8]
-    ways_sum = reels[8]
-    depth, head_first, head, combos = px[0], px[1], px[2], px[3]
-    alive_line, alive_state = px[4], px[5]
-    tail_on, tail_counts, tail_sym, prefix_rows, tail_pairs = px[6], px[7], px[8], px[9], px[10]
-    credits, scatter_pay, bonus_pay = level[4], level[5], level[6]
-    step, pair, win1, entry1 = level[8], level[9], level[10], level[11]
-    alarm_add, alarm_mask = level[12], level[13]
-    paylines, entry_len, family = game[0], game[3], game[4]
-    fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
-    fs_retrigger, fs_max = game[9], game[10]
-    bonus_counted, bonus_min, bonus_cum, n_families = game[11], game[12], game[13], game[14]
-    edges, small_bins = hist
+    set_of, window, length = reels.set_of, reels.window, reels.length
+    total_weight, lookup, cumulative = reels.total_weight, reels.lookup, reels.cumulative
+    counts_pack, mode, ways_sum = reels.counts_pack, reels.mode, reels.ways_sum
+    depth, head_first, head, combos = px.depth, px.head_first, px.head, px.combos
+    alive_line, alive_state = px.alive_line, px.alive_state
+    tail_on, tail_counts, tail_sym = px.tail_on, px.tail_counts, px.tail_sym
+    prefix_rows, tail_pairs = px.prefix_rows, px.tail_pairs
+    credits, scatter_pay, bonus_pay = level.credits, level.scatter_pay, level.bonus_pay
+    step, pair, win1, entry1 = level.step, level.pair, level.win1, level.entry1
+    alarm_add, alarm_mask = level.alarm_add, level.alarm_mask
+    paylines, entry_len, family = game.paylines, game.entry_len, game.family
+    fs_counted, fs_min, fs_spins, fs_mult = (
+        game.fs_counted,
+        game.fs_min,
+        game.fs_spins,
+        game.fs_mult,
+    )
+    fs_retrigger, fs_max = game.fs_retrigger, game.fs_max
+    bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
+    n_families = game.n_families
+    edges, small_bins = hist.edges, hist.small_bins
     n_classes = out_classes.shape[1] // 2
     n_entries = out_awards.shape[1] // 2 - 1
     for c in prange(states.shape[0]):
@@ -353,7 +361,7 @@ def simulate_chunks(  # noqa: C901
                     fs == 0,
                 )
             # a scatter pay, bonus or free-spin trigger needs some count at its
-            # threshold: one SWAR test of the packed counts (``alarm`` in level_args)
+            # threshold: one SWAR test of the packed counts (``alarm_words`` in kernel_inputs)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
             if alarm:
                 spin += scatter_packed(packed, scatter_pay)
@@ -397,11 +405,22 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
 
     A test hook running the simulation kernel's own spin evaluation.
     """
-    set_of, window, length, counts_pack = reels[0], reels[1], reels[2], reels[6]
-    credits, step, pair, win1, entry1 = level[4], level[8], level[9], level[10], level[11]
-    paylines, entry_len, family, n_families = game[0], game[3], game[4], game[14]
+    set_of, window, length, counts_pack = (
+        reels.set_of,
+        reels.window,
+        reels.length,
+        reels.counts_pack,
+    )
+    credits, step, pair = level.credits, level.step, level.pair
+    win1, entry1 = level.win1, level.entry1
+    paylines, entry_len, family, n_families = (
+        game.paylines,
+        game.entry_len,
+        game.family,
+        game.n_families,
+    )
     for i in prange(stop_rows.shape[0]):
-        classes = np.zeros(px[3].shape[0], dtype=np.int64)  # classes <= combos
+        classes = np.zeros(px.combos.shape[0], dtype=np.int64)  # classes <= combos
         awards = np.zeros(credits.shape[0] + 1, dtype=np.int64)
         fam_len = np.zeros(n_families, dtype=np.int64)
         fam_win = np.zeros(n_families, dtype=np.int64)
@@ -418,15 +437,15 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
                 pair,
                 win1,
                 entry1,
-                px[0],
-                px[1],
-                px[2],
-                px[3],
-                px[4],
-                px[5],
-                px[6],
-                px[7],
-                px[8],
+                px.depth,
+                px.head_first,
+                px.head,
+                px.combos,
+                px.alive_line,
+                px.alive_state,
+                px.tail_on,
+                px.tail_counts,
+                px.tail_sym,
                 counts_pack,
                 classes,
                 0,
@@ -437,7 +456,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
             out[i], out_packed[i] = ways_spin(
                 set_of[fs],
                 stops,
-                reels[8],
+                reels.ways_sum,
                 counts_pack,
                 entry_len,
                 family,
@@ -474,9 +493,20 @@ def replay_stops(state, n, ps, reels, px, out, fast):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
         if fast is not None:
-            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(px[9][ps], px[10][ps], s0, s1, s2, s3)
-            decode_stops(row, pair, px[0][ps], reels[2][ps], out[i])
+            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(
+                px.prefix_rows[ps], px.tail_pairs[ps], s0, s1, s2, s3
+            )
+            decode_stops(row, pair, px.depth[ps], reels.length[ps], out[i])
         else:
             s0, s1, s2, s3 = draw_spin(
-                s0, s1, s2, s3, ps, reels[3], reels[4], reels[5], reels[7], out[i]
+                s0,
+                s1,
+                s2,
+                s3,
+                ps,
+                reels.total_weight,
+                reels.lookup,
+                reels.cumulative,
+                reels.mode,
+                out[i],
             )

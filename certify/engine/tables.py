@@ -5,7 +5,9 @@ Nothing here runs per spin: it is done once per machine and bet level.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,6 +17,15 @@ from certify.model.schema import Machine
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
 WEIGHT_LOOKUP_MAX = 1 << 16
+
+
+class Finishing(NamedTuple):
+    """The line automaton as lines are finished (see :func:`finishing_automaton`)."""
+
+    step: np.ndarray  # (states + 1, symbols) one reel; dead states stay put
+    pair: np.ndarray  # (states + 1, symbols^2) two reels at once, or a (1, 1) dummy
+    win1: np.ndarray  # (states + 1,) credits of the final state
+    entry1: np.ndarray  # (states + 1,) paying entry + 1 (0: none)
 
 
 @dataclass(frozen=True)
@@ -62,7 +73,7 @@ class LevelTables:
     state_entry: np.ndarray
     scatter_pay: np.ndarray  # (n_counted, max_count + 1) credits at this level
     bonus_pay: np.ndarray  # (n_awards,) credits
-    finishing: tuple = field(compare=False)  # lines: see finishing_automaton
+    finishing: Finishing = field(compare=False)  # lines: see finishing_automaton
     signature: tuple = field(default=())
 
 
@@ -89,7 +100,7 @@ class GameTables:
     ways_match: np.ndarray  # (n_entries, reels, n_symbols) multiplier or 0
     ways_family: np.ndarray  # (n_entries,) family id (entries sharing a first token)
     entry_len: np.ndarray  # (n_entries,)
-    levels: list[LevelTables]
+    levels: tuple[LevelTables, ...]
     prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -138,11 +149,12 @@ def compile_machine(machine: Machine) -> GameTables:
         else np.zeros((n_entries, machine.reels, len(ids)), dtype=np.int64),
         ways_family=_ways_family(machine),
         entry_len=np.array([len(e.combo) for e in machine.pays], dtype=np.int64),
-        levels=[],
+        levels=(),
     )
-    for li, level in enumerate(machine.bet_levels):
-        tables.levels.append(_level_tables(machine, tables, li, level))
-    return tables
+    levels = tuple(
+        _level_tables(machine, tables, li, level) for li, level in enumerate(machine.bet_levels)
+    )
+    return dataclasses.replace(tables, levels=levels)
 
 
 def _check_engine_limits(machine: Machine, counted: list[str]) -> None:
@@ -322,7 +334,7 @@ PAIR_TABLE_MAX = 1 << 18  # entries; beyond, spins step one reel at a time
 
 def finishing_automaton(
     trans: np.ndarray, live: np.ndarray, win: np.ndarray, entry: np.ndarray
-) -> tuple:
+) -> Finishing:
     """The line automaton as the simulation finishes lines: no live checks needed.
 
     Returns ``(step, pair, win, entry1)`` over the states plus one *null*
@@ -343,7 +355,7 @@ def finishing_automaton(
         pair = np.zeros((1, 1), dtype=np.int32)
     else:
         pair = step[step].reshape(n_states + 1, n_symbols * n_symbols)
-    return (
+    return Finishing(
         step,
         pair,
         np.append(win, 0).astype(np.int64),

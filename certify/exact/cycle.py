@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from certify.engine.simulate import game_args, level_args, prefix_tables, reel_sets
+from certify.engine.kernel_inputs import game_inputs, level_inputs, prefix_tables, reel_sets
+from certify.engine.prefix import combo_classes
 from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
 from certify.exact import _kernels as k
 from certify.exact.decompose import count_distribution, scatter_mean
@@ -210,8 +211,8 @@ def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
             reels.length,
             reels.weight,
             reels.counted,
-            level_args(lt, tables),
-            game_args(tables),
+            level_inputs(lt, tables),
+            game_inputs(tables),
             *out,
         )
     else:
@@ -220,8 +221,8 @@ def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
             reels.length,
             reels.weight,
             reels.counted,
-            level_args(lt, tables),
-            game_args(tables),
+            level_inputs(lt, tables),
+            game_inputs(tables),
             tail_classes(reels),
             *out,
         )
@@ -245,8 +246,9 @@ def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps:
     pairs = np.outer(reels.weight[a, : reels.length[a]], reels.weight[b, : reels.length[b]]).ravel()
     tail_w[: pairs.shape[0]] = pairs
     active = np.nonzero(combo_w)[0]
-    out = _outputs(tables, active.shape[0])
-    step, pair, win1, entry1 = lt.finishing
+    w, wb, wb2, hit, _ = _outputs(tables, active.shape[0])
+    awards = np.zeros((active.shape[0], len(tables.machine.pays) + 1), dtype=np.int64)
+    fin = lt.finishing
     k.enumerate_combos(
         active,
         combo_w,
@@ -257,19 +259,23 @@ def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps:
         tail_w,
         px.tail_counts,
         px.tail_sym,
-        pair,
-        win1,
-        entry1,
+        fin.pair,
+        fin.win1,
+        fin.entry1,
         lt.scatter_pay,
         tables.fs_counted,
         tables.bonus_counted,
         tables.bonus_min,
-        *out,
+        w,
+        wb,
+        wb2,
+        hit,
+        awards,
     )
-    result = _buckets(tables, *out)
+    result = _buckets(tables, w, wb, wb2, hit, awards[:, 1:])  # column 0: no entry
     # entries the prefixes settled: per class, its weight x every tail
     class_w = np.zeros(px.n_classes, dtype=np.int64)
-    np.add.at(class_w, (px.combos[:, 0] & np.uint64(0xFFFF)).astype(np.int64), combo_w)
+    np.add.at(class_w, combo_classes(px.combos), combo_w)
     settled = (class_w @ px.class_entries) * int(pairs.sum())
     return _Buckets(
         result.w, result.wb, result.wb2, result.hit, result.awards + settled, result.total

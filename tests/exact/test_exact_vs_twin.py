@@ -97,7 +97,7 @@ def test_combo_sums_equal_the_walked_cycle(name, weighted):
     also with weighted strips (combo and tail weights are products of stop weights)."""
     import numpy as np
 
-    from certify.engine.simulate import reel_sets
+    from certify.engine.kernel_inputs import reel_sets
     from certify.exact.cycle import enumerate_by_combos, walk_cycle
 
     machine = load_machine(MACHINES / name)
