@@ -115,7 +115,7 @@ def read_hold_and_spin(
     Returns
     -------
     HoldAndSpin or None
-        None when ``raw`` is None. When problems were recorded the result
+        None when ``raw`` is None (or not a table: an error). When problems were recorded the result
         holds placeholders where values were wrong: the caller raises through
         ``rd.raise_if_errors()`` before using it.
 
@@ -123,7 +123,11 @@ def read_hold_and_spin(
     if raw is None:
         return None
     t = rd.table(raw, where, _REQUIRED, _OPTIONAL)
-    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), symbols)
+    if not isinstance(raw, dict):
+        return None
+    trigger = Trigger("", 1)  # placeholder: a missing key is already reported
+    if "trigger" in t:
+        trigger = _trigger(rd, t["trigger"], join(where, "trigger"), symbols)
     respins = rd.integer(t, "respins", where, 1) or 1
     probability = _probability(rd, t, where)
     jackpots = _jackpot_prizes(rd, t, where)
