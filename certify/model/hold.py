@@ -139,7 +139,9 @@ def read_hold_and_spin(
     return HoldAndSpin(trigger, respins, probability, values, full_window, jackpots)
 
 
-def check_hold_window(rd: Reader, hs: HoldAndSpin, cells: int, where: str = "hold_and_spin") -> None:
+def check_hold_window(
+    rd: Reader, hs: HoldAndSpin, cells: int, where: str = "hold_and_spin"
+) -> None:
     """Record an error when the trigger needs more coins than the window has cells.
 
     Parameters
@@ -166,10 +168,11 @@ def _trigger(rd: Reader, raw: Any, where: str, symbols: dict[str, Symbol]) -> Tr
     t = rd.table(raw, where, ("symbol", "count"))
     name = t.get("symbol")
     at = join(where, "symbol")
-    if "symbol" in t and (not isinstance(name, str) or name not in symbols):
+    symbol = symbols.get(name) if isinstance(name, str) else None
+    if "symbol" in t and symbol is None:
         rd.error(at, f'unknown symbol "{name}"', "unknown_symbol")
-    elif "symbol" in t and symbols[name].kind != "bonus":
-        rd.error(at, f"{name!r} is {symbols[name].kind}; expected bonus", "bad_kind")
+    elif symbol is not None and symbol.kind != "bonus":
+        rd.error(at, f"{name!r} is {symbol.kind}; expected bonus", "bad_kind")
     return Trigger(str(name), rd.integer(t, "count", where, 1) or 1)
 
 

@@ -200,7 +200,7 @@ def test_coin_moments_and_hits_of_the_spec_block():
         ("MAJOR", ex.mean_count / 100),
         ("GRAND", ex.full_probability),
     )
-    assert pooled.mean == ex.mean_count * (m - 1) 
+    assert pooled.mean == ex.mean_count * (m - 1)
 
 
 @pytest.mark.parametrize(

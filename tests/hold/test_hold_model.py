@@ -246,7 +246,10 @@ ERRORS = [
         "value weights overflow the engine",
         ("values", 0, "weight"),
         1 << 32,
-        [f"{H}.values: weights add up to 4294967336, above what the engine draws exactly (2**32 - 1)"],
+        [
+            f"{H}.values: weights add up to 4294967336, "
+            "above what the engine draws exactly (2**32 - 1)"
+        ],
     ),
     (
         "full window unknown jackpot",
@@ -286,7 +289,9 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "value", "messages"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
+@pytest.mark.parametrize(
+    ("path", "value", "messages"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
+)
 def test_each_rule_names_the_key_and_the_value(path, value, messages):
     raw = value if path == () else _change(path, value)
     _, rd = _read(raw)
