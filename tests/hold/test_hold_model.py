@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import tomllib
 from fractions import Fraction
 
 import pytest
@@ -317,3 +318,21 @@ def test_a_trigger_larger_than_the_window_is_an_error():
     assert [str(p) for p in rd.problems] == [
         f"{H}.trigger.count: 6 coins can never show in a window of 5 cells"
     ]
+
+
+def test_the_spec_text_reads_from_toml():
+    """The block exactly as SPEC 3.1b writes it (comments and line breaks included)."""
+
+    text = """
+[hold_and_spin]               # cash-on-reels respins ("hold and spin", "link" games)
+trigger = {symbol = "COIN", count = 6}   # 6 or more coins anywhere start it
+respins = 3                   # respins left; back to 3 whenever a respin locks a new coin
+cell_probability = "0.03"     # chance that an empty cell shows a coin on one respin
+values = [{pays = 1, weight = 60}, {pays = 2, weight = 25}, {pays = 5, weight = 10},
+          {jackpot = "MINI", weight = 4}, {jackpot = "MAJOR", weight = 1}]
+full_window = "GRAND"         # locking every cell awards this jackpot as well
+jackpots = {MINI = 10, MINOR = 25, MAJOR = 100, GRAND = 1000}
+"""
+    hs, rd = _read(tomllib.loads(text)["hold_and_spin"])
+    assert rd.problems == []
+    assert hs == _read(BLOCK)[0]
