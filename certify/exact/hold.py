@@ -280,3 +280,17 @@ def _jackpot_hits(
             hits += full
         out.append((name, hits))
     return out
+
+
+def hold_exact_by_start(
+    hs: HoldAndSpin, cells: int, progressive: set[str] | frozenset[str] = frozenset()
+) -> dict[int, HoldExact]:
+    """:func:`hold_exact` for every possible start, ``hs.trigger.count .. cells``.
+
+    The cycle's trigger buckets give how many coins the triggering screen
+    shows; each count starts its own chain (``O(cells^3 x respins)`` in all).
+    """
+    return {
+        start: hold_exact(hs, cells, start, progressive)
+        for start in range(hs.trigger.count, cells + 1)
+    }

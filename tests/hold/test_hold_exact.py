@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from certify.exact.hold import final_count_distribution, hold_exact
+from certify.exact.hold import final_count_distribution, hold_exact, hold_exact_by_start
 from certify.model.hold import HoldAndSpin, HoldValue
 from certify.model.schema import Trigger
 
@@ -217,3 +217,11 @@ def test_an_unknown_jackpot_is_refused():
     with pytest.raises(ValueError, match='jackpot "pool-x" is neither'):
         hold_exact(hs, 4, 1)
     assert hold_exact(hs, 4, 1, progressive={"pool-x"}).mean == 0
+
+
+def test_every_start_at_once():
+    hs = _hs(2, Fraction(1, 3), count=2)
+    every = hold_exact_by_start(hs, 4, {"MINI"})
+    assert list(every) == [2, 3, 4]
+    assert every[3] == hold_exact(hs, 4, 3, {"MINI"})
+    assert every[4].full_probability == 1
