@@ -115,9 +115,9 @@ def read_hold_and_spin(
     Returns
     -------
     HoldAndSpin or None
-        None when ``raw`` is None (or not a table: an error). When problems were recorded the result
-        holds placeholders where values were wrong: the caller raises through
-        ``rd.raise_if_errors()`` before using it.
+        None when ``raw`` is None (or not a table: an error). When problems
+        were recorded the result holds placeholders where values were wrong:
+        the caller raises through ``rd.raise_if_errors()`` before using it.
 
     """
     if raw is None:
