@@ -34,10 +34,17 @@ def _prefix(d, stops, window, paylines, trans, live, counted, weight, ls, cnt, w
 
 
 @jit(inline="always")
-def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
+def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min, jmax):
+    """Bucket of an outcome: (free-spin trigger count, bonus part).
+
+    The bonus part is 0 when not triggered, else 1 (a pick bonus, ``jmax`` =
+    1) or the coins counted (hold and spin).
+    """
     fsc = cnt_last[fs_counted] if fs_counted >= 0 else 0
-    bf = 1 if (bonus_counted >= 0 and cnt_last[bonus_counted] >= bonus_min) else 0
-    return fsc * 2 + bf
+    j = 0
+    if bonus_counted >= 0 and cnt_last[bonus_counted] >= bonus_min:
+        j = min(cnt_last[bonus_counted], jmax)
+    return fsc * (jmax + 1) + j
 
 
 @jit(inline="always")
@@ -68,7 +75,7 @@ def _accumulate(
     out_hit,
 ):
     """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
-    b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
+    b = _bucket(counts, fs_counted, bonus_counted, bonus_min, score.bonus_jmax)
     _add(outer, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
@@ -485,10 +492,11 @@ def enumerate_combos(
             )
             win += scatter_packed(packed, score.scatter_pay, score.excl)
             b = 0
+            jmax = score.bonus_jmax
             if fs_counted >= 0:
-                b = 2 * count_field(packed, fs_counted)
+                b = (jmax + 1) * count_field(packed, fs_counted)
             if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
-                b += 1
+                b += min(count_field(packed, bonus_counted), jmax)
             _add(i, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
