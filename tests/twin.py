@@ -1,15 +1,63 @@
 """A slow, obviously-correct pure-Python twin of the engine: the test oracle.
 
-It reads the rules of SPEC section 3.1 straight off the ``Machine`` object,
-with no tables, automata or kernels: for each payline, every pay entry is
-tried token by token and the highest win is kept. Full-cycle figures come
+It reads the rules of SPEC sections 3.1 and 3.1a straight off the ``Machine``
+object, with no tables, automata or kernels: for each payline, every pay entry
+is tried token by token and the highest win is kept. Full-cycle figures come
 from brute force over every stop combination, and free-spin moments from a
-memoised forward recursion over (spins left, spins awarded) — a different
-formulation from the exact calculator's backward recursion.
+memoised forward recursion over (spins left, spins awarded, retrigger used) --
+a different formulation from the exact calculator's backward recursion. It is
+written from the spec, never from ``certify.engine`` or ``certify.exact``.
+
+Rules of real games (SPEC 3.1a, ``Machine.rules`` and the pay-entry flags), as
+this twin reads them:
+
+* ``wild_multiplier``: only wilds that *substitute* in the paying run bring a
+  multiplier (a wild matching its own literal token, ``W`` in ``W W W``, brings
+  none). "product": the product of their multipliers (x2, x2 -> x4); "max": the
+  largest, once; "sum": the sum of their multipliers that are > 1 (x2, x3 ->
+  x5; a plain x1 wild adds nothing), 1 when there are none.
+* A line's paying entry is chosen by its base value, credits x wild multiplier;
+  an entry a jackpot replaces ranks above every other (it pays 0 credits).
+  Ties keep the first entry in pay-table order.
+* ``pure_wild_line = "wild_award"``: an entry is not met when every cell of its
+  run is a wild and at least one of them matched by substitution (not its own
+  token); runs holding a non-wild symbol are unchanged, and wilds-only entries
+  such as ``W W W`` still pay. An ``anywhere`` entry is not met when every cell
+  it counts is a substituting wild.
+* ``anywhere = true`` on ``combo = [S] * k``: met when at least k cells of the
+  line (any reels) match S (S itself, a member if S is a group, or a wild that
+  substitutes for it); its multiplier combines every matching cell of the line
+  that is a substituting wild. It competes with the run entries by base value:
+  the line pays only its highest met entry.
+* ``direction = "both"``: each line is read from reel 1 rightwards and from the
+  last reel leftwards (``combo[0]`` on the last reel, ``combo[1]`` on the one
+  before, ...). The line pays its best left entry plus its best right entry,
+  except that when both cover every reel it pays the larger once. A wild may
+  take part in both. Award counts count each paid entry (both, or the one paid
+  once). ``anywhere`` entries with ``direction = "both"`` are not modelled
+  (NotImplementedError).
+* ``scatter_unit = "line_bet"``: scatter pays x the bet level (credits per line,
+  or per cost unit in ways games) instead of x the total bet.
+* ``exclusive_scatters``: of those symbols, in the listed order, only the first
+  whose count meets a scatter pay pays; the later ones in the list pay nothing
+  on that spin; scatters not in the list are unaffected.
+* ``free_spins_multiplier = false``: in free spins that entry's win is paid as
+  is (not x the free-spin multiplier); scatter and other wins still are. The
+  entry is still chosen by base value.
+* ``retrigger = "once"``: in one feature only the first retrigger adds spins;
+  every later trigger adds none. The first trigger uses the one retrigger even
+  if ``max_spins`` (the cap on spins awarded in one feature) lets it add none.
+* ``win_cap``: a spin's whole win is min(total, win_cap x total bet); brute
+  force only for games without features (NotImplementedError otherwise).
+* ``[[free_spins.options]]``: each option is its own game (``brute_force_options``);
+  ``brute_force`` refuses a machine that still has options.
+
+A game that uses none of these rules evaluates exactly as before.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 from functools import cache
@@ -25,16 +73,42 @@ def window(strips, stops, rows):
     ]
 
 
-def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
+def match(m: Machine, token: str, symbol: str):
+    """None if ``symbol`` does not match ``token``; else (substituted, wild multiplier).
+
+    ``substituted`` is True only for a wild standing in for another symbol; its
+    multiplier then counts. A literal match (a wild on its own token included)
+    and ``ANY`` bring multiplier 1.
+    """
     if token == ANY:
-        return True, 1
+        return False, 1
     members = m.group(token) or (token,)
     if symbol in members:
-        return True, 1
+        return False, 1
     sym = m.symbol(symbol)
     if sym.kind == "wild" and any(x in sym.substitutes for x in members):
         return True, sym.multiplier
-    return False, 1
+    return None
+
+
+def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
+    """(hit, multiplier) of one cell against one token (the SPEC 3.1 reading)."""
+    hit = match(m, token, symbol)
+    return (False, 1) if hit is None else (True, hit[1])
+
+
+def combine(m: Machine, mults: list[int]) -> int:
+    """The wild multiplier of a win from its substituting wilds' multipliers."""
+    rule = m.rules.wild_multiplier
+    if rule == "max":
+        return max(mults, default=1)
+    if rule == "sum":
+        big = [x for x in mults if x > 1]
+        return sum(big) if big else 1
+    out = 1
+    for x in mults:
+        out *= x
+    return out
 
 
 def is_jackpot(m: Machine, entry, li: int) -> bool:
@@ -50,33 +124,102 @@ def credits(m: Machine, entry, li: int) -> int:
     return 0 if is_jackpot(m, entry, li) else entry.credits(li, m.bet_levels[li])
 
 
+def is_wild(m: Machine, symbol: str) -> bool:
+    return m.symbol(symbol).kind == "wild"
+
+
+def run_mult(m: Machine, entry, cells) -> int | None:
+    """Wild multiplier of a run entry read on ``cells`` (reading order), None if not met."""
+    if len(entry.combo) > len(cells):
+        return None
+    mults, substituted = [], False
+    for token, symbol in zip(entry.combo, cells):
+        hit = match(m, token, symbol)
+        if hit is None:
+            return None
+        if hit[0]:
+            substituted = True
+            mults.append(hit[1])
+    run = cells[: len(entry.combo)]
+    if m.rules.pure_wild_line == "wild_award" and substituted and all(is_wild(m, s) for s in run):
+        return None
+    return combine(m, mults)
+
+
+def anywhere_mult(m: Machine, entry, cells) -> int | None:
+    """Wild multiplier of an ``anywhere`` entry on the line's cells, None if not met."""
+    token = entry.combo[0]
+    hits = [h for h in (match(m, token, s) for s in cells) if h is not None]
+    if len(hits) < len(entry.combo):
+        return None
+    subs = [x for substituted, x in hits if substituted]
+    if m.rules.pure_wild_line == "wild_award" and len(subs) == len(hits):
+        return None
+    return combine(m, subs)
+
+
+def best_entry(m: Machine, cells, li: int, with_anywhere: bool):
+    """(rank, pay, entry) of the highest entry met reading ``cells``; None if none."""
+    best = None
+    for entry in m.pays:
+        if entry.anywhere:
+            mult = anywhere_mult(m, entry, cells) if with_anywhere else None
+        else:
+            mult = run_mult(m, entry, cells)
+        if mult is None:
+            continue
+        pay = credits(m, entry, li) * mult
+        rank = 10**15 if is_jackpot(m, entry, li) else pay
+        if best is None or rank > best[0]:
+            best = (rank, pay, entry)
+    return best
+
+
+def line_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
+    """Line credits, the part of them not multiplied in free spins, and the paying entries.
+
+    The paying entries are one per line (-1 none) reading left; with
+    ``direction = "both"`` each line adds its left then its right entry.
+    """
+    both = m.rules.direction == "both"
+    if both and any(e.anywhere for e in m.pays):
+        raise NotImplementedError("anywhere entries with direction = 'both'")
+    total, fixed, paid = 0, 0, []
+    for line in m.paylines:
+        cells = [win[r][row] for r, row in enumerate(line)]
+        found = [best_entry(m, cells, li, True)]
+        if both:
+            right = best_entry(m, cells[::-1], li, False)
+            left = found[0]
+            full = len(cells)
+            if (
+                left is not None
+                and right is not None
+                and len(left[2].combo) == full
+                and len(right[2].combo) == full
+            ):
+                found = [left if left[0] >= right[0] else right]
+            else:
+                found = [left, right]
+        for f in found:
+            if f is None:
+                if not both:
+                    paid.append(-1)
+                continue
+            total += f[1]
+            fixed += 0 if f[2].free_spins_multiplier else f[1]
+            paid.append(f[2].index)
+    return total, fixed, paid
+
+
 def line_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
     """Total line credits and the paying entry of each line (-1 none)."""
-    total, paid = 0, []
-    for line in m.paylines:
-        symbols = [win[r][row] for r, row in enumerate(line)]
-        best, best_rank, best_entry = 0, -1, -1
-        for entry in m.pays:
-            mult, ok = 1, True
-            for pos, token in enumerate(entry.combo):
-                hit, x = matches(m, token, symbols[pos])
-                if not hit:
-                    ok = False
-                    break
-                mult *= x
-            if not ok:
-                continue
-            pay = credits(m, entry, li) * mult
-            rank = 10**15 if is_jackpot(m, entry, li) else pay
-            if rank > best_rank:
-                best, best_rank, best_entry = pay, rank, entry.index
-        total += best
-        paid.append(best_entry)
+    total, _, paid = line_parts(m, win, li)
     return total, paid
 
 
-def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
-    """Total ways credits and the paying entries."""
+def ways_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
+    """Ways credits, their part not multiplied in free spins, and the paying entries."""
     families: dict[str, tuple[int, int, int]] = {}
     for entry in m.pays:
         ways = 1
@@ -97,22 +240,52 @@ def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
             or (len(entry.combo) == old[0] and pay > old[1])
         ):
             families[key] = (len(entry.combo), pay, entry.index)
-    return sum(v[1] for v in families.values()), [v[2] for v in families.values()]
+    total = sum(v[1] for v in families.values())
+    fixed = sum(v[1] for v in families.values() if not m.pays[v[2]].free_spins_multiplier)
+    return total, fixed, [v[2] for v in families.values()]
+
+
+def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
+    """Total ways credits and the paying entries."""
+    total, _, paid = ways_parts(m, win, li)
+    return total, paid
 
 
 def count(win, symbol: str) -> int:
     return sum(row.count(symbol) for row in win)
 
 
-def spin_value(m: Machine, win, li: int) -> tuple[int, list[int]]:
-    """Line/ways + scatter credits of one window."""
-    total, paid = (ways_wins if m.evaluation == "ways" else line_wins)(m, win, li)
-    tb = m.total_bet(m.bet_levels[li])
-    for symbol in {s.symbol for s in m.scatter_pays}:
+def scatter_credits(m: Machine, win, li: int) -> int:
+    """Scatter credits of one window (highest count per symbol, exclusive scatters)."""
+    level = m.bet_levels[li]
+    unit = level if m.rules.scatter_unit == "line_bet" else m.total_bet(level)
+    exclusive = m.rules.exclusive_scatters
+    exclusive_paid = False
+    total = 0
+    symbols = list(exclusive) + sorted({s.symbol for s in m.scatter_pays} - set(exclusive))
+    for symbol in symbols:
         n = count(win, symbol)
         best = [s for s in m.scatter_pays if s.symbol == symbol and s.count <= n]
-        if best:
-            total += max(best, key=lambda s: s.count).pays * tb
+        if not best:
+            continue
+        if symbol in exclusive:
+            if exclusive_paid:
+                continue
+            exclusive_paid = True
+        total += max(best, key=lambda s: s.count).pays * unit
+    return total
+
+
+def spin_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
+    """Line/ways + scatter credits of one window, the part of them paid as is in
+    free spins (entries with ``free_spins_multiplier = false``), and the paying entries."""
+    total, fixed, paid = (ways_parts if m.evaluation == "ways" else line_parts)(m, win, li)
+    return total + scatter_credits(m, win, li), fixed, paid
+
+
+def spin_value(m: Machine, win, li: int) -> tuple[int, list[int]]:
+    """Line/ways + scatter credits of one window."""
+    total, _, paid = spin_parts(m, win, li)
     return total, paid
 
 
@@ -136,11 +309,37 @@ def bonus_moments(m: Machine, li: int) -> tuple[Fraction, Fraction]:
     return e1, e2
 
 
+def option_machines(m: Machine) -> list[Machine]:
+    """The machine once per free-spin option (its spins and multiplier), or itself."""
+    fs = m.free_spins
+    if fs is None or not fs.options:
+        return [m]
+    return [
+        dataclasses.replace(
+            m,
+            free_spins=dataclasses.replace(
+                fs, spins=o.spins, multiplier=o.multiplier, options=()
+            ),
+        )
+        for o in fs.options
+    ]
+
+
+def brute_force_options(m: Machine, li: int) -> list[dict]:
+    """``brute_force`` of each free-spin option played alone (one figure if none)."""
+    return [brute_force(v, li) for v in option_machines(m)]
+
+
 def brute_force(m: Machine, li: int) -> dict:
     """Exact rtp, hit frequency, variance and award probabilities by brute force."""
     tb = m.total_bet(m.bet_levels[li])
-    eb, eb2 = bonus_moments(m, li)
     fs = m.free_spins
+    if fs is not None and fs.options:
+        raise ValueError("a game with free-spin options: use brute_force_options")
+    cap = m.rules.win_cap
+    if cap is not None and (fs is not None or m.bonus is not None):
+        raise NotImplementedError("win_cap with features")
+    eb, eb2 = bonus_moments(m, li)
     feature = _feature_moments(m, li, eb, eb2) if fs else None
     total_w = 0
     s1 = s2 = hit = Fraction(0)
@@ -151,6 +350,8 @@ def brute_force(m: Machine, li: int) -> dict:
         for e in paid:
             if e >= 0:
                 awards[e] += w
+        if cap is not None:
+            b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
         triggered = False
         if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
@@ -184,7 +385,8 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     total_w = sum(w for _, w in cycle(m, strips, weights))
     for stops, w in cycle(m, strips, weights):
         win = window(strips, stops, m.rows)
-        x = Fraction(fs.multiplier * spin_value(m, win, li)[0])
+        value, fixed, _ = spin_parts(m, win, li)
+        x = Fraction(fs.multiplier * (value - fixed) + fixed)
         x2 = x * x
         if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
             x2 += 2 * x * eb + eb2
@@ -197,21 +399,24 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         acc[1] += p * x
         acc[2] += p * x2
     cap = fs.max_spins
+    once = fs.retrigger_once
 
     @cache
-    def moments(left: int, awarded: int) -> tuple:
+    def moments(left: int, awarded: int, used: bool) -> tuple:
         if left == 0:
             return Fraction(0), Fraction(0)
         r1 = r2 = Fraction(0)
         for added, (p, x1, x2) in outcomes.items():
+            if once and used:
+                added = 0
             extra = added if cap is None else min(added, cap - awarded)
-            n1, n2 = moments(left - 1 + extra, awarded + extra)
+            n1, n2 = moments(left - 1 + extra, awarded + extra, used or added > 0)
             r1 += x1 + p * n1
             r2 += x2 + 2 * x1 * n1 + p * n2
         return r1, r2
 
     def start(n: int):
         n = n if cap is None else min(n, cap)
-        return moments(n, n)
+        return moments(n, n, False)
 
     return start
