@@ -317,9 +317,7 @@ def option_machines(m: Machine) -> list[Machine]:
     return [
         dataclasses.replace(
             m,
-            free_spins=dataclasses.replace(
-                fs, spins=o.spins, multiplier=o.multiplier, options=()
-            ),
+            free_spins=dataclasses.replace(fs, spins=o.spins, multiplier=o.multiplier, options=()),
         )
         for o in fs.options
     ]
