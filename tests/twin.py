@@ -418,3 +418,129 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         return moments(n, n, False)
 
     return start
+
+
+def _symbol_counts(strip, weights):
+    """Each symbol of a strip with its total stop weight."""
+    out: dict[str, int] = {}
+    for i, s in enumerate(strip):
+        out[s] = out.get(s, 0) + (weights[i] if weights else 1)
+    return out
+
+
+def _scatter_counts(m: Machine, strips, weights) -> dict[tuple, int]:
+    """Weight of every vector of window counts of the scatter and trigger symbols."""
+    fs = m.free_spins
+    names = sorted({s.symbol for s in m.scatter_pays} | ({fs.trigger.symbol} if fs else set()))
+    dist: dict[tuple, int] = {(0,) * len(names): 1}
+    for r, strip in enumerate(strips):
+        reel: dict[tuple, int] = {}
+        for stop in range(len(strip)):
+            cells = [strip[(stop + row) % len(strip)] for row in range(m.rows)]
+            key = tuple(cells.count(n) for n in names)
+            reel[key] = reel.get(key, 0) + (weights[r][stop] if weights else 1)
+        dist = _convolve(dist, reel)
+    return {tuple(zip(names, k)): w for k, w in dist.items()}
+
+
+def _convolve(a: dict[tuple, int], b: dict[tuple, int]) -> dict[tuple, int]:
+    out: dict[tuple, int] = {}
+    for k1, w1 in a.items():
+        for k2, w2 in b.items():
+            k = tuple(x + y for x, y in zip(k1, k2))
+            out[k] = out.get(k, 0) + w1 * w2
+    return out
+
+
+def _reel_set_means(m: Machine, li: int, strips, weights):
+    """Per spin on one reel set: E[line credits], E[part paid as is], E[scatter credits],
+    and the probability of each number of free spins the spin awards.
+
+    Lines by per-line decomposition: a payline shows one cell per reel and each
+    reel's cell is uniform over its (weighted) stops, independently of the other
+    reels, so every payline sees the product of the reels' symbol frequencies;
+    the line return is the number of lines x the mean of one line over those
+    symbol tuples (evaluated by ``best_entry``). Scatters and triggers depend on
+    the window only through the counts per reel, convolved over the reels.
+    """
+    reels = [_symbol_counts(s, weights[r] if weights else None) for r, s in enumerate(strips)]
+    total = 1
+    for reel in reels:
+        total *= sum(reel.values())
+    line = fixed = Fraction(0)
+    for combo in itertools.product(*(list(r.items()) for r in reels)):
+        w = 1
+        for _, x in combo:
+            w *= x
+        best = best_entry(m, [s for s, _ in combo], li, True)
+        if best is not None:
+            line += w * best[1]
+            fixed += w * (0 if best[2].free_spins_multiplier else best[1])
+    n_lines = len(m.paylines)
+    scatter = Fraction(0)
+    awards: dict[int, Fraction] = {}
+    fs = m.free_spins
+    for counts, w in _scatter_counts(m, strips, weights).items():
+        fake = [[name] * n for name, n in counts]
+        scatter += w * scatter_credits(m, fake, li)
+        n = dict(counts).get(fs.trigger.symbol, 0) if fs else 0
+        spins = fs.spins_for(n) if fs and n >= fs.trigger.count else 0
+        awards[spins] = awards.get(spins, Fraction(0)) + Fraction(w, total)
+    return (
+        n_lines * line / total,
+        n_lines * fixed / total,
+        scatter / total,
+        awards,
+    )
+
+
+def mean_by_decomposition(m: Machine, li: int) -> dict:
+    """Exact mean return of a lines game without full-cycle enumeration.
+
+    Line return by per-line decomposition, scatter return by convolving the
+    reels' window counts, free spins by Wald's identity: E[feature] = E[spins
+    played] x E[one free spin], with E[spins played] from a recursion over
+    (spins left, spins awarded) under max_spins and retrigger (or once).
+    Returns the rtp and its parts, each x total bet (Fractions). Lines games,
+    left direction, no bonus, no win_cap and no options only.
+    """
+    if m.evaluation != "lines" or m.rules.direction != "left":
+        raise NotImplementedError("lines games read left only")
+    if m.bonus is not None or m.rules.win_cap is not None:
+        raise NotImplementedError("bonus or win_cap")
+    fs = m.free_spins
+    if fs is not None and fs.options:
+        raise ValueError("a game with free-spin options: decompose each option")
+    tb = m.total_bet(m.bet_levels[li])
+    line, _, scatter, starts = _reel_set_means(m, li, m.strips, m.weights)
+    feature = Fraction(0)
+    if fs is not None:
+        strips = fs.strips or m.strips
+        weights = fs.weights if fs.strips else m.weights
+        f_line, f_fixed, f_scatter, added = _reel_set_means(m, li, strips, weights)
+        x = fs.multiplier * (f_line - f_fixed + f_scatter) + f_fixed
+        if not fs.retrigger:
+            added = {0: Fraction(1)}
+        cap = fs.max_spins
+
+        @cache
+        def played(left: int, awarded: int, used: bool) -> Fraction:
+            if left == 0:
+                return Fraction(0)
+            out = Fraction(1)
+            for a, p in added.items():
+                a = 0 if (fs.retrigger_once and used) else a
+                extra = a if cap is None else min(a, cap - awarded)
+                out += p * played(left - 1 + extra, awarded + extra, used or a > 0)
+            return out
+
+        for n, p in starts.items():
+            if n:
+                n = n if cap is None else min(n, cap)
+                feature += p * x * played(n, n, False)
+    return {
+        "rtp": (line + scatter + feature) / tb,
+        "line": line / tb,
+        "scatter": scatter / tb,
+        "free_spins": feature / tb,
+    }
