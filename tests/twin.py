@@ -420,18 +420,23 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     return start
 
 
-def _symbol_counts(strip, weights):
-    """Each symbol of a strip with its total stop weight."""
+def _cell_counts(strip, weights, row: int) -> tuple:
+    """Each symbol shown at ``row`` of a reel with the total weight of the stops showing it."""
     out: dict[str, int] = {}
-    for i, s in enumerate(strip):
-        out[s] = out.get(s, 0) + (weights[i] if weights else 1)
-    return out
+    for stop in range(len(strip)):
+        symbol = strip[(stop + row) % len(strip)]
+        out[symbol] = out.get(symbol, 0) + (weights[stop] if weights else 1)
+    return tuple(sorted(out.items()))
 
 
 def _scatter_counts(m: Machine, strips, weights) -> dict[tuple, int]:
     """Weight of every vector of window counts of the scatter and trigger symbols."""
-    fs = m.free_spins
-    names = sorted({s.symbol for s in m.scatter_pays} | ({fs.trigger.symbol} if fs else set()))
+    fs, bonus = m.free_spins, m.bonus
+    names = sorted(
+        {s.symbol for s in m.scatter_pays}
+        | ({fs.trigger.symbol} if fs else set())
+        | ({bonus.trigger.symbol} if bonus else set())
+    )
     dist: dict[tuple, int] = {(0,) * len(names): 1}
     for r, strip in enumerate(strips):
         reel: dict[tuple, int] = {}
@@ -452,33 +457,53 @@ def _convolve(a: dict[tuple, int], b: dict[tuple, int]) -> dict[tuple, int]:
     return out
 
 
-def _reel_set_means(m: Machine, li: int, strips, weights):
-    """Per spin on one reel set: E[line credits], E[part paid as is], E[scatter credits],
-    and the probability of each number of free spins the spin awards.
-
-    Lines by per-line decomposition: a payline shows one cell per reel and each
-    reel's cell is uniform over its (weighted) stops, independently of the other
-    reels, so every payline sees the product of the reels' symbol frequencies;
-    the line return is the number of lines x the mean of one line over those
-    symbol tuples (evaluated by ``best_entry``). Scatters and triggers depend on
-    the window only through the counts per reel, convolved over the reels.
-    """
-    reels = [_symbol_counts(s, weights[r] if weights else None) for r, s in enumerate(strips)]
+def _line_mean(m: Machine, li: int, reels: tuple) -> tuple[Fraction, Fraction]:
+    """E[credits] of one line, and of its part paid as is, given each reel's cell law."""
     total = 1
     for reel in reels:
-        total *= sum(reel.values())
-    line = fixed = Fraction(0)
-    for combo in itertools.product(*(list(r.items()) for r in reels)):
+        total *= sum(w for _, w in reel)
+    pay = fixed = 0
+    for combo in itertools.product(*reels):
         w = 1
         for _, x in combo:
             w *= x
         best = best_entry(m, [s for s, _ in combo], li, True)
         if best is not None:
-            line += w * best[1]
+            pay += w * best[1]
             fixed += w * (0 if best[2].free_spins_multiplier else best[1])
-    n_lines = len(m.paylines)
+    return Fraction(pay, total), Fraction(fixed, total)
+
+
+def _reel_set_means(m: Machine, li: int, strips, weights):
+    """Per spin on one reel set: E[line credits], E[part paid as is], E[scatter credits],
+    the probability of each number of free spins the spin awards, and P(bonus).
+
+    Lines by per-line decomposition: a payline shows one cell per reel, the
+    reels stop independently, and the cell at row r of a reel shows
+    strip[stop + r] with the weight of ``stop``; so a payline's symbols follow
+    the product of its reels' row laws, and the line return is the sum over the
+    lines of the mean of one line over those symbol tuples (evaluated by
+    ``best_entry``; lines with the same laws, e.g. every line of an unweighted
+    game, are evaluated once). Scatters and triggers depend on the window only
+    through the counts per reel, convolved over the reels.
+    """
+    per_line: dict[tuple, tuple[Fraction, Fraction]] = {}
+    line = fixed = Fraction(0)
+    for payline in m.paylines:
+        key = tuple(
+            _cell_counts(strip, weights[r] if weights else None, payline[r])
+            for r, strip in enumerate(strips)
+        )
+        if key not in per_line:
+            per_line[key] = _line_mean(m, li, key)
+        line += per_line[key][0]
+        fixed += per_line[key][1]
+    total = 1
+    for strip, w in zip(strips, weights or [None] * len(strips)):
+        total *= sum(w) if w else len(strip)
     scatter = Fraction(0)
     awards: dict[int, Fraction] = {}
+    bonus = Fraction(0)
     fs = m.free_spins
     for counts, w in _scatter_counts(m, strips, weights).items():
         fake = [[name] * n for name, n in counts]
@@ -486,11 +511,14 @@ def _reel_set_means(m: Machine, li: int, strips, weights):
         n = dict(counts).get(fs.trigger.symbol, 0) if fs else 0
         spins = fs.spins_for(n) if fs and n >= fs.trigger.count else 0
         awards[spins] = awards.get(spins, Fraction(0)) + Fraction(w, total)
+        if m.bonus and dict(counts)[m.bonus.trigger.symbol] >= m.bonus.trigger.count:
+            bonus += Fraction(w, total)
     return (
-        n_lines * line / total,
-        n_lines * fixed / total,
+        line,
+        fixed,
         scatter / total,
         awards,
+        bonus,
     )
 
 
@@ -501,24 +529,29 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
     reels' window counts, free spins by Wald's identity: E[feature] = E[spins
     played] x E[one free spin], with E[spins played] from a recursion over
     (spins left, spins awarded) under max_spins and retrigger (or once).
-    Returns the rtp and its parts, each x total bet (Fractions). Lines games,
-    left direction, no bonus, no win_cap and no options only.
+    Returns the rtp and its parts, each x total bet (Fractions); "bonus" is the
+    base game's bonus return (free spins' bonuses are in "free_spins"). Lines games,
+    left direction, no win_cap and no options only. A bonus adds its mean award
+    (x total bet, not multiplied in free spins) on every spin that triggers it.
     """
     if m.evaluation != "lines" or m.rules.direction != "left":
         raise NotImplementedError("lines games read left only")
-    if m.bonus is not None or m.rules.win_cap is not None:
-        raise NotImplementedError("bonus or win_cap")
+    if m.rules.win_cap is not None:
+        raise NotImplementedError("win_cap")
     fs = m.free_spins
     if fs is not None and fs.options:
         raise ValueError("a game with free-spin options: decompose each option")
     tb = m.total_bet(m.bet_levels[li])
-    line, _, scatter, starts = _reel_set_means(m, li, m.strips, m.weights)
+    eb = bonus_moments(m, li)[0]
+    line, base_fixed, scatter, starts, p_bonus = _reel_set_means(m, li, m.strips, m.weights)
     feature = Fraction(0)
     if fs is not None:
-        strips = fs.strips or m.strips
-        weights = fs.weights if fs.strips else m.weights
-        f_line, f_fixed, f_scatter, added = _reel_set_means(m, li, strips, weights)
-        x = fs.multiplier * (f_line - f_fixed + f_scatter) + f_fixed
+        if fs.strips:
+            means = _reel_set_means(m, li, fs.strips, fs.weights)
+        else:
+            means = line, base_fixed, scatter, starts, p_bonus
+        f_line, f_fixed, f_scatter, added, f_bonus = means
+        x = fs.multiplier * (f_line - f_fixed + f_scatter) + f_fixed + f_bonus * eb
         if not fs.retrigger:
             added = {0: Fraction(1)}
         cap = fs.max_spins
@@ -539,8 +572,9 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
                 n = n if cap is None else min(n, cap)
                 feature += p * x * played(n, n, False)
     return {
-        "rtp": (line + scatter + feature) / tb,
+        "rtp": (line + scatter + p_bonus * eb + feature) / tb,
         "line": line / tb,
         "scatter": scatter / tb,
+        "bonus": p_bonus * eb / tb,
         "free_spins": feature / tb,
     }
