@@ -3,7 +3,9 @@
 Every game is 3 reels x 1 row with one payline (one ways game), equally likely
 stops, bet level 1 unless said, so the return is (sum of the pays over the
 cycle) / (cycle x total bet). Each docstring lists the combinations and pays;
-the twin's brute force must give that figure exactly (Fractions).
+the twin's brute force must give that figure exactly (Fractions), and where
+it applies (lines games read left, no cap) so must the twin's second method,
+``mean_by_decomposition``.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def test_wild_multiplier(tmp_path, rule, figure):
     m = game(tmp_path, WILDS, strips, wild_multiplier=rule)
     assert m.rules.wild_multiplier == rule
     assert twin.brute_force(m, 0)["rtp"] == figure
+    assert twin.mean_by_decomposition(m, 0)["rtp"] == figure
 
 
 PURE = """
@@ -147,6 +150,7 @@ def test_anywhere_cherries(tmp_path, rule, figure):
     m = game(tmp_path, ANYWHERE, strips, pure_wild_line=rule)
     assert m.pays[0].anywhere and m.pays[1].anywhere
     assert twin.brute_force(m, 0)["rtp"] == figure
+    assert twin.mean_by_decomposition(m, 0)["rtp"] == figure
 
 
 BOTH = """[symbols]
@@ -253,6 +257,7 @@ def test_exclusive_scatters(tmp_path):
         tmp_path, EXCLUSIVE, 'strips = [["A", "S1", "S2"], ["A", "S1", "S2"], ["A", "S1", "S2"]]'
     )
     assert twin.brute_force(m, 0)["rtp"] == F(5, 3)
+    assert twin.mean_by_decomposition(m, 0)["rtp"] == F(5, 3)
     assert twin.brute_force(with_rules(m, exclusive_scatters=("S2", "S1")), 0)["rtp"] == F(4, 3)
     assert twin.brute_force(with_rules(m, exclusive_scatters=()), 0)["rtp"] == F(16, 9)
 
@@ -286,6 +291,7 @@ def test_free_spins_multiplier_false(tmp_path):
     m = game(tmp_path, FS_FIXED, 'strips = [["A", "S"], ["A", "S"], ["A", "S"]]')
     assert not m.pays[0].free_spins_multiplier
     assert twin.brute_force(m, 0)["rtp"] == F(89, 32)
+    assert twin.mean_by_decomposition(m, 0)["rtp"] == F(89, 32)
     tripled = dataclasses.replace(
         m, pays=(dataclasses.replace(m.pays[0], free_spins_multiplier=True),)
     )
@@ -323,6 +329,7 @@ def test_retrigger_once(tmp_path):
     m = game(tmp_path, RETRIGGER, 'strips = [["A", "S"], ["A", "S"], ["A", "S"]]')
     assert m.free_spins.retrigger_once
     assert twin.brute_force(m, 0)["rtp"] == F(219, 512)
+    assert twin.mean_by_decomposition(m, 0)["rtp"] == F(219, 512)
     fs = m.free_spins
     capped = dataclasses.replace(fs, retrigger_once=False, max_spins=3)
     assert twin.brute_force(dataclasses.replace(m, free_spins=capped), 0)["rtp"] == F(1755, 4096)
