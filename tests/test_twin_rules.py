@@ -68,7 +68,7 @@ pays = 10
 
 @pytest.mark.parametrize("rule,figure", [("product", F(40)), ("max", F(70, 3)), ("sum", F(100, 3))])
 def test_wild_multiplier(tmp_path, rule, figure):
-    """Reels [A, W2] / [A, W3] / [A, W2, W1]: 12 stops combinations, every one
+    """Reels [A, W2] / [A, W3] / [A, W2, W1]: 12 stop combinations, every one
     pays A A A = 10 x the multiplier of its substituting wilds (no W W W entry).
 
     Multipliers by reel 3 = A | W2 | W1, for reels 1-2 = (A,A) (A,W3) (W2,A) (W2,W3):
