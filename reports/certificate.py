@@ -28,7 +28,9 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
     m, j = cert.machine, cert.jurisdiction
     canonical = canonical_form(m)
     conf = float(j.confidence)
+    options = {"free_spin_options": _options(cert, conf)} if cert.options else {}
     return {
+        **options,
         "schema": CERTIFICATE_SCHEMA,
         "tool": {"name": "slotcert", "version": __version__},
         "machine": {
@@ -68,6 +70,25 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
             "threads": os.environ.get("NUMBA_NUM_THREADS", str(os.cpu_count())),
         },
     }
+
+
+def _options(cert: Certification, conf: float) -> list[dict[str, Any]]:
+    """Each free-spin option the player may choose, certified as its own return."""
+    out = []
+    for option in cert.options:
+        fs = option.machine.free_spins
+        assert fs is not None
+        out.append(
+            {
+                "option": option.machine.option_label,
+                "spins": {str(k): v for k, v in fs.spins},
+                "multiplier": fs.multiplier,
+                "verdict": option.verdict,
+                "governs": option.levels is cert.levels,
+                "bet_levels": [_level(lc, cert.seed, conf) for lc in option.levels],
+            }
+        )
+    return out
 
 
 def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:

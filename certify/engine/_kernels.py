@@ -20,12 +20,14 @@ N_OUT = 7
 
 @jit(inline="always")
 def ways_win(
-    stops, ways_sum, entry_len, family, credits, fam_len, fam_win, fam_entry, awards, count
+    stops, ways_sum, entry_len, family, rank, credits, fam_len, fam_win, fam_entry, awards, count
 ):
     """Sum of ways wins of one spin: each family pays its longest matching entry.
 
     ``ways_sum[r, stop, e]``: the ways (multiplied) entry ``e`` finds on reel
-    ``r`` at ``stop`` (see :func:`certify.engine.tables.ways_sums`).
+    ``r`` at ``stop`` (see :func:`certify.engine.tables.ways_sums`). Among a
+    family's longest entries the one of highest base value (``rank`` x ways)
+    pays ``credits`` x ways (the free spins' own credits may differ).
     """
     fam_len[:] = 0
     fam_win[:] = 0
@@ -37,7 +39,7 @@ def ways_win(
                 break
         if prod > 0:
             f = family[e]
-            w = credits[e] * prod
+            w = rank[e] * prod
             if entry_len[e] > fam_len[f] or (entry_len[e] == fam_len[f] and w > fam_win[f]):
                 fam_len[f] = entry_len[e]
                 fam_win[f] = w
@@ -45,18 +47,36 @@ def ways_win(
     total = 0
     for f in range(fam_len.shape[0]):
         if fam_len[f] > 0:
-            total += fam_win[f]
+            e = fam_entry[f]
+            if rank[e] == credits[e]:
+                total += fam_win[f]
+            else:  # the free spins' own credits: the ways once more
+                prod = 1
+                for r in range(entry_len[e]):
+                    prod *= ways_sum[r, stops[r], e]
+                total += credits[e] * prod
             if count:
-                awards[fam_entry[f]] += 1
+                awards[e] += 1
     return total
 
 
 @jit(inline="always")
-def scatter_win(counts, scatter_pay):
-    """Scatter pays: for each counted symbol, the pay of its highest reached count."""
+def scatter_win(counts, scatter_pay, excl):
+    """Scatter pays: for each counted symbol, the pay of its highest reached count.
+
+    Of the exclusive scatters (``excl[c]`` = 1, first in the counted order)
+    only the first that pays, pays.
+    """
     total = 0
+    taken = False
     for c in range(scatter_pay.shape[0]):
-        total += scatter_pay[c, counts[c]]
+        pay = scatter_pay[c, counts[c]]
+        if excl[c] != 0:
+            if taken:
+                pay = 0
+            elif pay > 0:
+                taken = True
+        total += pay
     return total
 
 
@@ -71,11 +91,18 @@ def bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3):
 
 
 @jit(inline="always")
-def scatter_packed(packed, scatter_pay):
+def scatter_packed(packed, scatter_pay, excl):
     """Scatter pays of a packed counts word (see :func:`scatter_win`)."""
     total = 0
+    taken = False
     for c in range(scatter_pay.shape[0]):
-        total += scatter_pay[c, count_field(packed, c)]
+        pay = scatter_pay[c, count_field(packed, c)]
+        if excl[c] != 0:
+            if taken:
+                pay = 0
+            elif pay > 0:
+                taken = True
+        total += pay
     return total
 
 
@@ -107,6 +134,7 @@ def ways_spin(
     counts_pack,
     entry_len,
     family,
+    rank,
     credits,
     fam_len,
     fam_win,
@@ -116,7 +144,17 @@ def ways_spin(
 ):
     """Ways credits of one spin on reel set ``ps`` and its packed counts."""
     win = ways_win(
-        stops, ways_sum[ps], entry_len, family, credits, fam_len, fam_win, fam_entry, awards, count
+        stops,
+        ways_sum[ps],
+        entry_len,
+        family,
+        rank,
+        credits,
+        fam_len,
+        fam_win,
+        fam_entry,
+        awards,
+        count,
     )
     packed = np.uint64(0)
     for r in range(stops.shape[0]):
@@ -194,8 +232,9 @@ def simulate_chunks(  # noqa: C901
         game.fs_spins,
         game.fs_mult,
     )
-    fs_retrigger, fs_max = game.fs_retrigger, game.fs_max
+    fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
     bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
+    scatter_excl, cap = game.scatter_excl, level.cap
     n_families = game.n_families
     edges, small_bins = hist.edges, hist.small_bins
     n_classes = out_classes.shape[1] // 2
@@ -223,6 +262,7 @@ def simulate_chunks(  # noqa: C901
         total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
         s_sq = 0.0
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
+        retriggers = 0
         n = chunk_spins[c]
         while True:
             if remaining > 0:
@@ -231,6 +271,8 @@ def simulate_chunks(  # noqa: C901
                 n_fs_spins += 1
             else:
                 if played > 0:
+                    if cap > 0 and win > cap:
+                        win = cap
                     total += win
                     s_sq += float(win) * float(win)
                     if win > 0 or triggered:
@@ -353,7 +395,8 @@ def simulate_chunks(  # noqa: C901
                     counts_pack,
                     entry_len,
                     family,
-                    credits,
+                    credits[0],
+                    credits[fs],
                     fam_len,
                     fam_win,
                     fam_entry,
@@ -364,7 +407,7 @@ def simulate_chunks(  # noqa: C901
             # threshold: one SWAR test of the packed counts (``alarm_words`` in kernel_inputs)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
             if alarm:
-                spin += scatter_packed(packed, scatter_pay)
+                spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
             win += spin * fs_mult if fs else spin
             if not alarm:
                 continue
@@ -382,10 +425,12 @@ def simulate_chunks(  # noqa: C901
                         n_fs += 1
                         remaining = fs_spins[seen]
                         awarded = remaining
-                    elif fs_retrigger:
+                        retriggers = fs_retriggers  # -1: unlimited
+                    elif retriggers != 0:
                         add = fs_added(seen, fs_spins, fs_max, awarded)
                         remaining += add
                         awarded += add
+                        retriggers -= 1
         out[c, OUT_SPINS] = n
         out[c, OUT_WIN] = total
         out[c, OUT_HITS] = hits
@@ -421,7 +466,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
     )
     for i in prange(stop_rows.shape[0]):
         classes = np.zeros(px.combos.shape[0], dtype=np.int64)  # classes <= combos
-        awards = np.zeros(credits.shape[0] + 1, dtype=np.int64)
+        awards = np.zeros(level.win1.shape[0] + credits.shape[1] + 1, dtype=np.int64)
         fam_len = np.zeros(n_families, dtype=np.int64)
         fam_win = np.zeros(n_families, dtype=np.int64)
         fam_entry = np.zeros(n_families, dtype=np.int64)
@@ -460,7 +505,8 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
                 counts_pack,
                 entry_len,
                 family,
-                credits,
+                credits[0],
+                credits[fs],
                 fam_len,
                 fam_win,
                 fam_entry,

@@ -39,6 +39,7 @@ def build_prefix(
     state_entry,
     counted,
     depth,
+    start,
     alive_n,
     alive_line,
     alive_state,
@@ -60,7 +61,7 @@ def build_prefix(
             rest //= length[r]
         n_alive, n_paid = 0, 0
         for line in range(n_lines):
-            st = 0
+            st = start
             for r in range(depth):
                 st = trans[st, window[r, stops[r], paylines[line, r]]]
                 if not live[st]:

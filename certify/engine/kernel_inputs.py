@@ -57,9 +57,9 @@ class LevelInputs(NamedTuple):
     trans: np.ndarray  # line automaton: (states, symbols) next state
     live: np.ndarray  # (states,) bool: an entry can still complete
     state_win: np.ndarray  # (states,) credits of a settled state
-    state_entry: np.ndarray  # (states,) its paying entry (-1 none)
-    credits: np.ndarray  # (entries,) credits per line / way
-    scatter_pay: np.ndarray  # (counted, max count + 1) credits
+    state_entry: np.ndarray  # (states,) its award key (-1 none)
+    credits: np.ndarray  # (2, entries) credits per line / way: base game, free spins
+    scatter_pay: np.ndarray  # (2, counted, max count + 1) credits: base game, free spins
     bonus_pay: np.ndarray  # (awards,) credits
     step: np.ndarray
     pair: np.ndarray
@@ -67,6 +67,7 @@ class LevelInputs(NamedTuple):
     entry1: np.ndarray
     alarm_add: np.uint64  # SWAR words: (packed + add) & mask != 0 when a count may pay
     alarm_mask: np.uint64
+    cap: int  # a spin's whole win is capped at this many credits (0: no cap)
 
 
 class GameInputs(NamedTuple):
@@ -79,12 +80,21 @@ class GameInputs(NamedTuple):
     fs_counted: int  # counted index of the free-spin trigger (-1 none)
     fs_min: int
     fs_spins: np.ndarray  # (max count + 1,) spins awarded by count
-    fs_mult: int
-    fs_retrigger: bool
+    fs_mult: int  # multiplies a free spin's line and scatter win (1: tables premultiplied)
+    fs_retriggers: int  # retriggers allowed in one feature: 0, 1 ("once"), -1 (unlimited)
     fs_max: int  # 0: no cap
     bonus_counted: int
     bonus_min: int
     bonus_cum: np.ndarray  # (awards,) running weights
+    scatter_excl: np.ndarray  # (counted,) 1: an exclusive scatter (only the first paying pays)
+
+
+class SpinScore(NamedTuple):
+    """How the exact calculator scores one spin of a reel set beyond its lines."""
+
+    scatter_pay: np.ndarray  # (counted, max count + 1) credits of the phase (base or free)
+    excl: np.ndarray  # (counted,) 1: an exclusive scatter
+    cap: int  # win cap in credits (0: none; only for games without features)
 
 
 class HistInputs(NamedTuple):
@@ -156,8 +166,8 @@ def level_inputs(level: LevelTables, t: GameTables) -> LevelInputs:
         live=level.live,
         state_win=level.state_win,
         state_entry=level.state_entry,
-        credits=level.credits,
-        scatter_pay=level.scatter_pay,
+        credits=np.stack([level.credits, level.credits_fs]),
+        scatter_pay=np.stack([level.scatter_pay, level.scatter_pay_fs]),
         bonus_pay=level.bonus_pay,
         step=fin.step,
         pair=fin.pair,
@@ -165,6 +175,7 @@ def level_inputs(level: LevelTables, t: GameTables) -> LevelInputs:
         entry1=fin.entry1,
         alarm_add=add,
         alarm_mask=mask,
+        cap=level.cap,
     )
 
 
@@ -198,12 +209,13 @@ def game_inputs(t: GameTables) -> GameInputs:
         fs_counted=t.fs_counted,
         fs_min=t.fs_min,
         fs_spins=t.fs_spins,
-        fs_mult=t.fs_mult,
-        fs_retrigger=t.fs_retrigger,
+        fs_mult=t.fs_spin_mult,
+        fs_retriggers=t.fs_retriggers,
         fs_max=t.fs_max,
         bonus_counted=t.bonus_counted,
         bonus_min=t.bonus_min,
         bonus_cum=t.bonus_weight_cum,
+        scatter_excl=t.scatter_excl,
     )
 
 
@@ -240,8 +252,9 @@ def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
             lt.live,
             lt.state_win,
             lt.state_entry,
-            len(t.machine.pays),
+            lt.n_keys,
             depth=0 if t.is_ways else None,
             pairs=lt.finishing.pair.shape[1] > 1,
+            starts=tuple(int(lt.start[i]) for i in range(len(sets))),
         )
     return t.prefix_cache[level_index]

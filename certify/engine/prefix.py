@@ -155,7 +155,7 @@ def unique_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _raw_rows(
-    window, length, paylines, trans, live, state_win, state_entry, counted, depth
+    window, length, paylines, trans, live, state_win, state_entry, counted, depth, start
 ) -> tuple:
     """Fixed-width rows of one reel set at ``depth``."""
     rows = int(np.prod(length[:depth])) if depth else 1
@@ -176,6 +176,7 @@ def _raw_rows(
         state_entry,
         counted,
         depth,
+        start,
         alive_n,
         alive_line,
         alive_state,
@@ -208,6 +209,7 @@ def build_prefix_tables(
     n_entries: int,
     depth: int | None = None,
     pairs: bool = True,
+    starts: tuple[int, ...] | None = None,
 ) -> PrefixTables:
     """Prefix tables of the reel sets ``(window, length, counted)`` of a lines game.
 
@@ -215,14 +217,17 @@ def build_prefix_tables(
     takes the deepest whose rows fit :data:`MAX_PREFIX_BYTES` (a spin reads one
     set's table at a time; its combos are few). ``pairs``: whether the level
     has a two-reel automaton (see :func:`certify.engine.tables.finishing_automaton`),
-    which the tail tables need.
+    which the tail tables need. ``starts``: the automaton state each set's
+    lines start in (default 0; free spins that pay from their own tables
+    start in their own part of the automaton).
     """
+    starts = starts or (0,) * len(sets)
     depths = [
         choose_depth(length, paylines.shape[0]) if depth is None else depth for _, length, _ in sets
     ]
     raw = [
-        _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d)
-        for (window, length, counted), d in zip(sets, depths)
+        _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d, st)
+        for (window, length, counted), d, st in zip(sets, depths, starts)
     ]
     tails = tail_tables(sets, depths, paylines, trans.shape[1], pairs)
     tables = _pack(raw, depths, state_win, state_entry, n_entries, tails)
@@ -237,6 +242,7 @@ def build_prefix_tables(
             n_entries,
             max(max(depths) - 1, 0),
             pairs,
+            starts,
         )
     return tables
 
@@ -428,6 +434,7 @@ def cached_prefix_tables(
     n_entries: int,
     depth: int | None = None,
     pairs: bool = True,
+    starts: tuple[int, ...] | None = None,
 ) -> PrefixTables:
     """:func:`build_prefix_tables`, kept on disk (``.npz``, no pickle) between processes.
 
@@ -437,10 +444,13 @@ def cached_prefix_tables(
     folder = cache_dir()
     if folder is None:
         return build_prefix_tables(
-            sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs
+            sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs, starts
         )
     arrays = [a for s in sets for a in s] + [paylines, trans, live, state_win, state_entry]
-    path = folder / f"prefix-{_cache_key(arrays, (n_entries, depth, pairs))}.npz"
+    scalars = (
+        (n_entries, depth, pairs) if not any(starts or ()) else (n_entries, depth, pairs, starts)
+    )
+    path = folder / f"prefix-{_cache_key(arrays, scalars)}.npz"
     with (
         contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile),
         np.load(path, allow_pickle=False) as stored,
@@ -450,7 +460,7 @@ def cached_prefix_tables(
         if consistent(loaded, [length for _, length, _ in sets], paylines.shape[0], trans):
             return loaded
     tables = build_prefix_tables(
-        sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs
+        sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs, starts
     )
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)

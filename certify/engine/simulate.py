@@ -125,21 +125,22 @@ def run_chunks(
     """
     n = sizes.shape[0]
     px = prefix_tables(tables, level_index)
-    n_entries = len(tables.machine.pays)
+    lt = tables.levels[level_index]
+    n_keys = lt.n_keys  # award keys: the entries, then pairs a both-ways line pays
     states = chunk_states(seed, first_chunk, n, stream)
     out = np.zeros((n, k.N_OUT), dtype=np.int64)
     sq = np.zeros(n, dtype=np.float64)
     classes = np.zeros((n, 2 * px.n_classes), dtype=np.int64)
-    awards = np.zeros((n, 2 * (n_entries + 1)), dtype=np.int64)
+    awards = np.zeros((n, 2 * (n_keys + 1)), dtype=np.int64)
     hist = np.zeros((n, HIST_BINS), dtype=np.int64)
     k.simulate_chunks(
         states,
         sizes,
         reel_inputs(tables),
         prefix_inputs(px),
-        level_inputs(tables.levels[level_index], tables),
+        level_inputs(lt, tables),
         game_inputs(tables),
-        hist_inputs(tables.levels[level_index].total_bet),
+        hist_inputs(lt.total_bet),
         out,
         sq,
         classes,
@@ -148,8 +149,8 @@ def run_chunks(
         ways_flag(tables),
         fast_flag(tables, px),
     )
-    base_awards = awards[:, 1 : n_entries + 1] + classes[:, : px.n_classes] @ px.class_entries
-    return out, sq, base_awards, hist
+    base_keys = awards[:, 1 : n_keys + 1] + classes[:, : px.n_classes] @ px.class_entries
+    return out, sq, base_keys @ lt.award_keys, hist
 
 
 def simulate(

@@ -41,8 +41,10 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
 
 
 @jit(inline="always")
-def _add(outer, b, w, win, out_w, out_wb, out_wb2, out_hit):
-    """Add one (weight, win) outcome to bucket ``b`` of row ``outer``."""
+def _add(outer, b, w, win, cap, out_w, out_wb, out_wb2, out_hit):
+    """Add one (weight, win) outcome to bucket ``b`` of row ``outer`` (win capped at ``cap``)."""
+    if cap > 0 and win > cap:
+        win = cap
     out_w[outer, b] += w
     out_wb[outer, b] += w * win
     out_wb2[outer, b] += float(w) * float(win) * float(win)
@@ -52,11 +54,22 @@ def _add(outer, b, w, win, out_w, out_wb, out_wb2, out_hit):
 
 @jit(inline="always")
 def _accumulate(
-    outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit
+    outer,
+    w,
+    win,
+    counts,
+    score,
+    fs_counted,
+    bonus_counted,
+    bonus_min,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
 ):
     """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
     b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
-    _add(outer, b, w, win, out_w, out_wb, out_wb2, out_hit)
+    _add(outer, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
 @jit(inline="always")
@@ -68,7 +81,7 @@ def _settled_leaf(
     wt,
     state_win,
     state_entry,
-    scatter_pay,
+    score,
     tail_w,
     tail_cnt,
     tail_n,
@@ -97,13 +110,14 @@ def _settled_leaf(
     for m in range(tail_n[k]):
         for c in range(cnt_last.shape[0]):
             cnt_last[c] = cnt[k, c] + tail_cnt[k, m, c]
-        win = settled + scatter_win(cnt_last, scatter_pay)
+        win = settled + scatter_win(cnt_last, score.scatter_pay, score.excl)
         w = wt[k] * tail_w[k, m]
         _accumulate(
             outer,
             w,
             win,
             cnt_last,
+            score,
             fs_counted,
             bonus_counted,
             bonus_min,
@@ -125,7 +139,20 @@ def _count_alive(k, ls, live):
 
 @jit(parallel=True)
 def enumerate_lines(
-    window, length, weight, counted, level, game, tails, out_w, out_wb, out_wb2, out_hit, out_aw
+    window,
+    length,
+    weight,
+    counted,
+    level,
+    game,
+    tails,
+    start,
+    score,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
 ):
     """Full cycle of a lines game; one output row per stop of reel 1.
 
@@ -144,6 +171,8 @@ def enumerate_lines(
             level,
             game,
             tails,
+            start,
+            score,
             out_w,
             out_wb,
             out_wb2,
@@ -162,6 +191,8 @@ def _walk_outer(
     level,
     game,
     tails,
+    start,
+    score,
     out_w,
     out_wb,
     out_wb2,
@@ -175,7 +206,6 @@ def _walk_outer(
         level.state_win,
         level.state_entry,
     )
-    scatter_pay = level.scatter_pay
     paylines, fs_counted = game.paylines, game.fs_counted
     bonus_counted, bonus_min = game.bonus_counted, game.bonus_min
     tail_w, tail_cnt, tail_n, tail_total = tails
@@ -188,6 +218,7 @@ def _walk_outer(
     wt = np.ones(n_reels + 1, dtype=np.int64)
     cnt_last = np.zeros(counted.shape[0], dtype=np.int64)
     alive = np.zeros(n_lines, dtype=np.int64)
+    ls[0, :] = start
     stops[0] = outer
     _prefix(0, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
     k = 1
@@ -207,7 +238,7 @@ def _walk_outer(
                 wt,
                 state_win,
                 state_entry,
-                scatter_pay,
+                score,
                 tail_w,
                 tail_cnt,
                 tail_n,
@@ -234,7 +265,7 @@ def _walk_outer(
                 state_entry,
                 counted,
                 weight,
-                scatter_pay,
+                score,
                 ls,
                 cnt,
                 wt,
@@ -275,7 +306,7 @@ def _walk_last_reel(
     state_entry,
     counted,
     weight,
-    scatter_pay,
+    score,
     ls,
     cnt,
     wt,
@@ -313,7 +344,7 @@ def _walk_last_reel(
         state_entry,
         counted,
         weight,
-        scatter_pay,
+        score,
         ls,
         cnt,
         wt,
@@ -343,7 +374,7 @@ def _last_reel(
     state_entry,
     counted,
     weight,
-    scatter_pay,
+    score,
     ls,
     cnt,
     wt,
@@ -375,12 +406,13 @@ def _last_reel(
                 out_aw[outer, state_entry[st]] += w
         for c in range(counted.shape[0]):
             cnt_last[c] = cnt[last, c] + counted[c, last, s]
-        win += scatter_win(cnt_last, scatter_pay)
+        win += scatter_win(cnt_last, score.scatter_pay, score.excl)
         _accumulate(
             outer,
             w,
             win,
             cnt_last,
+            score,
             fs_counted,
             bonus_counted,
             bonus_min,
@@ -405,7 +437,7 @@ def enumerate_combos(
     step_pair,
     win1,
     entry1,
-    scatter_pay,
+    score,
     fs_counted,
     bonus_counted,
     bonus_min,
@@ -451,24 +483,38 @@ def enumerate_combos(
                 out_aw[i],
                 0,
             )
-            win += scatter_packed(packed, scatter_pay)
+            win += scatter_packed(packed, score.scatter_pay, score.excl)
             b = 0
             if fs_counted >= 0:
                 b = 2 * count_field(packed, fs_counted)
             if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
                 b += 1
-            _add(i, b, w, win, out_w, out_wb, out_wb2, out_hit)
+            _add(i, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
 @jit(parallel=True)
 def enumerate_ways(
-    ways_sum, length, weight, counted, level, game, out_w, out_wb, out_wb2, out_hit, out_aw
+    ways_sum,
+    length,
+    weight,
+    counted,
+    level,
+    game,
+    phase,
+    score,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
 ):
     """Full cycle of a ways game; one output row per stop of reel 1.
 
-    ``ways_sum``: see :func:`certify.engine.tables.ways_sums`.
+    ``ways_sum``: see :func:`certify.engine.tables.ways_sums`; ``phase``: 0
+    base game, 1 free spins (their own credits); ``score``: scatter pays and
+    the win cap (:class:`~certify.engine.kernel_inputs.SpinScore`).
     """
-    credits, scatter_pay = level.credits, level.scatter_pay
+    rank, credits = level.credits[0], level.credits[phase]
     entry_len, family = game.entry_len, game.family
     fs_counted, bonus_counted, bonus_min = game.fs_counted, game.bonus_counted, game.bonus_min
     n_families = game.n_families
@@ -491,6 +537,7 @@ def enumerate_ways(
                 ways_sum,
                 entry_len,
                 family,
+                rank,
                 credits,
                 fam_len,
                 fam_win,
@@ -505,12 +552,13 @@ def enumerate_ways(
                 for r in range(n_reels):
                     n += counted[c, r, stops[r]]
                 counts[c] = n
-            win += scatter_win(counts, scatter_pay)
+            win += scatter_win(counts, score.scatter_pay, score.excl)
             _accumulate(
                 outer,
                 w,
                 win,
                 counts,
+                score,
                 fs_counted,
                 bonus_counted,
                 bonus_min,

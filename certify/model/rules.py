@@ -48,7 +48,7 @@ def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
                 f"{t[key]!r} applies to lines games; this is a {evaluation} game",
                 "rule_not_applicable",
             )
-    names = rd.array(t, "exclusive_scatters", where, default=[]) or []
+    names = rd.array(t, "exclusive_scatters", where, default=None) or []
     for i, name in enumerate(names):
         if not isinstance(name, str):
             rd.error(
