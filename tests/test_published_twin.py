@@ -25,27 +25,14 @@ import pytest
 import twin
 from testpaths import DATA
 
-from certify.errors import ModelError
 from certify.model import load_machine
-from certify.model.loader import parse_machine, read_toml
 
 PUBLISHED = Path(__file__).parent / "data" / "published"
 ROUNDING = 5e-6  # "95.025%" = 0.95025 +/- 0.000005
 
 
 def load(path: Path):
-    """``load_machine``; while the loader rejects a ``[rules]`` table without
-    ``exclusive_scatters`` (main 7f22e64, rules.py ``default=[]``), the table is set
-    on the parsed machine instead (same values, same types)."""
-    try:
-        return load_machine(path)
-    except ModelError as exc:
-        if "rules.exclusive_scatters" not in str(exc):
-            raise
-    data = read_toml(path)
-    rules = {k: tuple(v) if isinstance(v, list) else v for k, v in data.pop("rules").items()}
-    machine, _ = parse_machine(data, str(path))
-    return dataclasses.replace(machine, rules=dataclasses.replace(machine.rules, **rules))
+    return load_machine(path)
 
 
 # Symbol counts per reel (30, 30, 30, 30, 41 stops) of the published strips.
