@@ -16,6 +16,7 @@ from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact
+from certify.exact.cycle import exact_infeasible
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.jurisdiction import Jurisdiction
@@ -99,7 +100,8 @@ def certify_machine(
     """
     started = time.perf_counter()
     tables = compile_machine(machine)
-    exact = compute_exact(tables)
+    refused = exact_infeasible(tables)
+    exact = None if refused else compute_exact(tables)
     cert = Certification(
         machine,
         jurisdiction,
@@ -114,7 +116,8 @@ def certify_machine(
             Finding(
                 "warning",
                 "exact_infeasible",
-                "the full cycle is too large to enumerate; the verdict rests on simulation",
+                f"the exact calculator refuses this game ({refused}); "
+                "the verdict rests on simulation",
             )
         )
     sims = _simulate_levels(tables, spins, seed, float(jurisdiction.confidence), progress, runner)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from certify.engine.tables import GameTables, LevelTables, ReelSet
-from certify.exact.features import bonus_moments, feature_moments
+from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
 
 
 def symbol_distribution(reels: ReelSet, reel: int, row: int, n_symbols: int) -> np.ndarray:
@@ -68,9 +68,20 @@ def trigger_probability(reels: ReelSet, counted: int, minimum: int) -> float:
 
 
 def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
-    """Exact mean return per unit wagered, or None for ways games (not decomposed)."""
+    """Exact mean return per unit wagered, or None for ways games (not decomposed).
+
+    None too when the capped free-spin recursion is too long (see
+    :mod:`certify.engine.limits`).
+    """
     if tables.is_ways:
         return None
+    try:
+        return _mean_return(tables, lt)
+    except RecursionTooLong:
+        return None
+
+
+def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     eb = 0.0
     if tables.bonus_counted >= 0:
         weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from certify.engine import compile_machine
-from certify.exact.cycle import compute_exact, cycle_size
+from certify.exact.cycle import compute_exact, cycle_size, enumerated_size, exact_infeasible
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.schema import Machine
@@ -16,7 +16,8 @@ DEFAULT_CONFIDENCE = 0.99
 def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
     """Exact figures per bet level (``exact`` is null where the cycle is too large)."""
     tables = compile_machine(machine)
-    result = compute_exact(tables)
+    refused = exact_infeasible(tables)
+    result = None if refused else compute_exact(tables)
     levels = []
     for lt in tables.levels:
         ex = result.levels[lt.level_index] if result else None
@@ -57,7 +58,9 @@ def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> di
             "id": machine.id,
             "name": machine.name,
             "cycle": cycle_size(tables),
+            "combinations": enumerated_size(tables),
             "method": result.method if result else None,
+            "exact_infeasible": refused,
         },
         "bet_levels": levels,
     }
