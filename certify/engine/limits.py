@@ -14,6 +14,7 @@ whether each of those fixed-width quantities stays in range:
   cap, or x the award without retrigger, or x a margin over the expected
   length when uncapped) times the spins of a chunk (2^20, the per-chunk int64
   sums) fits an int64; so does the histogram's top edge (total bet x 2^20);
+* one feature lasts at most 2^32 spins (:data:`MAX_FEATURE_SPINS`);
 * the window's cells and the counted symbols fit the packed 8-bit counts;
 * uncapped retriggers end: the expected spins a free spin adds, from the exact
   distribution of the trigger symbol's count on the feature strips (the
@@ -47,6 +48,7 @@ MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
 MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
 HIST_SHIFT = 20  # the histogram's top edge is total bet x 2^20 (simulate.hist_edges)
 UNCAPPED_MARGIN = 64  # an uncapped feature's length bound: 64 x its expected length
+MAX_FEATURE_SPINS = 1 << 32  # spins of one feature (cap, award, or the uncapped margin)
 CAPPED_WORK_MAX = 2_000_000_000  # steps of the capped free-spin recursion (a few seconds)
 
 
@@ -89,6 +91,7 @@ def machine_limits(machine: Machine, chunk_spins: int = CHUNK_SPINS) -> Limits:
     if not b.problems:  # the derived bounds assume sane integers and shapes
         b.weights()
         b.features()
+        b.feature_length()
         b.wins()
         b.recursion()
     return Limits(tuple(b.problems), tuple(b.exact), tuple(b.spin_wins), b.rho, b.capped_work)
@@ -235,6 +238,19 @@ class _Bounds:
             return
         self.feature_len = ceil(largest * UNCAPPED_MARGIN / (1 - self.rho))
 
+    def feature_length(self) -> None:
+        """One feature plays at most :data:`MAX_FEATURE_SPINS` spins (else: a practical hang)."""
+        fs = self.m.free_spins
+        if fs is None or self.feature_len <= MAX_FEATURE_SPINS:
+            return
+        self.error(
+            "free_spins.max_spins" if fs.max_spins else "free_spins.spins",
+            f"one feature may last {_fmt(self.feature_len)} spins ({self.feature_how()}): "
+            f"the engine plays at most {_fmt(MAX_FEATURE_SPINS)} per feature; "
+            "set (or lower) free_spins.max_spins",
+            "feature_too_long",
+        )
+
     # -- the largest win of one spin --------------------------------------------------------
 
     def jackpot_entries(self, level: int) -> set[int]:
@@ -271,9 +287,40 @@ class _Bounds:
                 best, key = win, f"pays[{e.index}]"
         return (m.lines or 1) * best, key
 
+    def feature_how(self) -> str:
+        fs = self.m.free_spins
+        assert fs is not None
+        if not fs.retrigger:
+            return "the award"
+        return "the cap" if fs.max_spins else f"{UNCAPPED_MARGIN} x the expected length"
+
+    def spin_terms(self, li: int, level: int) -> list[tuple[int, str, str]]:
+        """The parts of one spin's largest win at a level: (credits, key path, label)."""
+        m = self.m
+        total_bet = m.total_bet(level)
+        lines, key = self.line_bound(li, level)
+        terms = [(lines, key, f"lines ({key})")]
+        for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
+            i, sp = max(
+                ((i, sp) for i, sp in enumerate(m.scatter_pays) if sp.symbol == name),
+                key=lambda t: t[1].pays,
+            )
+            terms.append((sp.pays * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
+        if m.bonus is not None:
+            i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
+            terms.append((a.pays * total_bet, f"bonus.awards[{i}].pays", "bonus"))
+        fs = m.free_spins
+        if fs is not None and self.feature_len:
+            screen = sum(t[0] for t in terms if t[2] != "bonus")
+            bonus = sum(t[0] for t in terms if t[2] == "bonus")
+            feature = self.feature_len * (screen * fs.multiplier + bonus)
+            where = "free_spins.max_spins" if fs.max_spins else "free_spins.spins"
+            label = f"free spins ({_fmt(self.feature_len)} spins: {self.feature_how()})"
+            terms.append((feature, where, label))
+        return terms
+
     def wins(self) -> None:
         m = self.m
-        fs = m.free_spins
         per_chunk = INT64_MAX // max(self.chunk, 1)
         screen_max = 0
         for li, level in enumerate(m.bet_levels):
@@ -286,39 +333,18 @@ class _Bounds:
                 )
                 self.spin_wins.append(0)
                 continue
-            lines, key = self.line_bound(li, level)
-            scatter = total_bet * sum(
-                max(sp.pays for sp in m.scatter_pays if sp.symbol == name)
-                for name in {sp.symbol for sp in m.scatter_pays}
+            terms = self.spin_terms(li, level)
+            screen_max = max(
+                screen_max, sum(t[0] for t in terms if not t[2].startswith(("bonus", "free")))
             )
-            bonus = total_bet * max((a.pays for a in m.bonus.awards), default=0) if m.bonus else 0
-            screen = lines + scatter
-            screen_max = max(screen_max, screen)
-            spin = screen + bonus
-            parts = [f"lines {_fmt(lines)} ({key})"]
-            if scatter:
-                parts.append(f"scatters {_fmt(scatter)}")
-            if bonus:
-                parts.append(f"bonus {_fmt(bonus)}")
-            if fs is not None and self.feature_len:
-                feature = self.feature_len * (screen * fs.multiplier + bonus)
-                spin += feature
-                how = (
-                    "the cap"
-                    if fs.max_spins and fs.retrigger
-                    else (
-                        f"{UNCAPPED_MARGIN} x the expected length" if fs.retrigger else "the award"
-                    )
-                )
-                parts.append(f"free spins {_fmt(feature)} ({_fmt(self.feature_len)} spins: {how})")
-                if spin > per_chunk and feature >= screen + bonus:
-                    key = "free_spins.max_spins" if fs.max_spins else "free_spins.spins"
+            spin = sum(t[0] for t in terms)
             self.spin_wins.append(spin)
             if spin > per_chunk:
+                parts = ", ".join(f"{label} {_fmt(v)}" for v, _, label in terms if v)
                 self.error(
-                    key,
+                    max(terms)[1],
                     f"at bet level {_fmt(level)} one spin can win {_fmt(spin)} credits "
-                    f"({', '.join(parts)}): the engine sums a chunk of {_fmt(self.chunk)} spins "
+                    f"({parts}): the engine sums a chunk of {_fmt(self.chunk)} spins "
                     f"in 64 bits, so one spin may win at most {_fmt(per_chunk)} credits",
                     "win_overflow",
                 )
@@ -380,6 +406,7 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
             yield v, f"pays[{e.index}].pays_by_level[{j}]"
     for i, sp in enumerate(m.scatter_pays):
         yield sp.pays, f"scatter_pays[{i}].pays"
+        yield sp.count, f"scatter_pays[{i}].count"
     yield from _weights(m.weights, "reels.weights")
     fs = m.free_spins
     if fs is not None:
@@ -389,7 +416,9 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
         for count, spins in fs.spins:
             yield spins, f"free_spins.spins.{count}"
         yield from _weights(fs.weights, "free_spins.weights")
+        yield fs.trigger.count, "free_spins.trigger.count"
     if m.bonus is not None:
+        yield m.bonus.trigger.count, "bonus.trigger.count"
         for i, a in enumerate(m.bonus.awards):
             yield a.pays, f"bonus.awards[{i}].pays"
             yield a.weight, f"bonus.awards[{i}].weight"

@@ -231,9 +231,35 @@ def test_retrigger_ratio_is_exact():
     assert machine_limits(machine(data)).retrigger_ratio == pytest.approx(7 / 8, abs=0)
 
 
+def test_feature_too_long_refused():
+    """2^40 free spins without retrigger (and no free-spin win to bound): a practical hang."""
+    data = _free_spins(spins={"1": 1 << 40})
+    _refused(data, "free_spins.spins", "the engine plays at most 4,294,967,296 per feature")
+
+
+def test_scatter_win_located():
+    data = three_reels(
+        [["A", "S"]] * 3,
+        symbols={"A": {"kind": "regular"}, "S": {"kind": "scatter"}},
+        scatter_pays=[
+            {"symbol": "S", "count": 2, "pays": 5},
+            {"symbol": "S", "count": 3, "pays": 10**13},
+        ],
+    )
+    _refused(data, "scatter_pays[1].pays", "scatter S 10,000,000,000,000")
+
+
+def test_trigger_count_beyond_int64_located():
+    data = _free_spins(spins={"1": 3})
+    data["free_spins"]["trigger"]["count"] = 1 << 64
+    data["free_spins"]["spins"] = {str(1 << 64): 3}
+    _refused(data, "free_spins.trigger.count", "does not fit a 64-bit integer")
+
+
 def test_cap_1e6_exact_refused_simulation_runs(tmp_path, capsys):
     """A cap of 1e6 died with MemoryError in exact: now refused with a reason, simulated."""
-    data = _free_spins(spins={"1": 16}, retrigger=True, max_spins=1_000_000)
+    data = _free_spins(spins={"1": 2}, retrigger=True, max_spins=1_000_000)
+    data["reels"]["weights"][0] = [1, 49]  # P(trigger) = 1/50: short features
     m = machine(data)
     tables = compile_machine(m)
     start = time.perf_counter()
@@ -243,6 +269,8 @@ def test_cap_1e6_exact_refused_simulation_runs(tmp_path, capsys):
     assert mean_return(tables, tables.levels[0]) is None
     assert exact_report(m)["machine"]["exact_infeasible"] == reason
     assert time.perf_counter() - start < 30
+    res = simulate(tables, 0, 1 << 12, 5)
+    assert res.fs_triggers > 0 and res.max_win <= machine_limits(m).max_spin_win[0]
     file = write(tmp_path, data)
     assert main(["exact", str(file)]) == 0
     assert "exact: not feasible (" in capsys.readouterr().out
