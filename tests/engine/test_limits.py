@@ -298,3 +298,16 @@ def test_limits_report_every_level():
     limits = machine_limits(m)
     assert len(limits.max_spin_win) == len(m.bet_levels)
     assert np.all(np.diff(limits.max_spin_win) >= 0)
+
+
+def test_certify_rests_on_simulation_with_the_reason():
+    """certify: the exact calculator's located refusal becomes the exact_infeasible finding."""
+    from certify.batch import certify_machine
+    from certify.model import load_jurisdiction
+    from testpaths import JURISDICTIONS
+
+    m = machine(three_reels(AB, [[3_000_000_000] * 2] * 3, pays=[(["A", "A", "A"], 7)]))
+    cert = certify_machine(m, load_jurisdiction(JURISDICTIONS / "pt.toml"), 1 << 16, 1)
+    found = [f for f in cert.findings if f.code == "exact_infeasible"]
+    assert found and "m.toml: reels.weights:" in found[0].message
+    assert cert.levels[0].exact is None and cert.levels[0].simulation is not None
