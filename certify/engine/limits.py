@@ -299,7 +299,7 @@ class _Bounds:
         m = self.m
         total_bet = m.total_bet(level)
         lines, key = self.line_bound(li, level)
-        terms = [(lines, key, f"lines ({key})")]
+        terms = [(lines, key, "lines")]
         for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
             i, sp = max(
                 ((i, sp) for i, sp in enumerate(m.scatter_pays) if sp.symbol == name),
