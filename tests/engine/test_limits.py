@@ -302,9 +302,10 @@ def test_limits_report_every_level():
 
 def test_certify_rests_on_simulation_with_the_reason():
     """certify: the exact calculator's located refusal becomes the exact_infeasible finding."""
+    from testpaths import JURISDICTIONS
+
     from certify.batch import certify_machine
     from certify.model import load_jurisdiction
-    from testpaths import JURISDICTIONS
 
     m = machine(three_reels(AB, [[3_000_000_000] * 2] * 3, pays=[(["A", "A", "A"], 7)]))
     cert = certify_machine(m, load_jurisdiction(JURISDICTIONS / "pt.toml"), 1 << 16, 1)
