@@ -13,7 +13,7 @@ import numpy as np
 
 from certify.engine.dfa import build_line_automaton, token_match
 from certify.engine.hold import hold_arrays
-from certify.errors import ModelError, Problem
+from certify.engine.limits import check_machine
 from certify.model.schema import Machine, Symbol
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
@@ -137,16 +137,12 @@ class GameTables:
         return 1 if self.fs_retrigger_once else -1
 
 
-MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
-MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
-
-
 def compile_machine(machine: Machine) -> GameTables:
     """Build the kernel tables of every bet level of ``machine``."""
     play = play_machine(machine)
     ids = {s.name: i for i, s in enumerate(play.symbols)}
     counted = _counted_symbols(machine)
-    _check_engine_limits(machine, counted)
+    check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
     heights = machine.heights
     base = _reel_set(
         machine.strips,
@@ -219,35 +215,6 @@ def compile_machine(machine: Machine) -> GameTables:
         _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
     )
     return dataclasses.replace(tables, levels=levels)
-
-
-def _check_engine_limits(machine: Machine, counted: list[str]) -> None:
-    """Refuse, with a located error, a machine the kernels' packed counts cannot hold."""
-    problems = []
-    where = machine.source or machine.id
-    if len(counted) > MAX_COUNTED:
-        problems.append(
-            Problem(
-                where,
-                "scatter_pays",
-                f"{len(counted)} counted symbols "
-                f"(scatters, feature triggers) {counted}: the engine counts at "
-                f"most {MAX_COUNTED}",
-                "engine_limit",
-            )
-        )
-    if machine.rows * machine.reels > MAX_WINDOW:
-        problems.append(
-            Problem(
-                where,
-                "reels.rows",
-                f"a window of {machine.rows} x "
-                f"{machine.reels} cells: the engine counts at most {MAX_WINDOW}",
-                "engine_limit",
-            )
-        )
-    if problems:
-        raise ModelError(problems)
 
 
 def _counted_symbols(machine: Machine) -> list[str]:

@@ -13,6 +13,7 @@ from certify.engine.kernel_inputs import (
     prefix_tables,
     reel_sets,
 )
+from certify.engine.limits import machine_limits
 from certify.engine.prefix import combo_classes
 from certify.engine.tables import (
     GameTables,
@@ -33,7 +34,7 @@ from certify.exact.features import bonus_moments, feature_moments, spin_classes
 from certify.exact.hold import hold_exact_by_start
 from certify.model.schema import Machine
 
-MAX_CYCLE = 2_000_000_000  # weighted stop combinations we enumerate by default
+MAX_CYCLE = 2_000_000_000  # distinct stop combinations we enumerate by default (SPEC 3.1c)
 
 
 @dataclass(frozen=True)
@@ -137,32 +138,52 @@ def tail_classes(reels: ReelSet) -> tuple:
 
 
 def cycle_size(tables: GameTables) -> int:
-    """Weighted stop combinations to enumerate (base plus feature strips)."""
+    """Weighted stop combinations of the full cycle (base plus feature strips): reported only.
+
+    The cycle a PAR sheet quotes; it says nothing about the work (see
+    :func:`enumerated_size`), and is a Python integer (never wraps).
+    """
     size = tables.base.cycle
     if tables.free is not tables.base:
         size += tables.free.cycle
     return size
 
 
-def infeasible_reason(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | None:
-    """Why the exact figures cannot be computed (None: they can)."""
-    if cycle_size(tables) > max_cycle:
-        return "the full cycle is too large to enumerate"
+def enumerated_size(tables: GameTables) -> int:
+    """Distinct stop combinations the calculator enumerates: product of strip lengths, per set."""
+    return sum(int(np.prod([int(n) for n in s.length], dtype=object)) for s in reel_sets(tables))
+
+
+def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | None:
+    """Why the exact calculator refuses ``tables`` (None: it does not).
+
+    Feasibility is the work done (SPEC 3.1c): the distinct stop combinations
+    enumerated, never their weights; then the bounds of
+    :func:`certify.engine.limits.machine_limits` (64-bit weight x win sums,
+    the capped free-spin recursion), each with its location.
+    """
+    size = enumerated_size(tables)
+    if size > max_cycle:
+        return f"{size:,} stop combinations to enumerate (at most {max_cycle:,})"
     m = tables.machine
     if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
         return (
             f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
             "whose total distribution the exact calculator does not build"
         )
-    return None
+    refusals = machine_limits(tables.machine).exact
+    return "; ".join(str(p) for p in refusals) if refusals else None
 
 
 def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> ExactResult | None:
-    """Exact figures of every bet level, or None when not feasible (:func:`infeasible_reason`)."""
+    """Exact figures of every bet level, or None when the exact calculator refuses the game.
+
+    :func:`exact_infeasible` says why.
+    """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
-    size = cycle_size(tables)
-    if infeasible_reason(tables, max_cycle) is not None:
+    if exact_infeasible(tables, max_cycle) is not None:
         return None
+    size = cycle_size(tables)
     done: dict[tuple, LevelExact] = {}
     levels = []
     for lt in tables.levels:

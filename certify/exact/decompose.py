@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
-from certify.exact.features import bonus_moments, feature_moments
+from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
 from certify.exact.hold import hold_exact_by_start
 
 
@@ -108,10 +108,18 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     """Exact mean return per unit wagered, or None where it does not decompose.
 
     Ways games are not decomposed here, nor games with a win cap (the mean of
-    a capped total is not a sum of per-reel means).
+    a capped total is not a sum of per-reel means); None too when the capped
+    free-spin recursion is too long (see :mod:`certify.engine.limits`).
     """
     if tables.is_ways or lt.cap > 0:
         return None
+    try:
+        return _mean_return(tables, lt)
+    except RecursionTooLong:
+        return None
+
+
+def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     eb = 0.0
     hold_means: dict[int, float] = {}
     if tables.hold_on:
