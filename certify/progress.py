@@ -136,7 +136,6 @@ class Progress:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
-            MofNCompleteColumn,
             SpinnerColumn,
             TaskProgressColumn,
             TextColumn,
@@ -154,8 +153,7 @@ class Progress:
             TextColumn("{task.description}"),
             BarColumn(),
             TaskProgressColumn(),
-            MofNCompleteColumn(),
-            TextColumn("spins  {task.fields[rate]}"),
+            TextColumn("{task.completed:,.0f}/{task.total:,.0f} spins  {task.fields[rate]}"),
             TimeRemainingColumn(),
             console=console,
             transient=True,
