@@ -363,8 +363,8 @@ def _simulate_levels(
 
     ``rows`` is filled as levels finish, so an interrupted run keeps the finished ones.
     """
+    from certify.api import simulation_row
     from certify.engine import compile_machine, simulate
-    from certify.stats import interval
 
     tables = None
     for k, (li, level) in enumerate(wanted):
@@ -381,21 +381,7 @@ def _simulate_levels(
             runner=runner,
             progress=lambda result: progress.update(result.spins),
         )
-        low, high = interval(res.rtp, res.std_error, args.confidence)
-        row = {
-            "level": level,
-            "total_bet": res.total_bet,
-            "spins": res.spins,
-            "seed": args.seed,
-            "stream": li,
-            "rtp": res.rtp,
-            "std_error": res.std_error,
-            "ci": [low, high],
-            "hit_frequency": res.hit_frequency,
-            "max_win": res.max_win,
-            "free_spins_triggers": res.fs_triggers,
-            "bonus_triggers": res.bonus_triggers,
-        }
+        row = simulation_row(res, level, li, args.seed, args.confidence)
         if args.chunk_spins is not None:
             row["chunk_spins"] = chunk
         rows.append(row)
