@@ -135,35 +135,54 @@ def loader_tables(kind: str) -> list[tuple[str, str | None, set[str], set[str]]]
     """``(file, table path, required, optional)`` of every keyed table a kind's loaders read."""
     calls = []
     for rel in LOADERS[kind]:
-        tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
-        constants: dict[str, set[str]] = {}
-        for node in tree.body:
-            target = node.targets[0] if isinstance(node, ast.Assign) else None
-            if isinstance(node, ast.AnnAssign):
-                target = node.target
-            value = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and isinstance(value, ast.Tuple):
-                constants[target.id] = _strings(value, {})
-            elif isinstance(target, ast.Name) and isinstance(value, ast.Dict):  # values only
-                constants[target.id] = set().union(*(_strings(v, {}) for v in value.values))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            if isinstance(func, ast.Attribute) and func.attr == "table" and len(node.args) >= 3:
-                path_arg, keys = node.args[1], node.args[2:4]
-            elif isinstance(func, ast.Name) and func.id == "section" and len(node.args) >= 4:
-                path_arg, keys = node.args[2], node.args[3:5]
-            else:
-                continue
-            path = path_arg.value if isinstance(path_arg, ast.Constant) else None
-            required = _strings(keys[0], constants)
-            optional = _strings(keys[1], constants) if len(keys) > 1 else set()
-            if required or optional:
-                calls.append((rel, path, required, optional))
-        if "_SECTIONS" in constants:  # the table loader's top-level sections per game kind
-            calls.append((rel, "", set(), constants["_SECTIONS"]))
+        calls += table_calls((ROOT / rel).read_text(encoding="utf-8"), rel)
     return calls
+
+
+def table_calls(source: str, rel: str) -> list[tuple[str, str | None, set[str], set[str]]]:
+    """The keyed tables one loader module reads (see :func:`loader_tables`)."""
+    calls = []
+    tree = ast.parse(source)
+    constants: dict[str, set[str]] = {}
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Tuple):
+            constants[target.id] = _strings(value, {})
+        elif isinstance(target, ast.Name) and isinstance(value, ast.Dict):  # values only
+            constants[target.id] = set().union(*(_strings(v, {}) for v in value.values))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "table" and len(node.args) >= 3:
+            path_arg, keys = node.args[1], node.args[2:4]
+        elif isinstance(func, ast.Name) and func.id == "section" and len(node.args) >= 4:
+            path_arg, keys = node.args[2], node.args[3:5]
+        else:
+            continue
+        path = path_arg.value if isinstance(path_arg, ast.Constant) else None
+        required = _strings(keys[0], constants)
+        optional = _strings(keys[1], constants) if len(keys) > 1 else set()
+        if required or optional:
+            calls.append((rel, path, required, optional))
+    if "_SECTIONS" in constants:  # the table loader's top-level sections per game kind
+        calls.append((rel, "", set(), constants["_SECTIONS"]))
+    return calls
+
+
+def test_a_new_loader_table_is_seen():
+    """What another engineer's new ``[rules]`` table would look like to these tests."""
+    source = (
+        '_RULES = ("wild_multiplier", "win_cap")\n'
+        "def _rules(rd, raw):\n"
+        '    return rd.table(raw, "rules", (), _RULES)\n'
+    )
+    [(_, path, required, optional)] = table_calls(source, "x.py")
+    assert (path, required, optional) == ("rules", set(), {"wild_multiplier", "win_cap"})
+    assert not {"wild_multiplier", "win_cap"} <= _schema_keys("machine")
 
 
 def _objects(schema: object):
