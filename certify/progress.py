@@ -97,6 +97,7 @@ class Progress:
             per_s = (done - self._first[1]) / (now - self._first[0])
             rate = f"{per_s / 1e6:,.1f}M spins/s" if per_s >= 1e5 else f"{per_s:,.0f} spins/s"
         self._rich.update(self._task, completed=done, rate=rate, description=self._describe())
+        self._rich.refresh()
 
     # -- output ------------------------------------------------------------------
 
@@ -131,6 +132,7 @@ class Progress:
         self._first = None
         self._done = 0
         self._task = self._rich.add_task(self._describe(), total=max(total, 1), rate="")
+        self._rich.refresh()
 
     def _open(self) -> None:
         from rich.console import Console
