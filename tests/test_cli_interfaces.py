@@ -158,31 +158,24 @@ def test_quiet_validate_prints_nothing_on_success(capsys):
     assert capsys.readouterr().out == ""
 
 
-def _subparsers(parser: argparse.ArgumentParser):
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield name, sub
-                for inner, subsub in _subparsers(sub):
-                    yield f"{name} {inner}", subsub
+COMMANDS = ("validate", "exact", "simulate", "schema", "examples", "certify", "verify")
+PLUGINS = ("meters", "jackpots")
 
 
-OURS = ("validate", "exact", "simulate", "schema", "examples", "certify", "verify")
+def test_every_option_has_help_and_every_command_an_example(capsys):
+    from certify.cli.helptext import subcommands
 
-
-def test_every_option_has_help_and_every_command_an_example():
     parser = build_parser(["certify"])  # loads the plugin commands too
     seen = set()
-    for name, sub in _subparsers(parser):
-        if name.split()[0] not in OURS:
-            continue  # meters and jackpots: their package owns their help
-        seen.add(name)
+    for name, sub in subcommands(parser):
+        seen.add(name.split()[0])
         assert "example" in (sub.epilog or ""), name
         for action in sub._actions:
-            if isinstance(action, argparse._HelpAction):
+            if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
                 continue
             assert action.help and action.help != argparse.SUPPRESS, (name, action.dest)
-    assert seen == set(OURS)
+        sub.format_help()  # every %(default)s in a help text resolves
+    assert seen == set(COMMANDS + PLUGINS)
 
 
 # -- model files of the wrong kind, empty folders ----------------------------------------------

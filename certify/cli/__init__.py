@@ -110,6 +110,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             entry.load()(sub)
         except ImportError:  # a plugin package that is not built yet
             continue
+    from certify.cli import helptext
+
+    helptext.fill(parser)
     return parser
 
 
