@@ -122,6 +122,28 @@ def test_simulate_accepts_counts_and_prints_each_level(capsys):
     assert "over 20,000 spins" in out[0]
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["jackpots", "simulate", "x.toml", "--seed", "-1"],
+        ["jackpots", "simulate", "x.toml", "--seed", "1", "--paths", "1.5"],
+        ["meters", "simulate", "--out", "o", "--machines", "-3"],
+    ],
+)
+def test_plugin_counts_and_seeds_are_checked_the_same_way(capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_plugin_counts_take_the_count_syntax():
+    args = build_parser(["meters"]).parse_args(
+        ["meters", "simulate", "--out", "o"] + ["--machines", "1k"]
+    )
+    assert args.machines == 1000
+
+
 # -- global options ----------------------------------------------------------------------------
 
 

@@ -1,14 +1,18 @@
-"""Help text for plugin sub-commands that do not bring their own (filled in, never replaced).
+"""Help text and count types for plugin sub-commands that do not bring their own.
 
 The ``meters`` and ``jackpots`` commands are registered by their packages;
 where one of their parsers has no example or an option has no help, the
 text here is used, so ``slotcert COMMAND --help`` is complete for every
-command. A plugin's own text always wins.
+command. Their counts and seeds declared as plain ``int`` take the shared
+count syntax (``10k``, ``1e6``) and refuse negatives, as every other command
+does. A plugin's own text, and any type other than ``int``, always win.
 """
 
 from __future__ import annotations
 
 import argparse
+
+from certify.cli.args import count, seed
 
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "meters": ("slotcert meters reconcile dump.csv --floor floor.csv --out recon/",),
@@ -50,6 +54,18 @@ OPTIONS: dict[tuple[str, str], str] = {
 }
 
 
+TYPES = {
+    ("jackpots simulate", "days"): count(1),
+    ("jackpots simulate", "paths"): count(1),
+    ("jackpots simulate", "seed"): seed,
+    ("meters simulate", "machines"): count(1),
+    ("meters simulate", "days"): count(1),
+    ("meters simulate", "per_day"): count(1),
+    ("meters simulate", "seed"): seed,
+    ("meters reconcile", "pieces"): count(1),
+}
+
+
 def subcommands(parser: argparse.ArgumentParser, prefix: str = ""):
     """``(name, parser)`` of every sub-command below ``parser``, nested ones as ``"a b"``."""
     for action in parser._actions:
@@ -70,3 +86,5 @@ def fill(parser: argparse.ArgumentParser) -> None:
         for action in sub._actions:
             if not action.help and (name, action.dest) in OPTIONS:
                 action.help = OPTIONS[(name, action.dest)]
+            if action.type is int and (name, action.dest) in TYPES:
+                action.type = TYPES[(name, action.dest)]
