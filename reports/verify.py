@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run ``slotcert verify`` and return its exit code."""
+    from certify.cli.args import expect_kind
+
+    expect_kind(args.model, "machine")
     recorded, canonical = read_certificate(args.certificate)
     machine = load_machine(args.model)
     current = fingerprint(machine)

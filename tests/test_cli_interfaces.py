@@ -212,6 +212,10 @@ def test_every_option_has_help_and_every_command_an_example(capsys):
         ),
         (["exact", PT], "is a jurisdiction file (slotcert/jurisdiction@1), expected a machine"),
         (
+            ["verify", "not-read.certificate.json", PT],
+            "is a jurisdiction file (slotcert/jurisdiction@1), expected a machine",
+        ),
+        (
             ["exact", str(ROOT / "models" / "links" / "atlantico.toml")],
             "is a link file (slotcert/link@1), expected a machine or a table",
         ),
