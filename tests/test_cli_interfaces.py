@@ -175,6 +175,17 @@ def test_quiet_and_verbose_anywhere():
     assert (defaults.quiet, defaults.verbose, defaults.debug) == (False, 0, False)
 
 
+def test_verbose_logs_timings(capsys):
+    import logging
+
+    try:
+        assert main(["simulate", TINY, "--spins", "1e4", "--seed", "1", "--level", "2", "-v"]) == 0
+    finally:
+        logging.getLogger("slotcert").handlers.clear()
+    err = capsys.readouterr().err
+    assert "slotcert: level 2: 10,000 spins in" in err and "spins/s" in err
+
+
 def test_quiet_validate_prints_nothing_on_success(capsys):
     assert main(["validate", PT, "-q"]) == 0
     assert capsys.readouterr().out == ""

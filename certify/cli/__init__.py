@@ -187,14 +187,15 @@ def _stdout_closed() -> int:
 
 
 def _logging(args: argparse.Namespace) -> None:
-    """``-v``: INFO log lines on stderr, ``-vv``: DEBUG."""
+    """``-v``: the ``slotcert`` logger's INFO lines on stderr (timings, files); ``-vv``: DEBUG."""
     verbose = getattr(args, "verbose", 0) or 0
     if verbose:
-        logging.basicConfig(
-            level=logging.INFO if verbose == 1 else logging.DEBUG,
-            format="slotcert: %(name)s: %(message)s",
-            stream=sys.stderr,
-        )
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("slotcert: %(message)s"))
+        log = logging.getLogger("slotcert")
+        log.handlers.clear()  # main() may run more than once in a process
+        log.addHandler(handler)
+        log.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
 
 
 def _one_line(exc: BaseException) -> str:

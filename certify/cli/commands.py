@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from certify.errors import ModelError, Problem, UsageError
 from certify.model import load_jurisdiction, load_machine
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+log = logging.getLogger("slotcert")
 
 MODELS = "models/machines/ref-5x3-20.toml"
 
@@ -227,6 +230,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """``slotcert validate PATH...``: exit 0 when only warnings, 2 on any error."""
     worst = EXIT_OK
     for path in model_files(args.paths):
+        log.info("%s: validating", path)
         try:
             for problem in validate_file(path):
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
@@ -370,7 +374,10 @@ def _simulate_levels(
     for k, (li, level) in enumerate(wanted):
         progress.level(k + 1, len(wanted), level, args.spins)
         if tables is None:  # under the "compiling kernels" phase of the display
+            started = time.perf_counter()
             tables = compile_machine(machine)
+            log.info("%s: tables built in %.2f s", machine.id, time.perf_counter() - started)
+        started = time.perf_counter()
         res = simulate(
             tables,
             li,
@@ -382,6 +389,14 @@ def _simulate_levels(
             progress=lambda result: progress.update(result.spins),
         )
         row = simulation_row(res, level, li, args.seed, args.confidence)
+        took = time.perf_counter() - started
+        log.info(
+            "level %d: %s spins in %.2f s (%.1fM spins/s)",
+            level,
+            f"{res.spins:,}",
+            took,
+            res.spins / took / 1e6 if took > 0 else float("nan"),
+        )
         if args.chunk_spins is not None:
             row["chunk_spins"] = chunk
         rows.append(row)
