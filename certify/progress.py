@@ -59,6 +59,7 @@ class Progress:
         self._first: tuple[float, int] | None = None
         self._first_seen = False  # any result in this process (kernels loaded)
         self._done = 0
+        self._total: int | None = None
         self._console_is_stdout = False
 
     # -- what is being worked on -------------------------------------------------
@@ -67,6 +68,7 @@ class Progress:
         """Say that machine ``index`` (from 1) of ``count`` starts."""
         self._prefix = f"machine {index} of {count} ({name})" if count > 1 else name
         self._label = ""
+        self._start(None)  # a pulsing bar while the model loads and its exact cycle runs
 
     def level(self, index: int, count: int, level: int, total: int) -> None:
         """Start the bar of bet level ``index`` (from 1) of ``count``: ``total`` spins."""
@@ -96,7 +98,11 @@ class Progress:
         elif now > self._first[0] and done > self._first[1]:
             per_s = (done - self._first[1]) / (now - self._first[0])
             rate = f"{per_s / 1e6:,.1f}M spins/s" if per_s >= 1e5 else f"{per_s:,.0f} spins/s"
-        self._rich.update(self._task, completed=done, rate=rate, description=self._describe())
+        total = self._total
+        count = f"{done:,}/{total:,} spins" if total else f"{done:,} spins"
+        self._rich.update(
+            self._task, completed=done, rate=rate, count=count, description=self._describe()
+        )
         self._rich.refresh()
 
     # -- output ------------------------------------------------------------------
@@ -122,7 +128,7 @@ class Progress:
         what = ", ".join(parts) or self._label
         return what if self._first_seen else f"{what}: {COMPILING}"
 
-    def _start(self, total: int) -> None:
+    def _start(self, total: int | None) -> None:
         if not self.enabled:
             return
         if self._rich is None:
@@ -131,7 +137,13 @@ class Progress:
             self._rich.remove_task(self._task)
         self._first = None
         self._done = 0
-        self._task = self._rich.add_task(self._describe(), total=max(total, 1), rate="")
+        self._total = total
+        self._task = self._rich.add_task(
+            self._describe(),
+            total=None if total is None else max(total, 1),
+            rate="",
+            count="" if total is None else f"0/{total:,} spins",
+        )
         self._rich.refresh()
 
     def _open(self) -> None:
@@ -155,7 +167,7 @@ class Progress:
             TextColumn("{task.description}"),
             BarColumn(),
             TaskProgressColumn(),
-            TextColumn("{task.completed:,.0f}/{task.total:,.0f} spins  {task.fields[rate]}"),
+            TextColumn("{task.fields[count]}  {task.fields[rate]}"),
             TimeRemainingColumn(),
             console=console,
             transient=True,
