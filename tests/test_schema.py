@@ -246,6 +246,18 @@ def test_the_schema_accepts_no_key_the_loaders_refuse(kind):
     assert _schema_keys(kind) - accepted == set()
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_key_of_the_schema_has_a_type(kind):
+    untyped = [
+        key
+        for obj in _objects(json_schema(kind))
+        for key, sub in obj["properties"].items()
+        if sub == {}  # accepted, but with no type: a loader key the schema has not described
+        and obj.get("additionalProperties") is False
+    ]
+    assert untyped == []
+
+
 def _doc_sections() -> dict[str, str]:
     text = MODELS_DOC.read_text(encoding="utf-8")
     parts = re.split(r"^## ", text, flags=re.M)

@@ -84,6 +84,16 @@ def _described(schema: Schema, description: str) -> Schema:
     return schema
 
 
+def _keyed(types: dict[str, Schema], keys: tuple[str, ...]) -> dict[str, Schema]:
+    """The properties of a table whose keys a loader lists: exactly ``keys``, typed by ``types``.
+
+    A key the loader accepts but ``types`` lacks is still accepted (any value),
+    so a new loader key never makes the schema refuse a valid file; the tests
+    flag it as untyped and undocumented.
+    """
+    return {key: types.get(key, {}) for key in keys}
+
+
 def _header(kind: str, title: str) -> Schema:
     return {
         "$schema": DIALECT,
@@ -301,9 +311,11 @@ def jurisdiction_schema() -> Schema:
         "meter_digits": _int(4, "meter rollover modulus 10^digits"),
         "max_rtp_drop_per_level": _money("largest return drop allowed between bet levels"),
     }
+    from certify.model.jurisdiction import _OPTIONAL, _REQUIRED
+
     return {
         **_header("jurisdiction", "slotcert jurisdiction"),
-        **_obj(props, ("schema", "id", "name", "min_rtp")),
+        **_obj(_keyed(props, _REQUIRED + _OPTIONAL), _REQUIRED),
     }
 
 
@@ -341,9 +353,16 @@ def link_schema() -> Schema:
         "trigger": JACKPOT_TRIGGER,
         "members": _array(member, "the machines of the group"),
     }
+    from certify.model import links
+
+    member = _obj(
+        _keyed(member["properties"], links._MEMBER_REQUIRED + links._MEMBER_OPTIONAL),
+        links._MEMBER_REQUIRED,
+    )
+    props["members"] = _array(member, "the machines of the group")
     return {
         **_header("link", "slotcert superjackpot group"),
-        **_obj(props, ("schema", "id", "currency", "contribution", "reset", "trigger", "members")),
+        **_obj(_keyed(props, links._TOP_REQUIRED + links._TOP_OPTIONAL), links._TOP_REQUIRED),
     }
 
 
