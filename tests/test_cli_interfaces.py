@@ -328,14 +328,15 @@ def test_a_closed_pipe_ends_quietly_with_exit_0(argv):
 @pytest.mark.slow
 def test_ctrl_c_during_simulate_exits_130_keeping_finished_levels_and_checkpoint(tmp_path):
     ck = tmp_path / "ck"
-    argv = ["simulate", REF, "--spins", "2e8", "--seed", "5", "--chunk-spins", "131072"]
-    proc = _cli(*argv, "--checkpoint", str(ck), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    argv = ["simulate", REF, "--spins", "5e7", "--seed", "5", "--chunk-spins", "65536"]
+    argv += ["--checkpoint", str(ck)]
+    proc = _cli(*argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = proc.stdout.readline()  # level 1 is finished and printed
     assert first.startswith("level 1: rtp"), first
     deadline = time.monotonic() + 60
     while not list(ck.glob("s1-*.npz")):  # level 2 has recorded chunks
         assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.01)
+        time.sleep(0.005)
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -343,8 +344,14 @@ def test_ctrl_c_during_simulate_exits_130_keeping_finished_levels_and_checkpoint
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("slotcert: interrupted: 1 of 3 bet levels")
     assert "run the same command to resume" in err
-    kept = sorted(p.name for p in ck.glob("s1-*.npz"))
+    kept = {p.name: p.stat().st_mtime_ns for p in ck.glob("s1-*.npz")}
     assert kept, "the chunks of the interrupted level are kept"
+    rerun = _cli(*argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, err
+    lines = out.splitlines()
+    assert lines[0] == first.rstrip("\n") and len(lines) == 3
+    assert {p.name: p.stat().st_mtime_ns for p in ck.glob("s1-*.npz") if p.name in kept} == kept
 
 
 def test_ctrl_c_in_process_keeps_finished_levels_in_json(monkeypatch, capsys):
