@@ -286,6 +286,13 @@ def test_validate_prints_warnings_and_exits_0(tmp_path, capsys):
     assert any("can never occur" in line for line in warnings), captured.err
 
 
+def test_validate_warns_of_a_pay_that_is_never_paid(capsys):
+    # TINY's x2 wild makes A A A (10 x 2 x 2 x 2 = 80) outpay W W W (50) on every W W W line
+    assert main(["validate", TINY]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {TINY}: pays[2].combo: ['W', 'W', 'W'] is never paid" in err
+
+
 def test_validate_exit_2_on_errors_only(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text((DATA / "tiny_lines.toml").read_text().replace('"A", "B", "W", "S"]', '"X"]'))

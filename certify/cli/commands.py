@@ -200,12 +200,22 @@ def validate_file(path: Path) -> list[Problem]:
     return problems + return_warnings(machine)
 
 
-def return_warnings(machine: Any) -> list[Problem]:
-    """A warning per bet level whose exact mean return is above 100% (lines games).
+EXACT_IN_VALIDATE = 10**6
+"""Largest base cycle (stop combinations) ``validate`` enumerates to find pays that never pay."""
 
-    The mean comes from the per-reel decomposition (milliseconds); ways games
-    are not decomposed, so ``slotcert exact`` is the check there.
+
+def return_warnings(machine: Any) -> list[Problem]:
+    """Warnings found by computing: a return above 100%, a pay that can never be paid.
+
+    The mean return comes from the per-reel decomposition (milliseconds; ways
+    games are not decomposed). Small games (at most :data:`EXACT_IN_VALIDATE`
+    stop combinations, the classic 3-reel cabinets) are also enumerated, which
+    finds entries no spin ever pays, such as a wilds-only line whose wilds
+    multiply a substituted entry above it. Larger games get that check from
+    ``slotcert certify`` (``impossible_award``).
     """
+    import math
+
     from certify.engine import compile_machine
     from certify.exact.decompose import mean_return
 
@@ -220,6 +230,36 @@ def return_warnings(machine: Any) -> list[Problem]:
                     "",
                     f"bet level {lt.level}: return {rtp:.6f} is above 100% of the amounts played",
                     "rtp_above_100",
+                    "warning",
+                )
+            )
+    if math.prod(len(s) for s in machine.strips) <= EXACT_IN_VALIDATE:
+        out += _never_paid(machine, tables)
+    return out
+
+
+def _never_paid(machine: Any, tables: Any) -> list[Problem]:
+    from certify.errors import SlotcertError
+    from certify.exact import compute_exact
+
+    try:
+        exact = compute_exact(tables)
+    except SlotcertError:  # the exact calculator's own limits: certify reports them
+        return []
+    if exact is None or not exact.levels:
+        return []
+    where = {("line", e.combo): f"pays[{k}].combo" for k, e in enumerate(machine.pays)}
+    where.update({("ways", e.combo): f"pays[{k}].combo" for k, e in enumerate(machine.pays)})
+    out = []
+    for award in exact.levels[0].awards:
+        if award.probability <= 0:
+            out.append(
+                Problem(
+                    machine.source,
+                    where.get((award.kind, award.combo), ""),
+                    f"{list(award.combo)} is never paid: no spin makes it the line's highest "
+                    "entry (certification fails it as impossible_award)",
+                    "never_paid",
                     "warning",
                 )
             )
