@@ -25,6 +25,15 @@ from certify.errors import ModelError, SlotcertError
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Wraps descriptions; keeps texts written on several lines (the examples) as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors exit 2 with one line.
 
@@ -35,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, top: bool = False, **kwargs: Any):
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
         default = None if top else argparse.SUPPRESS
         common = self.add_argument_group("common options")
