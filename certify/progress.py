@@ -164,10 +164,10 @@ class Progress:
         console = Console(file=file, force_terminal=self._file is not None or None)
         self._rich = RichProgress(
             SpinnerColumn(),
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),
             BarColumn(),
             TaskProgressColumn(),
-            TextColumn("{task.fields[count]}  {task.fields[rate]}"),
+            TextColumn("{task.fields[count]}  {task.fields[rate]}", markup=False),
             TimeRemainingColumn(),
             console=console,
             transient=True,

@@ -46,6 +46,16 @@ def test_machine_counters_through_the_batch_callback(monkeypatch):
     progress.done()
 
 
+def test_names_with_brackets_are_shown_as_written(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    buffer = io.StringIO()
+    progress = Progress(enabled=True, file=buffer)
+    progress.machine(1, 2, "[bold]x[/].toml")
+    progress("X", 10, SimpleNamespace(spins=5))
+    progress.done()
+    assert "[bold]x[/].toml" in _text(buffer)
+
+
 def test_silent_when_not_a_terminal_or_in_ci(monkeypatch, capsys):
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.setenv("TERM", "xterm")
