@@ -77,3 +77,19 @@ def test_simulate_refuses_bad_arguments():
         slotcert.simulate(DATA / "tiny_lines.toml", spins=0, seed=1)
     with pytest.raises(slotcert.UsageError):
         slotcert.simulate(DATA / "tiny_lines.toml", spins=10, seed=1, level=9)
+
+
+def test_the_wheel_carries_the_example_models_and_the_slotcert_package():
+    import tomllib
+
+    from certify.examples import example_files
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    setuptools = project["tool"]["setuptools"]
+    assert "_models/*/*.toml" in setuptools["package-data"]["certify"]
+    assert "slotcert*" in setuptools["packages"]["find"]["include"]
+    assert (ROOT / "certify" / "_models").resolve() == (ROOT / "models").resolve()
+    shipped = sorted(
+        p.relative_to(ROOT / "models").as_posix() for p in ROOT.glob("models/*/*.toml")
+    )
+    assert [name for name, _ in example_files()] == shipped
