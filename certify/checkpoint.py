@@ -17,7 +17,6 @@ holds, so a rerun with more spins reuses every full chunk already done.
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from certify import __version__
 from certify.errors import InputError
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
+from certify.outputs import write_text, write_with
 
 SCHEMA = "slotcert/checkpoint@1"
 MANIFEST = "manifest.json"
@@ -36,16 +36,6 @@ _NAME = re.compile(r"^s(\d+)-c(\d+)-n(\d+)\.npz$")
 _FIELDS = ("stats", "sum_sq", "awards", "hist")
 
 Rows = dict[int, tuple[np.ndarray, ...]]  # chunk index -> (stats, sum_sq, awards, hist) rows
-
-
-def _atomic_write(path: Path, write) -> None:
-    """Write ``path`` through ``write(file)`` on a temporary name, then rename it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(tmp, "wb") as fh:
-        write(fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 class Checkpoint:
@@ -85,7 +75,7 @@ class Checkpoint:
         file = self.path / MANIFEST
         if not file.exists():
             text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
-            _atomic_write(file, lambda fh: fh.write(text.encode("utf-8")))
+            write_text(file, text, sync=True)
             return
         try:
             old = json.loads(file.read_text(encoding="utf-8"))
@@ -137,7 +127,7 @@ class Checkpoint:
         n = int(sizes.shape[0])
         file = self.path / f"s{int(stream)}-c{int(first):09d}-n{n}.npz"
         payload = dict(zip(_FIELDS, arrays, strict=True))
-        _atomic_write(file, lambda fh: np.savez(fh, sizes=np.asarray(sizes), **payload))
+        write_with(file, lambda fh: np.savez(fh, sizes=np.asarray(sizes), **payload), sync=True)
 
     def saving(
         self, stream: int, sizes: np.ndarray, groups: Iterator[tuple[int, tuple]]
