@@ -197,7 +197,7 @@ def test_utf8_bom_is_accepted(tmp_path):
     floor = "\ufeff" + FLOOR
     counts = (
         "\ufeffmachine_id,period_start,period_end,amount\n"
-        "A,2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,0\n"
+        "A,2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,12.50\n"
     )
     code, out = _run(
         tmp_path, "d.csv", ("\ufeff" + text).encode("utf-8"), counts=counts, floor=floor
@@ -295,7 +295,7 @@ def test_whole_numbers_in_text_are_accepted(tmp_path, value):
 def test_soft_count_for_a_machine_not_on_the_floor_is_a_finding(tmp_path):
     counts = (
         "machine_id,period_start,period_end,amount\n"
-        "A,2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,0\n"
+        "A,2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,12.50\n"
         "GHOST,2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,12.5\n"
     )
     code, out = _run(tmp_path, "d.csv", HEADER + "\n".join(_hourly()) + "\n", counts=counts)
@@ -304,3 +304,84 @@ def test_soft_count_for_a_machine_not_on_the_floor_is_a_finding(tmp_path):
     assert list(f["code"]) == ["unknown_machine"] and list(f["machine_id"]) == ["GHOST"]
     assert "soft count" in f["message"].iloc[0]
     assert f["source_rows"].iloc[0].endswith("counts.csv:3")
+
+
+# --- item 4: drop tolerance per machine ------------------------------------------------------
+
+
+@pytest.mark.parametrize("inflation, flagged", [(1.10, True), (0.90, True), (1.01, False)])
+def test_drop_tolerance_bites_alike_on_every_denomination(tmp_path, inflation, flagged):
+    """5,000 credits of drop a day; a count off by 10% is flagged on 0.01, 0.05 and 1.00."""
+    denoms = {"P": "0.01", "N": "0.05", "D": "1.00"}
+    floor = (
+        "machine_id,model,bet_level,denomination,jackpot_pools,theoretical_rtp,sigma\n"
+        + "".join(f"{m},,,{d},,0.92,5\n" for m, d in denoms.items())
+    )
+    rows, counts = [], ["machine_id,period_start,period_end,amount"]
+    for m, d in denoms.items():
+        for h in range(25):
+            stamp = f"2026-01-{1 + h // 24:02d}T{h % 24:02d}:00:00Z"
+            rows.append(f"{m},{stamp},{1000 * h},{920 * h},{10 * h},{5000 * h // 24}")
+        metered = (5000 * 24 // 24) * float(d)
+        counts.append(f"{m},2026-01-01T00:00:00Z,2026-01-02T00:00:00Z,{metered * inflation:.2f}")
+    code, out = _run(
+        tmp_path,
+        "d.csv",
+        HEADER + "\n".join(rows) + "\n",
+        counts="\n".join(counts) + "\n",
+        floor=floor,
+    )
+    assert out is not None
+    drops = out["findings"][out["findings"]["code"] == "drop_variance"]
+    assert sorted(drops["machine_id"]) == (sorted(denoms) if flagged else [])
+
+
+def test_drop_tolerance_floor_is_100_credits_of_the_machine(tmp_path):
+    """On a 0.01 machine 1.50 of difference on a tiny drop (> 1.00 = 100 credits) is flagged."""
+    floor = FLOOR.splitlines()[0] + "\nP,,,0.01,,0.92,5\n"
+    rows = [f"P,2026-01-01T{h:02d}:00:00Z,{1000 * h},{920 * h},{10 * h},{10 * h}" for h in range(6)]
+    counts = (
+        "machine_id,period_start,period_end,amount\n"
+        "P,2026-01-01T00:00:00Z,2026-01-01T05:00:00Z,2.00\n"
+    )
+    code, out = _run(tmp_path, "d.csv", HEADER + "\n".join(rows) + "\n", counts=counts, floor=floor)
+    assert out is not None
+    drops = out["findings"][out["findings"]["code"] == "drop_variance"]
+    assert list(drops["machine_id"]) == ["P"]  # metered 0.50, counted 2.00
+
+
+# --- item 3: which of two out-of-order rows is the mis-stamped one --------------------------
+
+
+def _four_hourly(stamps):
+    """Readings every 4 h (coin_in 400, games 40, drop 200 per reading), times as given."""
+    return [
+        f"A,{t},{400 * (i + 1)},{360 * (i + 1)},{40 * (i + 1)},{200 * (i + 1)}"
+        for i, t in enumerate(stamps)
+    ]
+
+
+def _stamp(hours):
+    return (pd.Timestamp("2026-01-01T00:00:00Z") + pd.Timedelta(hours=hours)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ"
+    )
+
+
+def test_reading_stamped_too_early_is_the_one_quarantined(tmp_path):
+    """Reading k+2 stamped 3 h after reading k (between k and k+1): k+2 is out of order."""
+    hours = [4 * i for i in range(8)]
+    hours[3] = hours[1] + 3  # reading 3 (line 5) mis-stamped: 7 h instead of 12 h
+    code, out = _run(tmp_path, "d.csv", HEADER + "\n".join(_four_hourly(map(_stamp, hours))) + "\n")
+    assert out is not None
+    assert list(out["quarantine"]["source_line"]) == ["5"]
+    assert list(out["quarantine"]["code"]) == ["out_of_order"]
+
+
+def test_reading_stamped_too_late_is_the_one_quarantined(tmp_path):
+    """The mirror case: reading k+1 stamped after k+2 is still the one set aside."""
+    hours = [4 * i for i in range(8)]
+    hours[2] = hours[3] + 1  # reading 2 (line 4) mis-stamped: 13 h instead of 8 h
+    code, out = _run(tmp_path, "d.csv", HEADER + "\n".join(_four_hourly(map(_stamp, hours))) + "\n")
+    assert out is not None
+    assert list(out["quarantine"]["source_line"]) == ["4"]
+    assert list(out["quarantine"]["code"]) == ["out_of_order"]
