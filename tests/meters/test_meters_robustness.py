@@ -385,3 +385,30 @@ def test_reading_stamped_too_late_is_the_one_quarantined(tmp_path):
     assert out is not None
     assert list(out["quarantine"]["source_line"]) == ["4"]
     assert list(out["quarantine"]["code"]) == ["out_of_order"]
+
+
+@pytest.mark.parametrize("unit", ["s", "ns"])
+def test_parquet_bad_time_stamps_are_quarantined(tmp_path, unit):
+    """Typed Parquet times: 1970 (and, in seconds, year 9999, beyond the ns range) are bad."""
+    import datetime as dt
+
+    (tmp_path / "floor.csv").write_text(FLOOR)
+    utc = dt.UTC
+    times = [dt.datetime(2026, 1, 1, h, tzinfo=utc) for h in range(5)]
+    times[2] = dt.datetime(1970, 1, 1, 2, tzinfo=utc)
+    if unit == "s":
+        times[3] = dt.datetime(9999, 12, 31, tzinfo=utc)
+    table = pa.table(
+        {
+            "machine_id": ["A"] * 5,
+            "read_at": pa.array(times, pa.timestamp(unit, "UTC")),
+            "coin_in": [100 * (h + 1) for h in range(5)],
+        }
+    )
+    pq.write_table(table, tmp_path / "d.parquet")
+    code, out = _run(tmp_path, "d.parquet", None)
+    assert out is not None
+    bad = ["3", "4"] if unit == "s" else ["3"]
+    assert list(out["quarantine"]["source_line"]) == bad
+    assert all("bad time stamp" in _reasons(out)[b] for b in bad)
+    assert "reset" not in _codes(out)
