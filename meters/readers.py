@@ -555,7 +555,7 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray):
     _set(reason, garbage, meter + "={!r} is not a number", text)
     # a number is whole only as written: "12345.0000000000000001" parses to 12345.0, "1e3"
     # is a spreadsheet's rewriting; meters are written in decimal digits (".0" allowed)
-    whole = pc.match_substring_regex(pa.array(text.to_numpy(object), pa.string()), _WHOLE_RE)
+    whole = pc.match_substring_regex(pa.array(text, from_pandas=True), _WHOLE_RE)
     written = np.asarray(whole.to_numpy(zero_copy_only=False), dtype=bool)
     inexact = given & ~garbage & ~written
     _set(reason, inexact, meter + "={!r} is not a whole non-negative number", text)
