@@ -58,6 +58,10 @@ LATEST = np.datetime64("2100-01-01T00:00:00", "ns").astype(np.int64)
 PLAUSIBLE = "2000-01-01 .. 2100-01-01 UTC"
 _WHOLE_RE = r"^\+?[0-9]+(?:\.0*)?$"
 _NOT_UTF8 = "[\udc80-\udcff]"
+# a JSON number value with a non-zero fraction or an exponent: a float would round it
+_JSON_INEXACT = re.compile(
+    r":\s*-?[0-9]+(?:\.[0-9]*[1-9][0-9]*|(?:\.[0-9]+)?[eE][+-]?[0-9]+)\s*[,}]"
+)
 
 
 def dump_format(path: str | Path) -> str:
@@ -380,6 +384,8 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
         body = "".join(t for t, b in zip(text, blank, strict=True) if not b)
         if re.search(_NOT_UTF8, body):
             raise ValueError("a byte that is not UTF-8")
+        if _JSON_INEXACT.search(body):
+            raise ValueError("a number a float would round: read it as written")
         frame = pd.read_json(io.StringIO(body), lines=True, dtype=False, convert_axes=False)
         bad = np.full(len(frame), "", dtype=object)
         if any(c not in headers for c in frame.columns) or len(frame) != len(text) - blank.sum():
@@ -402,7 +408,8 @@ def _json_record(text: str, headers: list[str]) -> tuple[dict, str]:
     if re.search(_NOT_UTF8, text):
         return {}, "the line is not UTF-8 text (a byte that is not UTF-8)"
     try:
-        rec = json.loads(text)
+        # numbers with a fraction stay text, judged as written ("12345.0000000000000001")
+        rec = json.loads(text, parse_float=str)
     except (ValueError, RecursionError):
         return {}, "not a JSON object (not valid JSON)"
     if not isinstance(rec, dict):

@@ -412,3 +412,28 @@ def test_parquet_bad_time_stamps_are_quarantined(tmp_path, unit):
     assert list(out["quarantine"]["source_line"]) == bad
     assert all("bad time stamp" in _reasons(out)[b] for b in bad)
     assert "reset" not in _codes(out)
+
+
+@pytest.mark.parametrize(
+    ("value", "bad"),
+    [("12345.0000000000000001", True), ("1e3", True), ("300.5", True), ("300.0", False)],
+)
+def test_json_number_that_is_not_exactly_whole_is_malformed(tmp_path, value, bad):
+    recs = [
+        json.dumps(
+            {
+                "machine_id": "A",
+                "read_at": f"2026-01-01T0{h}:00:00Z",
+                "coin_in": 100 * (h + 1),
+                "coin_out": 90 * (h + 1),
+                "coin_drop": 50 * (h + 1),
+            }
+        )
+        for h in range(5)
+    ]
+    recs[2] = recs[2].replace('"coin_in": 300', f'"coin_in": {value}')
+    code, out = _run(tmp_path, "d.jsonl", "\n".join(recs) + "\n")
+    assert out is not None
+    assert list(out["quarantine"]["source_line"]) == (["3"] if bad else [])
+    if bad:
+        assert value in _reasons(out)["3"]
