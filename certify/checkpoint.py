@@ -19,7 +19,8 @@ Every chunk file is bound to its run and checked before it is used:
   size, stream, first chunk index and the spins of each chunk it holds (all
   must match the run resuming it and the file's name);
 - ``<file>.sha256`` beside it holds the SHA-256 digest of the file's bytes
-  (``sha256sum`` format), written after the file.
+  (``sha256sum`` format), written just before the file, so every chunk
+  file a killed run leaves has its digest.
 
 A chunk file that fails any check (digest missing or different, unreadable
 or truncated archive, another run's binding, arrays of the wrong shape) is
@@ -201,7 +202,7 @@ class Checkpoint:
         """Record chunks ``first .. first + len(sizes) - 1`` of ``stream`` atomically.
 
         The archive carries the run's binding; its SHA-256 digest is written
-        beside it afterwards (a file without one is never used).
+        beside it first (a file without one is never used).
         """
         n = int(sizes.shape[0])
         file = self.path / f"s{int(stream)}-c{int(first):09d}-n{n}.npz"
@@ -210,9 +211,11 @@ class Checkpoint:
         buf = io.BytesIO()
         np.savez(buf, sizes=np.asarray(sizes), run=np.array(run), **payload)
         data = buf.getvalue()
-        write_bytes(file, data, sync=True)
+        # the digest first: a chunk file, once visible, always has its digest (a kill between
+        # the two leaves a digest without a file, which nothing reads)
         digest = hashlib.sha256(data).hexdigest()
         write_text(_digest_file(file), f"{digest}  {file.name}\n", sync=True)
+        write_bytes(file, data, sync=True)
 
     def saving(
         self, stream: int, sizes: np.ndarray, groups: Iterator[tuple[int, tuple]]
