@@ -17,6 +17,7 @@ from certify.cluster import DaskRunner, open_runner
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import EngineError, InputError, ModelError, SlotcertError, UsageError
 from certify.model import load_jurisdiction, schema_of
+from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
@@ -230,7 +231,8 @@ def _certify_one(
     certificate = build_certificate(cert)
     stem = safe_name(machine.id, taken)
     write_json(certificate, out / f"{stem}.certificate.json")
-    write_par_csv(certificate, out / f"{stem}.par.csv")
+    with atomic_path(out / f"{stem}.par.csv") as tmp:
+        write_par_csv(certificate, tmp)
     row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
     row.update(machine_id=machine.id, verdict=cert.verdict, **_returns(certificate))
     status = EXIT_FOR[cert.verdict]
@@ -285,7 +287,7 @@ def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
             for k, n in enumerate(lc.simulation.histogram)
         ]
     html = render_machine_report(certificate, cert.machine, lc.convergence, hist)
-    path.write_text(html, encoding="utf-8")
+    write_text(path, html)
 
 
 def _write_index(rows: list[dict[str, Any]], out: Path) -> None:
@@ -293,4 +295,4 @@ def _write_index(rows: list[dict[str, Any]], out: Path) -> None:
         from reports.html import render_batch_index
     except ImportError:
         return
-    (out / "index.html").write_text(render_batch_index(rows), encoding="utf-8")
+    write_text(out / "index.html", render_batch_index(rows))
