@@ -135,6 +135,18 @@ JACKPOT_TRIGGER = _obj(
     oneOf=[{"required": ["combo"]}, {"required": ["mystery"]}],
 )
 OVERFLOW = _str("where contributions above cap go", ("reserve", "next-reset"))
+SPINS = {
+    "oneOf": [
+        {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        },
+        {"type": "integer", "minimum": 1},
+    ],
+    "description": "spins awarded by trigger count, e.g. {3 = 10, 4 = 15}, or one number",
+}
 
 
 # -- machine ---------------------------------------------------------------------------------
@@ -150,6 +162,13 @@ def machine_schema() -> Schema:
                 {"type": "string", "minLength": 1},
                 "wilds only: the regular symbols it stands for (default: every regular)",
             ),
+            "expands": {
+                "enum": [True, False, "free_spins"],
+                "description": 'wilds: fills its reel when it shows (true, or "free_spins" only)',
+            },
+            "scatter": _bool("wilds: also a scatter, counted and paid anywhere (Book of Ra)"),
+            "wild_in_free_spins": _bool("regular symbols: plays as a wild during free spins"),
+            "sticky": _bool("wilds: stays where it landed until the free spins end"),
         },
         ("kind",),
     )
@@ -164,6 +183,8 @@ def machine_schema() -> Schema:
                 {"type": "integer", "minimum": 0},
                 "credits per line at each bet level (a max-coin bonus)",
             ),
+            "anywhere": _bool("lines: counts the symbol anywhere on the line (Double Diamond)"),
+            "free_spins_multiplier": _bool("false: paid as is in free spins (IGT Cleopatra)"),
         },
         ("combo",),
         oneOf=[{"required": ["pays"]}, {"required": ["pays_by_level"]}],
@@ -221,6 +242,15 @@ def machine_schema() -> Schema:
                     "lines games: one row per reel for each line, 0 = top",
                 ),
                 "evaluation": _str('default "lines"', ("lines", "ways")),
+                "heights": _array(
+                    _array(
+                        _obj(
+                            {"rows": _int(1, "rows shown"), "weight": _int(1, "relative weight")},
+                            ("rows", "weight"),
+                        )
+                    ),
+                    "ways games: per reel, the rows it shows per spin with their weights",
+                ),
             },
             ("rows", "strips"),
         ),
@@ -239,20 +269,31 @@ def machine_schema() -> Schema:
         "free_spins": _obj(
             {
                 "trigger": TRIGGER,
-                "spins": {
-                    "type": "object",
-                    "minProperties": 1,
-                    "propertyNames": {"pattern": "^[0-9]+$"},
-                    "additionalProperties": {"type": "integer", "minimum": 1},
-                    "description": "spins awarded by trigger count, e.g. {3 = 10, 4 = 15}",
-                },
+                "spins": SPINS,
                 "multiplier": _int(1, "multiplies line, ways and scatter wins (default 1)"),
-                "retrigger": _bool("the trigger during the feature awards more spins"),
+                "retrigger": {
+                    "enum": [True, False, "once"],
+                    "description": 'the trigger during the feature awards more spins ("once": '
+                    "one time)",
+                },
                 "max_spins": _int(1, "cap on the spins of one feature"),
                 "strips": STRIPS,
                 "weights": WEIGHTS,
+                "options": _array(
+                    _obj(
+                        {"spins": SPINS, "multiplier": _int(1, "this option's multiplier")},
+                        ("spins",),
+                    ),
+                    "the player's choice when the feature starts; each certified alone",
+                ),
+                "expanding_symbol": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                    "description": "Book of Ra: symbol = draw weight of the expanding symbol",
+                },
             },
-            ("trigger", "spins"),
+            ("trigger",),
         ),
         "bonus": _obj(
             {
@@ -284,6 +325,56 @@ def machine_schema() -> Schema:
             min_items=0,
         ),
     }
+    props["rules"] = _obj(
+        {
+            "wild_multiplier": _str(
+                "lines: how wild multipliers combine", ("product", "max", "sum")
+            ),
+            "pure_wild_line": _str("lines: what a run of wilds pays", ("highest", "wild_award")),
+            "direction": _str("lines: read left only or both ways", ("left", "both")),
+            "scatter_unit": _str("scatter pays x", ("total_bet", "line_bet")),
+            "exclusive_scatters": _array(
+                {"type": "string", "minLength": 1}, "only the first that pays, pays", 2
+            ),
+            "win_cap": _int(1, "a spin's whole win is capped at this x total bet"),
+        },
+        description="rules of real games (SPEC 3.1a; docs/RULES.md)",
+    )
+    props["full_window_pays"] = _array(
+        _obj(
+            {
+                "symbol": _str('a symbol, a group or "ANY" filling the whole window'),
+                "multiplier": _int(1, "multiplies the spin's line or ways wins"),
+            },
+            ("symbol", "multiplier"),
+        ),
+        min_items=0,
+    )
+    props["hold_and_spin"] = _obj(
+        {
+            "trigger": TRIGGER,
+            "respins": _int(1, "respins left; back to this whenever a coin locks"),
+            "cell_probability": _money("chance an empty cell shows a coin on one respin"),
+            "values": _array(
+                _obj(
+                    {
+                        "weight": _int(1, "relative weight"),
+                        "pays": _int(1, "x total bet"),
+                        "jackpot": _str("a jackpot name (of `jackpots` or a pool id)"),
+                    },
+                    ("weight",),
+                ),
+                "each coin's value",
+            ),
+            "full_window": _str("jackpot awarded as well when every cell locks"),
+            "jackpots": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": 1},
+                "description": "fixed prizes x total bet by name",
+            },
+        },
+        ("trigger", "respins", "cell_probability", "values"),
+    )
     return {
         **_header("machine", "slotcert machine model"),
         **_obj(props, ("schema", "machine", "bet", "symbols", "reels", "pays")),
