@@ -21,6 +21,9 @@ EXPECTED = {
     "REF-5X3-20": "pass",
     "WAYS-243": "pass",
     "JACKPOT-5X3": "pass",
+    "REELWILD-5X3-20": "pass",
+    "HOLD-5X3-20": "pass",
+    "HEIGHTS-4R": "pass",
 }
 
 

@@ -273,6 +273,7 @@ def simulate_chunks(  # noqa: C901
         s_sq = 0.0
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
         retriggers = 0
+        drawn = 0  # Book of Ra: the feature's expanding symbol
         n = chunk_spins[c]
         while True:
             if remaining > 0:
@@ -413,6 +414,11 @@ def simulate_chunks(  # noqa: C901
                     awards[1:],
                     fs == 0,
                 )
+            if game.expand_on and fs:  # the drawn symbol fills the reels it shows on
+                shown = 0
+                for r in range(stops.shape[0]):
+                    shown += game.expand_present[r, stops[r], drawn]
+                spin += level.expand_pay[drawn, shown]
             # a scatter pay, bonus or free-spin trigger needs some count at its
             # threshold: one SWAR test of the packed counts (``alarm_words`` in kernel_inputs)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
@@ -456,6 +462,12 @@ def simulate_chunks(  # noqa: C901
                         remaining = fs_spins[seen]
                         awarded = remaining
                         retriggers = fs_retriggers  # -1: unlimited
+                        if game.expand_on:
+                            cum = game.expand_cum
+                            u, s0, s1, s2, s3 = bounded(cum[cum.shape[0] - 1], s0, s1, s2, s3)
+                            drawn = 0
+                            while cum[drawn] <= u:
+                                drawn += 1
                     elif retriggers != 0:
                         add = fs_added(seen, fs_spins, fs_max, awarded)
                         remaining += add

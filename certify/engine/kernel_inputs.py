@@ -70,6 +70,7 @@ class LevelInputs(NamedTuple):
     cap: int  # a spin's whole win is capped at this many credits (0: no cap)
     hold_value_pay: np.ndarray  # (values,) credits of each hold-and-spin coin value
     hold_full_pay: int  # credits of a full window in hold and spin
+    expand_pay: np.ndarray  # (drawable symbols, reels + 1) Book of Ra: credits by reels shown
 
 
 class GameInputs(NamedTuple):
@@ -99,6 +100,9 @@ class GameInputs(NamedTuple):
     hold_value_jackpot: np.ndarray  # (values,) jackpot column of each value (-1 none)
     hold_full_jackpot: int
     hold_n_jackpots: int
+    expand_on: bool  # Book of Ra: a symbol drawn at the feature's start expands in it
+    expand_cum: np.ndarray  # (drawable symbols,) running draw weights
+    expand_present: np.ndarray  # (reels, stops, drawable symbols) 1: the free column shows it
 
 
 class SpinScore(NamedTuple):
@@ -191,6 +195,7 @@ def level_inputs(level: LevelTables, t: GameTables) -> LevelInputs:
         cap=level.cap,
         hold_value_pay=level.hold.value_pay if level.hold else np.zeros(1, dtype=np.int64),
         hold_full_pay=level.hold.full_pay if level.hold else 0,
+        expand_pay=level.expand_pay,
     )
 
 
@@ -242,6 +247,9 @@ def game_inputs(t: GameTables) -> GameInputs:
         hold_value_jackpot=hold.value_jackpot if hold else np.full(1, -1, dtype=np.int64),
         hold_full_jackpot=hold.full_jackpot if hold else -1,
         hold_n_jackpots=max(len(hold.jackpots), 1) if hold else 1,
+        expand_on=bool(t.expand_symbols),
+        expand_cum=np.cumsum(t.expand_weights).astype(np.int64),
+        expand_present=t.expand_present,
     )
 
 

@@ -100,6 +100,7 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     n_reels = t.base.length.shape[0]
     ok = (
         not t.is_ways
+        and not t.expand_symbols  # the expanding symbol reads the free spins' stops
         and not any(s.weighted for s in reel_sets(t))
         and bool(px.finishes_by_tail(n_reels).all())
     )

@@ -83,6 +83,7 @@ class LevelTables:
     award_keys: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
     cap: int = 0  # win cap in credits (0: none)
     hold: Any = None  # hold-and-spin kernel arrays at this bet (HoldArrays), else None
+    expand_pay: np.ndarray = field(default_factory=lambda: np.zeros((1, 1), dtype=np.int64))
 
     @property
     def n_keys(self) -> int:
@@ -120,6 +121,11 @@ class GameTables:
     fs_own_pays: bool = False  # free spins pay from their own premultiplied tables
     fs_retrigger_once: bool = False
     scatter_excl: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    expand_symbols: tuple[str, ...] = ()  # Book of Ra: the symbols the feature may draw
+    expand_weights: np.ndarray = field(default_factory=lambda: np.ones(1, dtype=np.int64))
+    expand_present: np.ndarray = field(  # (reels, stops, symbols) 1: the free column shows it
+        default_factory=lambda: np.zeros((1, 1, 1), dtype=np.int64)
+    )
 
     @property
     def fs_spin_mult(self) -> int:
@@ -212,11 +218,58 @@ def compile_machine(machine: Machine) -> GameTables:
             [1 if n in machine.rules.exclusive_scatters else 0 for n in counted] or [0],
             dtype=np.int64,
         ),
+        **_expansion(
+            machine,
+            fs.strips if fs and fs.strips else machine.strips,
+            fs.weights if fs and fs.strips else machine.weights,
+            free,
+        ),
     )
     levels = tuple(
         _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
     )
     return dataclasses.replace(tables, levels=levels)
+
+
+def _expansion(machine: Machine, strips: tuple, weights: Any, free: ReelSet) -> dict:
+    """Book of Ra: the drawable symbols, their weights, and where each shows on the free reels."""
+    fs = machine.free_spins
+    if fs is None or not fs.expanding_symbol:
+        return {}
+    names = tuple(name for name, _ in fs.expanding_symbol)
+    present = np.zeros((free.length.shape[0], free.window.shape[1], len(names)), dtype=np.int64)
+    for r, strip in enumerate(strips):
+        n = len(strip)
+        for stop in range(n):  # as landed: a wild (or wild-scatter) is not the drawn symbol
+            column = {strip[(stop + i) % n] for i in range(machine.rows)}
+            for j, name in enumerate(names):
+                present[r, stop, j] = 1 if name in column else 0
+    return {
+        "expand_symbols": names,
+        "expand_weights": np.array([w for _, w in fs.expanding_symbol], dtype=np.int64),
+        "expand_present": present,
+    }
+
+
+def expansion_pays(machine: Machine, credits_fs: list[int], names: tuple[str, ...]) -> np.ndarray:
+    """(symbols, reels + 1) credits the expanded symbol adds on every line, by reels shown.
+
+    It pays, on every line, its entry for that number of reels (the longest
+    entry not longer, from its shortest pay up) as if they stood adjacent.
+    """
+    out = np.zeros((max(len(names), 1), machine.reels + 1), dtype=np.int64)
+    lines = max(len(machine.paylines), 1)
+    for j, name in enumerate(names):
+        own = {
+            len(e.combo): credits_fs[e.index]
+            for e in machine.pays
+            if not e.anywhere and e.combo == (name,) * len(e.combo)
+        }
+        for k in range(machine.reels + 1):
+            fit = [n for n in own if n <= k]
+            if fit and k >= min(own):
+                out[j, k] = lines * own[max(fit)]
+    return out
 
 
 def _counted_symbols(machine: Machine) -> list[str]:
@@ -245,8 +298,6 @@ def refuse_unsupported(machine: Machine) -> None:
     found = []
     if machine.full_window_pays:
         found.append(("full_window_pays", "[[full_window_pays]]"))
-    if machine.free_spins is not None and machine.free_spins.expanding_symbol:
-        found.append(("free_spins.expanding_symbol", "the Book-of-Ra expanding symbol"))
     for s in machine.symbols:
         if s.sticky:
             found.append((f"symbols.{s.name}.sticky", "sticky wilds"))
@@ -455,6 +506,7 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         hold=hold_arrays(machine.hold_and_spin, total_bet, pool_ids(machine))
         if machine.hold_and_spin is not None
         else None,
+        expand_pay=expansion_pays(machine, credits_fs, tables.expand_symbols),
     )
 
 

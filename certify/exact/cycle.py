@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -436,10 +437,45 @@ def bonus_by_bucket(tables: GameTables, lt: LevelTables) -> dict[int, tuple[floa
 def _free_spin_moments(
     tables: GameTables, lt: LevelTables, bonus: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:
-    """E[F], E[F^2] of the feature by base-game trigger count."""
+    """E[F], E[F^2] of the feature by base-game trigger count.
+
+    Book of Ra: per drawn symbol, the feature's moments from its own cycle
+    (the symbol's reels-shown count scored like a scatter), mixed by the
+    draw weights (the symbol stays for the whole feature, retriggers included).
+    """
     if tables.fs_counted < 0:
         return {}
-    fsb = enumerate_cycle(tables, lt, 1)
+    if not tables.expand_symbols:
+        return _feature_by_count(tables, enumerate_cycle(tables, lt, 1), bonus)
+    weights = tables.expand_weights / tables.expand_weights.sum()
+    out: dict[int, tuple[float, float]] = {}
+    for d, p in enumerate(weights):
+        part = _feature_by_count(tables, _expanded_free_cycle(tables, lt, d), bonus)
+        for count, (ef, ef2) in part.items():
+            old = out.get(count, (0.0, 0.0))
+            out[count] = (old[0] + p * ef, old[1] + p * ef2)
+    return out
+
+
+def _expanded_free_cycle(tables: GameTables, lt: LevelTables, d: int) -> _Buckets:
+    """The free-spin cycle with drawn symbol ``d``: its reels-shown count an extra counted row."""
+    reels = reel_sets(tables)[-1]
+    present = tables.expand_present[:, :, d][None, :, : reels.counted.shape[2]]
+    aug = dataclasses.replace(reels, counted=np.concatenate([reels.counted, present]))
+    score = spin_score(tables, lt, 1)
+    row = np.zeros((1, score.scatter_pay.shape[1]), dtype=np.int64)
+    row[0, : lt.expand_pay.shape[1]] = lt.expand_pay[d]
+    score = score._replace(
+        scatter_pay=np.concatenate([score.scatter_pay, row]),
+        excl=np.concatenate([score.excl, [0]]).astype(np.int64),
+    )
+    return walk_cycle(tables, aug, lt, 1, score)
+
+
+def _feature_by_count(
+    tables: GameTables, fsb: _Buckets, bonus: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """E[F], E[F^2] by trigger count from the free-spin cycle's buckets."""
     mult = tables.fs_spin_mult
     nb = tables.bonus_jmax + 1
     added, q, s1, s2 = [], [], [], []

@@ -111,7 +111,7 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     a capped total is not a sum of per-reel means); None too when the capped
     free-spin recursion is too long (see :mod:`certify.engine.limits`).
     """
-    if tables.is_ways or lt.cap > 0:
+    if tables.is_ways or lt.cap > 0 or tables.expand_symbols:
         return None
     try:
         return _mean_return(tables, lt)

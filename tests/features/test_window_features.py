@@ -130,3 +130,19 @@ def test_hold_and_spin_in_the_cycle():
     )
     machine = machine_from([["COIN", "X"]] * 2, symbols, pays("X X = 1"), extra)
     check(machine, Fraction(13, 2))
+
+
+def test_book_of_ra_expanding_symbol():
+    """Book of Ra: BK is a wild and the scatter (3 anywhere start 1 free spin); strips A BK X,
+    A A A pays 1, X X X pays 2. Line wins per spin: 7 lines of A/BK pay 1, 8 of X/BK pay 2
+    (BK BK BK pays its best, 2): 23/27. In the free spin one symbol is drawn, A (weight 1) or
+    X (3); shown as landed on all 3 reels (1/27) it pays its entry once more on the line:
+    extra = (1/4)(1/27) + (3/4)(2/27) = 7/108. Free spin 23/27 + 7/108 = 11/12; return
+    23/27 + (1/27)(11/12) = 287/324."""
+    symbols = {"A": R, "X": R, "BK": "{kind = 'wild', scatter = true}"}
+    extra = (
+        "[free_spins]\ntrigger = {symbol = 'BK', count = 3}\nspins = 1\n"
+        "expanding_symbol = {A = 1, X = 3}\n"
+    )
+    table = pays("A A A = 1", "X X X = 2")
+    check(machine_from([["A", "BK", "X"]] * 3, symbols, table, extra), Fraction(287, 324))
