@@ -85,12 +85,14 @@ def token_match(machine: Machine, token: str, symbol: str) -> tuple[bool, int]:
 
 def token_match_full(machine: Machine, token: str, symbol: str) -> tuple[bool, int, bool]:
     """(matches, multiplier brought, whether a wild substituted) of ``symbol`` for ``token``."""
+    sym = machine.symbol(symbol)
+    if sym.plays and sym.kind == "blank":  # an empty cell (variable heights) matches nothing
+        return False, 1, False
     if token == ANY:
         return True, 1, False
     members = machine.group(token) or (token,)
-    if symbol in members:
+    if symbol in members or sym.plays in members:
         return True, 1, False
-    sym = machine.symbol(symbol)
     if sym.kind == "wild" and any(m in sym.substitutes for m in members):
         return True, sym.multiplier, True
     return False, 1, False

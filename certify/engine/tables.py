@@ -13,7 +13,7 @@ import numpy as np
 
 from certify.engine.dfa import build_line_automaton, token_match
 from certify.errors import ModelError, Problem
-from certify.model.schema import Machine
+from certify.model.schema import Machine, Symbol
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
 WEIGHT_LOOKUP_MAX = 1 << 16
@@ -139,15 +139,33 @@ MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm
 
 def compile_machine(machine: Machine) -> GameTables:
     """Build the kernel tables of every bet level of ``machine``."""
-    ids = {s.name: i for i, s in enumerate(machine.symbols)}
+    play = play_machine(machine)
+    ids = {s.name: i for i, s in enumerate(play.symbols)}
     counted = _counted_symbols(machine)
     _check_engine_limits(machine, counted)
-    base = _reel_set(machine.strips, machine.weights, machine.rows, ids, counted)
+    heights = machine.heights
+    base = _reel_set(
+        machine.strips,
+        machine.weights,
+        machine.rows,
+        ids,
+        counted,
+        _column_rule(machine, False),
+        heights,
+    )
     fs = machine.free_spins
     free = base
     own_pays = fs is not None and any(not e.free_spins_multiplier for e in machine.pays)
+    own_window = fs is not None and any(
+        s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols
+    )
+    fs_rule = _column_rule(machine, True)
     if fs is not None and fs.strips is not None:
-        free = _reel_set(fs.strips, fs.weights, machine.rows, ids, counted)
+        free = _reel_set(fs.strips, fs.weights, machine.rows, ids, counted, fs_rule, heights)
+    elif own_window:
+        free = _reel_set(
+            machine.strips, machine.weights, machine.rows, ids, counted, fs_rule, heights
+        )
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
     max_count = machine.rows * machine.reels
@@ -176,7 +194,7 @@ def compile_machine(machine: Machine) -> GameTables:
         bonus_weight_cum=np.cumsum([a.weight for a in bonus.awards]).astype(np.int64)
         if bonus
         else np.zeros(1, dtype=np.int64),
-        ways_match=_ways_match(machine, ids)
+        ways_match=_ways_match(play, ids)
         if machine.evaluation == "ways"
         else np.zeros((n_entries, machine.reels, len(ids)), dtype=np.int64),
         ways_family=_ways_family(machine),
@@ -190,7 +208,7 @@ def compile_machine(machine: Machine) -> GameTables:
         ),
     )
     levels = tuple(
-        _level_tables(machine, tables, li, level) for li, level in enumerate(machine.bet_levels)
+        _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
     )
     return dataclasses.replace(tables, levels=levels)
 
@@ -236,23 +254,82 @@ def _counted_symbols(machine: Machine) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+EMPTY = "\u00b7"  # a cell a shorter reel does not show (variable heights): matches nothing
+
+
+def play_machine(machine: Machine) -> Machine:
+    """The machine as the engine plays it: virtual symbols appended.
+
+    A regular symbol with ``wild_in_free_spins`` gets a wild twin ``X*`` that
+    the free-spin windows show in its place (it matches ``X`` literally and
+    substitutes like a wild); variable heights get the empty cell ``EMPTY``.
+    """
+    extra = [
+        Symbol(
+            f"{s.name}*",
+            "wild",
+            1,
+            tuple(x.name for x in machine.symbols if x.kind == "regular"),
+            plays=s.name,
+        )
+        for s in machine.symbols
+        if s.wild_in_free_spins
+    ]
+    if machine.heights is not None:
+        extra.append(Symbol(EMPTY, "blank", plays=EMPTY))
+    return (
+        dataclasses.replace(machine, symbols=machine.symbols + tuple(extra)) if extra else machine
+    )
+
+
+def _column_rule(machine: Machine, free: bool):
+    """How a landed column is evaluated on the lines: wilds in free spins, expanding wilds."""
+    as_wild = {s.name: f"{s.name}*" for s in machine.symbols if s.wild_in_free_spins and free}
+    expanding = {s.name for s in machine.symbols if s.expands == "always" or (free and s.expands)}
+
+    def rule(column: tuple[str, ...]) -> tuple[str, ...]:
+        column = tuple(as_wild.get(name, name) for name in column)
+        for name in column:
+            if name in expanding:
+                return (name,) * len(column)
+        return column
+
+    return rule
+
+
 def _reel_set(
-    strips: tuple, weights: tuple | None, rows: int, ids: dict[str, int], counted: list[str]
+    strips: tuple,
+    weights: tuple | None,
+    rows: int,
+    ids: dict[str, int],
+    counted: list[str],
+    rule=None,
+    heights: tuple | None = None,
 ) -> ReelSet:
+    """Kernel arrays of one set of strips.
+
+    Each reel's *stops* are its (height, stop) pairs (one height of ``rows``
+    unless the reels have variable heights), weighted by height weight x stop
+    weight. ``window`` holds the column as the lines evaluate it (``rule``:
+    expanding wilds, wilds in free spins; a shorter reel padded with
+    :data:`EMPTY`); ``counted`` counts the symbols as they landed.
+    """
     reels = len(strips)
-    max_len = max(len(s) for s in strips)
+    columns = [
+        _columns(strip, weights[r] if weights else None, rows, heights, r, rule)
+        for r, strip in enumerate(strips)
+    ]
+    max_len = max(len(c) for c in columns)
     window = np.zeros((reels, max_len, rows), dtype=np.uint8)
     weight = np.zeros((reels, max_len), dtype=np.int64)
     count = np.zeros((max(len(counted), 1), reels, max_len), dtype=np.int64)
-    for r, strip in enumerate(strips):
-        n = len(strip)
-        for stop in range(n):
-            for row in range(rows):
-                name = strip[(stop + row) % n]
-                window[r, stop, row] = ids[name]
+    for r, reel in enumerate(columns):
+        for stop, (shown, landed, w) in enumerate(reel):
+            window[r, stop] = [ids[name] for name in shown]
+            for name in landed:
                 if name in counted:
                     count[counted.index(name), r, stop] += 1
-            weight[r, stop] = weights[r][stop] if weights else 1
+            weight[r, stop] = w
     total = weight.sum(axis=1)
     cumulative = np.cumsum(weight, axis=1)
     small = int(total.max()) <= WEIGHT_LOOKUP_MAX
@@ -262,14 +339,28 @@ def _reel_set(
             lookup[r, : total[r]] = np.repeat(np.arange(max_len), weight[r])
     return ReelSet(
         window,
-        np.array([len(s) for s in strips], dtype=np.int64),
+        np.array([len(c) for c in columns], dtype=np.int64),
         weight,
         total,
         lookup,
         cumulative,
         count,
-        weighted=weights is not None,
+        weighted=bool((weight[weight > 0] != 1).any()) or weights is not None,
     )
+
+
+def _columns(strip, weights, rows, heights, r, rule) -> list[tuple[tuple, tuple, int]]:
+    """(column as evaluated, column as landed, weight) of every stop of one reel."""
+    n = len(strip)
+    out = []
+    for h, hw in heights[r] if heights else ((rows, 1),):
+        for stop in range(n):
+            landed = tuple(strip[(stop + i) % n] for i in range(h))
+            shown = rule(landed) if rule else landed
+            out.append(
+                (shown + (EMPTY,) * (rows - h), landed, hw * (weights[stop] if weights else 1))
+            )
+    return out
 
 
 def _ways_match(machine: Machine, ids: dict[str, int]) -> np.ndarray:

@@ -23,14 +23,16 @@ Conventions
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import json
 import re
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine, PayEntry, Rules
+from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine, PayEntry, Rules, Symbol
 
 CANONICAL_SCHEMA = "slotcert/machine@1"
 ABSENT = "(absent)"
@@ -73,14 +75,7 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
             "ways": machine.ways,
             "cost": machine.cost,
         },
-        "symbols": {
-            s.name: {
-                "kind": s.kind,
-                "multiplier": s.multiplier,
-                "substitutes": sorted(s.substitutes),
-            }
-            for s in machine.symbols
-        },
+        "symbols": {s.name: _symbol(s) for s in machine.symbols},
         "groups": {name: sorted(members) for name, members in machine.groups},
         "reels": {
             "rows": machine.rows,
@@ -98,6 +93,30 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
         "jackpots": [_jackpot(j) for j in machine.jackpots],
         **_rules(machine),
     }
+
+
+def _symbol(s: Symbol) -> dict[str, Any]:
+    """A symbol; the SPEC 3.1a keys only when set."""
+    out: dict[str, Any] = {
+        "kind": s.kind,
+        "multiplier": s.multiplier,
+        "substitutes": sorted(s.substitutes),
+    }
+    for key in ("expands", "scatter", "wild_in_free_spins", "sticky", "plays"):
+        if getattr(s, key):
+            out[key] = getattr(s, key)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A dataclass (or tuple of them) as JSON-ready data: Fractions as strings."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Fraction | Decimal):
+        return str(value)
+    return value
 
 
 def _pay(p: PayEntry) -> dict[str, Any]:
@@ -129,6 +148,10 @@ def _rules(machine: Machine) -> dict[str, Any]:
         }
     if machine.option_label is not None:
         out["option_label"] = machine.option_label
+    for key in ("full_window_pays", "heights", "hold_and_spin", "cascade", "cluster_pays"):
+        value = getattr(machine, key)
+        if value:
+            out[key] = _plain(value)
     return out
 
 
@@ -284,6 +307,7 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         "strips": _lists(fs.strips),
         "weights": _weights(fs.strips, fs.weights),
         **({"retrigger_once": True} if fs.retrigger_once else {}),
+        **({"expanding_symbol": dict(fs.expanding_symbol)} if fs.expanding_symbol else {}),
         **(
             {
                 "options": [

@@ -12,6 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import ModelError, Problem
+from certify.model.features import (
+    SYMBOL_FEATURE_KEYS,
+    check_features,
+    read_expanding_symbol,
+    read_full_window_pays,
+    read_heights,
+    symbol_features,
+)
+from certify.model.hold import check_hold_window, read_hold_and_spin
 from certify.model.reader import Reader, join
 from certify.model.rules import check_anywhere, check_rules, read_rules
 from certify.model.schema import (
@@ -32,7 +41,16 @@ from certify.model.schema import (
 MACHINE_SCHEMA = "slotcert/machine@1"
 MAX_SYMBOLS = 64
 _TOP_KEYS = ("schema", "machine", "bet", "symbols", "reels", "pays")
-_TOP_OPTIONAL = ("groups", "scatter_pays", "free_spins", "bonus", "jackpots", "rules")
+_TOP_OPTIONAL = (
+    "groups",
+    "scatter_pays",
+    "free_spins",
+    "bonus",
+    "jackpots",
+    "rules",
+    "full_window_pays",
+    "hold_and_spin",
+)
 PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier")
 
 
@@ -96,6 +114,11 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     bonus = _bonus(rd, data.get("bonus"), ctx)
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
     check_rules(rd, rules, pays, scatter, free)
+    full_window = read_full_window_pays(rd, data.get("full_window_pays"), symbols, dict(groups))
+    hold = read_hold_and_spin(rd, data.get("hold_and_spin"), symbols, {j.id for j in jackpots})
+    if hold is not None:
+        check_hold_window(rd, hold, reels["rows"] * len(reels["strips"]), "hold_and_spin")
+    check_features(rd, symbols, pays, free, hold, bonus)
     rd.raise_if_errors()
     machine = Machine(
         **info,
@@ -108,6 +131,8 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         bonus=bonus,
         jackpots=jackpots,
         rules=rules,
+        full_window_pays=full_window,
+        hold_and_spin=hold,
         source=file,
         **reels,
     )
@@ -179,7 +204,7 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
         where = join("symbols", name)
         if name == ANY:
             rd.error(where, f"{ANY!r} is reserved for pay combos", "reserved")
-        t = rd.table(spec, where, ("kind",), ("multiplier", "substitutes"))
+        t = rd.table(spec, where, ("kind",), ("multiplier", "substitutes", *SYMBOL_FEATURE_KEYS))
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"
     symbols = {}
     for name, spec in raw.items():
@@ -193,7 +218,9 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
             for key in ("multiplier", "substitutes"):
                 if key in t:
                     rd.error(join(where, key), f"only wild symbols take `{key}`", "not_wild")
-        symbols[name] = Symbol(name, kinds[name], mult, subs)
+        symbols[name] = Symbol(
+            name, kinds[name], mult, subs, **symbol_features(rd, t, where, kinds[name])
+        )
     return symbols
 
 
@@ -279,7 +306,7 @@ def read_strips(
 
 def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]) -> dict:
     path = "reels"
-    t = rd.table(raw, path, ("rows", "strips"), ("weights", "paylines", "evaluation"))
+    t = rd.table(raw, path, ("rows", "strips"), ("weights", "paylines", "evaluation", "heights"))
     rows = rd.integer(t, "rows", path, 1) or 1
     strips, weights = read_strips(rd, t, path, symbols)
     strips = strips or ()
@@ -304,6 +331,7 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
         "weights": weights,
         "evaluation": evaluation,
         "paylines": tuple(paylines),
+        "heights": read_heights(rd, t.get("heights"), len(strips), rows, evaluation),
     }
 
 
@@ -368,7 +396,7 @@ class _Context:
     def counted(self, name: Any, rd: Reader, where: str, kinds: tuple[str, ...]) -> None:
         if not isinstance(name, str) or name not in self.symbols:
             rd.error(where, f'unknown symbol "{name}"', "unknown_symbol")
-        elif self.symbols[name].kind not in kinds:
+        elif self.symbols[name].kind not in kinds and not self.symbols[name].scatter:
             rd.error(
                 where,
                 f"{name!r} is {self.symbols[name].kind}; expected {' or '.join(kinds)}",
@@ -479,7 +507,16 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         raw,
         where,
         ("trigger",),
-        ("spins", "multiplier", "retrigger", "max_spins", "strips", "weights", "options"),
+        (
+            "spins",
+            "multiplier",
+            "retrigger",
+            "max_spins",
+            "strips",
+            "weights",
+            "options",
+            "expanding_symbol",
+        ),
     )
     trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("scatter", "bonus"))
     options = _options(rd, t, where, trigger.count)
@@ -518,6 +555,9 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         weights,
         retrigger_once=retrigger == "once",
         options=tuple(options),
+        expanding_symbol=read_expanding_symbol(
+            rd, t.get("expanding_symbol"), join(where, "expanding_symbol"), ctx.symbols
+        ),
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import Any
 
 SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
 ANY = "ANY"
@@ -25,6 +26,11 @@ class Symbol:
     kind: str
     multiplier: int = 1
     substitutes: tuple[str, ...] = ()
+    expands: str = ""  # "always" | "free_spins": a wild that fills its reel (SPEC 3.1a)
+    scatter: bool = False  # a wild that is also a scatter (Book of Ra)
+    wild_in_free_spins: bool = False  # a regular symbol that plays as a wild in free spins
+    sticky: bool = False  # a wild that stays where it landed during free spins
+    plays: str = ""  # engine-only virtual symbols: the symbol this one stands for
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,7 @@ class FreeSpins:
     weights: tuple[tuple[int, ...], ...] | None = None
     retrigger_once: bool = False
     options: tuple[FreeSpinOption, ...] = ()
+    expanding_symbol: tuple[tuple[str, int], ...] = ()  # Book of Ra: (symbol, draw weight)
 
     def spins_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols (largest key <= count)."""
@@ -131,6 +138,14 @@ class Jackpot:
     min_bet_level: int | None = None
     mystery: Decimal | None = None
     link: str | None = None
+
+
+@dataclass(frozen=True)
+class FullWindowPay:
+    """The whole window shows one symbol (wilds counting as it): line wins x ``multiplier``."""
+
+    symbol: str  # a symbol, a group or ANY
+    multiplier: int
 
 
 WILD_MULTIPLIER_RULES = ("product", "max", "sum")
@@ -196,6 +211,11 @@ class Machine:
     handpay_limit: Decimal | None = None
     rules: Rules = Rules()
     option_label: str | None = None  # set on the variants of a game with free-spin options
+    full_window_pays: tuple[FullWindowPay, ...] = ()
+    heights: tuple[tuple[tuple[int, int], ...], ...] | None = None  # per reel: (rows, weight)
+    hold_and_spin: Any = None  # certify.model.hold.HoldAndSpin (SPEC 3.1b)
+    cascade: Any = None  # certify.model.screens.Cascade (SPEC 3.1b)
+    cluster_pays: tuple[Any, ...] = ()  # certify.model.screens.ClusterPay
     source: str = field(default="", compare=False)
 
     @property

@@ -1,0 +1,166 @@
+"""Read and check the window features of SPEC 3.1a/3.1b (symbols, Book of Ra, full windows).
+
+Symbol keys (``expands``, ``scatter`` on a wild, ``wild_in_free_spins``,
+``sticky``), ``[free_spins] expanding_symbol``, ``[[full_window_pays]]`` and
+``[reels] heights``; every problem is located.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certify.model.reader import Reader, join
+from certify.model.schema import ANY, FreeSpins, FullWindowPay, PayEntry, Symbol
+
+SYMBOL_FEATURE_KEYS = ("expands", "scatter", "wild_in_free_spins", "sticky")
+
+
+def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str, Any]:
+    """The feature keys of one symbol table, each checked against the symbol's kind."""
+    out: dict[str, Any] = {}
+    expands = t.get("expands", False)
+    if expands not in (True, False, "free_spins"):
+        rd.error(
+            join(where, "expands"), f'must be true, false or "free_spins", got {expands!r}', "type"
+        )
+    elif expands:
+        out["expands"] = "always" if expands is True else "free_spins"
+    for key in ("scatter", "wild_in_free_spins", "sticky"):
+        if rd.boolean(t, key, where, False):
+            out[key] = True
+    for key in ("expands", "scatter", "sticky"):
+        if out.get(key) and kind != "wild":
+            rd.error(
+                join(where, key), f"only wild symbols take `{key}`; this one is {kind}", "not_wild"
+            )
+    if out.get("wild_in_free_spins") and kind != "regular":
+        rd.error(
+            join(where, "wild_in_free_spins"),
+            f"only regular symbols take it; this one is {kind}",
+            "bad_kind",
+        )
+    return out
+
+
+def read_expanding_symbol(
+    rd: Reader, raw: Any, where: str, symbols: dict[str, Symbol]
+) -> tuple[tuple[str, int], ...]:
+    """``expanding_symbol = {A = 10, K = 10}``: draw weights of the Book-of-Ra symbol."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        rd.error(where, "must be a table of symbol = weight, such as {A = 10, K = 12}", "type")
+        return ()
+    out = []
+    for name, weight in raw.items():
+        at = join(where, name)
+        if name not in symbols:
+            rd.error(at, f'unknown symbol "{name}"', "unknown_symbol")
+        elif symbols[name].kind != "regular":
+            rd.error(at, f"must be a regular symbol, {name!r} is {symbols[name].kind}", "bad_kind")
+        out.append((name, rd.check_int(weight, at, 1) or 1))
+    return tuple(out)
+
+
+def read_full_window_pays(
+    rd: Reader, raw: Any, symbols: dict[str, Symbol], groups: dict[str, tuple[str, ...]]
+) -> tuple[FullWindowPay, ...]:
+    """``[[full_window_pays]]``: one symbol, group or ANY filling the window multiplies the wins."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        rd.error("full_window_pays", "must be an array of [[full_window_pays]] tables", "type")
+        return ()
+    out = []
+    for i, spec in enumerate(raw):
+        where = join("full_window_pays", i)
+        t = rd.table(spec, where, ("symbol", "multiplier"))
+        symbol = t.get("symbol")
+        if not isinstance(symbol, str) or not (
+            symbol == ANY or symbol in symbols or symbol in groups
+        ):
+            rd.error(join(where, "symbol"), f'unknown symbol or group "{symbol}"', "unknown_symbol")
+        out.append(FullWindowPay(str(symbol), rd.integer(t, "multiplier", where, 1) or 1))
+    return tuple(out)
+
+
+def read_heights(
+    rd: Reader, raw: Any, reels: int, rows: int, evaluation: str
+) -> tuple[tuple[tuple[int, int], ...], ...] | None:
+    """``[reels] heights``: per reel, the rows it may show and their weights (ways games)."""
+    if raw is None:
+        return None
+    where = "reels.heights"
+    if evaluation != "ways":
+        rd.error(
+            where,
+            f"variable heights are for ways games; this is a {evaluation} game",
+            "rule_not_applicable",
+        )
+    if not isinstance(raw, list) or len(raw) != reels:
+        rd.error(where, f"needs one table list per reel ({reels})", "ragged")
+        return None
+    out = []
+    for r, table in enumerate(raw):
+        at = join(where, r)
+        if not isinstance(table, list) or not table:
+            rd.error(at, "must be a non-empty array of {rows = n, weight = w}", "type")
+            continue
+        entries = []
+        for i, spec in enumerate(table):
+            here = join(at, i)
+            t = rd.table(spec, here, ("rows", "weight"))
+            n = rd.integer(t, "rows", here, 1) or 1
+            if n > rows:
+                rd.error(
+                    join(here, "rows"),
+                    f"{n} is above reels.rows = {rows} (the tallest reel)",
+                    "range",
+                )
+            entries.append((n, rd.integer(t, "weight", here, 1) or 1))
+        out.append(tuple(entries))
+    if out and max(n for table in out for n, _ in table) != rows:
+        rd.error("reels.rows", "must equal the tallest height of reels.heights", "range")
+    return tuple(out)
+
+
+def check_features(
+    rd: Reader,
+    symbols: dict[str, Symbol],
+    pays: tuple[PayEntry, ...],
+    free: FreeSpins | None,
+    hold: Any,
+    bonus: Any,
+) -> None:
+    """Located errors for features that need what the game does not have."""
+    for s in symbols.values():
+        where = join("symbols", s.name)
+        if s.expands == "free_spins" and free is None:
+            rd.error(join(where, "expands"), "the game has no free spins", "rule_not_applicable")
+        if s.wild_in_free_spins and free is None:
+            rd.error(
+                join(where, "wild_in_free_spins"),
+                "the game has no free spins",
+                "rule_not_applicable",
+            )
+        if s.sticky and free is None:
+            rd.error(
+                join(where, "sticky"),
+                "sticky wilds stay during free spins: the game has none",
+                "rule_not_applicable",
+            )
+    if free is not None:
+        paying = {e.combo[0] for e in pays if len(set(e.combo)) == 1}
+        for name, _ in free.expanding_symbol:
+            if name in symbols and name not in paying:
+                rd.error(
+                    join("free_spins.expanding_symbol", name),
+                    f'"{name}" has no line pay to expand',
+                    "rule_not_applicable",
+                )
+    if hold is not None and bonus is not None:
+        rd.error(
+            "hold_and_spin",
+            "a game with both [bonus] and [hold_and_spin] is not supported",
+            "unsupported",
+        )
