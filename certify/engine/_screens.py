@@ -58,7 +58,18 @@ def load_screen(ps, stops, window, length, grid, above):
 
 @jit(inline="always")
 def line_screen(
-    grid, paylines, trans, live, state_win, state_entry, start, key_entry, entry_len, mark, awards, cw
+    grid,
+    paylines,
+    trans,
+    live,
+    state_win,
+    state_entry,
+    start,
+    key_entry,
+    entry_len,
+    mark,
+    awards,
+    cw,
 ):
     """Line credits of a screen; marks the cells of every paying run (its wilds included).
 
@@ -175,7 +186,9 @@ def scatter_screen(grid, counted_of, cnt, scatter_pay, excl, mark):
 
 
 @jit(inline="always")
-def refill_screen(ps, grid, mark, above, window, length, total_weight, cumulative, rand, s0, s1, s2, s3):
+def refill_screen(
+    ps, grid, mark, above, window, length, total_weight, cumulative, rand, s0, s1, s2, s3
+):
     """Remove the marked cells, let the rest fall, refill the gap; return the RNG state.
 
     ``rand`` 0: the new cells are the stops above the window (``above``),
@@ -333,7 +346,12 @@ def simulate_screen_chunks(  # noqa: C901
     )
     scatter_pay, bonus_pay, cap = level.scatter_pay, level.bonus_pay, level.cap
     paylines, entry_len = game.paylines, game.entry_len
-    fs_counted, fs_min, fs_spins, fs_mult = game.fs_counted, game.fs_min, game.fs_spins, game.fs_mult
+    fs_counted, fs_min, fs_spins, fs_mult = (
+        game.fs_counted,
+        game.fs_min,
+        game.fs_spins,
+        game.fs_mult,
+    )
     fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
     bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
     excl = game.scatter_excl

@@ -76,16 +76,39 @@ def is_screen_game(machine: Any) -> bool:
 def screen_problems(machine: Any, file: str = "") -> list[Problem]:
     """Located errors for what the screen kernels do not play (empty: supported).
 
-    A cascade on a ways game, ``rules.direction = "both"`` and ``anywhere``
-    pays with a cascade are refused: their vanishing cells are not defined
-    by a run from reel 1.
+    Window transforms (variable heights, expanding, sticky and free-spin
+    wilds, the drawn expanding symbol, full-window pays) and hold and spin
+    are refused in screen games; so are, with a cascade, a ways game,
+    ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
+    are not defined by a run from reel 1.
     """
     where = file or machine.source or machine.id
     out = []
+    if not is_screen_game(machine):
+        return out
+    window_rules = [
+        ("reels.heights", machine.heights is not None),
+        ("full_window_pays", bool(machine.full_window_pays)),
+        ("hold_and_spin", machine.hold_and_spin is not None),
+        (
+            "free_spins.expanding_symbol",
+            bool(machine.free_spins and machine.free_spins.expanding_symbol),
+        ),
+    ]
+    for s in machine.symbols:
+        for key in ("expands", "wild_in_free_spins", "sticky"):
+            window_rules.append((f"symbols.{s.name}.{key}", bool(getattr(s, key))))
+    for key, used in window_rules:
+        if used:
+            out.append(
+                Problem(where, key, "not supported in a cascade or cluster game", "unsupported")
+            )
     if cascade_of(machine) is not None:
         if machine.evaluation == "ways":
             out.append(
-                Problem(where, "cascade", "a cascade on a ways game is not supported", "unsupported")
+                Problem(
+                    where, "cascade", "a cascade on a ways game is not supported", "unsupported"
+                )
             )
         if machine.rules.direction != "left":
             out.append(
@@ -213,4 +236,3 @@ def run_screen_chunks(
         hist,
     )
     return out, sq, awards[:, : lt.n_keys] @ lt.award_keys, hist
-
