@@ -83,7 +83,7 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
     are not defined by a run from reel 1.
     """
     where = file or machine.source or machine.id
-    out = []
+    out: list[Problem] = []
     if not is_screen_game(machine):
         return out
     window_rules = [

@@ -176,7 +176,7 @@ def longest_cascade(machine: Machine | GameTables) -> int | None:
 def compute_screen_exact(
     machine: Machine | GameTables, max_cycle: int = MAX_SCREEN_CYCLE
 ) -> ExactResult | None:
-    """Exact figures of every bet level of a screen game, or None (:func:`screen_infeasible_reason`)."""
+    """Exact figures of every level of a screen game, or None (:func:`screen_infeasible_reason`)."""
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     if screen_infeasible_reason(tables, max_cycle) is not None:
         return None
