@@ -457,3 +457,60 @@ def simulate_screen_chunks(  # noqa: C901
         out_sq[c] = s_sq
         out_awards[c, :] = awards
         out_hist[c, :] = hist_c
+
+
+@jit
+def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out):
+    """Each row of stops played as one sequence, refill by strip: a test and replay hook.
+
+    ``out[i]`` = (credits, scatter credits, largest free-spin trigger count,
+    largest bonus trigger count, screens shown).
+    """
+    ps = reels.set_of[phase]
+    n_reels, rows = reels.window.shape[1], reels.window.shape[3]
+    above = np.zeros(n_reels, dtype=np.int64)
+    grid = np.zeros((n_reels, rows), dtype=np.int64)
+    mark = np.zeros((n_reels, rows), dtype=np.bool_)
+    cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
+    queue = np.zeros(n_reels * rows, dtype=np.int64)
+    seen = np.zeros(n_reels * rows, dtype=np.int64)
+    awards = np.zeros(scr.aw_off + scr.cl_entry.max() + 2, dtype=np.int64)
+    s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+    stamp = 0
+    for i in range(stop_rows.shape[0]):
+        stops = stop_rows[i].copy()
+        spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(
+            ps,
+            phase,
+            stops,
+            reels.window,
+            reels.length,
+            reels.total_weight,
+            reels.cumulative,
+            game.paylines,
+            game.entry_len,
+            level,
+            scr,
+            scatter_pay,
+            excl,
+            game.fs_counted,
+            game.bonus_counted,
+            grid,
+            mark,
+            above,
+            cnt,
+            queue,
+            seen,
+            stamp,
+            awards,
+            0,
+            s0,
+            s1,
+            s2,
+            s3,
+        )
+        out[i, 0] = spin
+        out[i, 1] = sc
+        out[i, 2] = fs_top
+        out[i, 3] = bonus_top
+        out[i, 4] = n

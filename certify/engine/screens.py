@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from certify.engine._kernels import N_OUT
-from certify.engine._screens import simulate_screen_chunks
+from certify.engine._screens import play_stops, simulate_screen_chunks
 from certify.engine.kernel_inputs import (
     game_inputs,
     hist_inputs,
@@ -32,6 +32,7 @@ __all__ = [
     "cascade_of",
     "cluster_pays_of",
     "is_screen_game",
+    "play_sequences",
     "run_screen_chunks",
     "screen_inputs",
     "screen_problems",
@@ -236,3 +237,30 @@ def run_screen_chunks(
         hist,
     )
     return out, sq, awards[:, : lt.n_keys] @ lt.award_keys, hist
+
+
+def play_sequences(
+    tables: GameTables, level_index: int, stops: np.ndarray, phase: int = 0
+) -> np.ndarray:
+    """Play rows of stops as strip-refill sequences (a test and replay hook).
+
+    Returns (n, 5) int64: credits (screen multipliers included, not the
+    free-spin multiplier), scatter credits, largest free-spin trigger count,
+    largest bonus trigger count, screens shown.
+    """
+    lt = tables.levels[level_index]
+    scr = screen_inputs(tables, level_index)._replace(refill_random=0)
+    out = np.zeros((stops.shape[0], 5), dtype=np.int64)
+    scatter = lt.scatter_pay if phase == 0 else lt.scatter_pay_fs
+    play_stops(
+        np.ascontiguousarray(stops, dtype=np.int64),
+        phase,
+        reel_inputs(tables),
+        level_inputs(lt, tables),
+        game_inputs(tables),
+        scr,
+        scatter,
+        tables.scatter_excl,
+        out,
+    )
+    return out
