@@ -218,6 +218,8 @@ def brute_force(m: Machine, li: int) -> dict:
     total_w = longest = 0
     for stops, w in cycle(m.strips, m.weights):
         win, top, screens, paid = play(m, m.strips, m.weights, stops, li)
+        if m.rules.win_cap is not None:  # games without features: the sequence's total
+            win = min(win, m.rules.win_cap * tb)
         longest = max(longest, screens)
         for e in paid:
             awards[e] += w

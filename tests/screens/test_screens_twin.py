@@ -150,3 +150,17 @@ def test_cluster_hand_grid():
 
     out = play_sequences(compile_machine(m), 0, np.array([[0, 0, 0]]))
     assert int(out[0, 0]) == 3
+
+
+def test_win_cap_caps_the_sequence_total():
+    data = lines_data(
+        [["A", "A", "K"], ["A", "K", "A"], ["A", "K"]],
+        2,
+        [[0, 0, 0], [1, 1, 1]],
+        [(["A", "A", "A"], 5), (["K", "K", "K"], 2)],
+        extra={"rules": {"win_cap": 4}},
+    )
+    m = machine_of(data, Cascade("strip", (1, 2, 3), 10))
+    assert_same(m)
+    ex = compute_screen_exact(m)
+    assert ex is not None and ex.levels[0].win_cap_rtp < 0
