@@ -43,7 +43,7 @@ from certify.engine._kernels import (
 )
 from certify.engine._rng import bounded, draw_spin
 
-__all__ = ["N_OUT", "cascade_spin", "cluster_win", "simulate_screen_chunks"]
+__all__ = ["N_OUT", "cascade_spin", "cluster_win", "ways_screen", "simulate_screen_chunks"]
 
 
 @jit(inline="always")
@@ -94,6 +94,74 @@ def line_screen(
             awards[key] += cw
             for r in range(entry_len[key_entry[key]]):
                 mark[r, paylines[line, r]] = True
+    return total, paid
+
+
+@jit(inline="always")
+def ways_screen(
+    grid,
+    ways_match,
+    entry_len,
+    family,
+    rank,
+    credits,
+    fam_len,
+    fam_win,
+    fam_entry,
+    mark,
+    awards,
+    cw,
+):
+    """Ways credits of a screen; marks every cell of every paying ways combination.
+
+    As :func:`certify.engine._kernels.ways_win` on the grid: an entry's ways
+    are the product over its reels of the matching cells (a wild counts its
+    multiplier, ``ways_match``); each family (first token) pays its longest
+    entry, of those the highest base value (``rank``), at ``credits``. The
+    cells that vanish are the matching cells of the paid entry's reels.
+    Returns (credits, whether something paid).
+    """
+    fam_len[:] = 0
+    fam_win[:] = 0
+    rows = grid.shape[1]
+    for e in range(entry_len.shape[0]):
+        prod = 1
+        for r in range(entry_len[e]):
+            col = 0
+            for w in range(rows):
+                col += ways_match[e, r, grid[r, w]]
+            prod *= col
+            if prod == 0:
+                break
+        if prod > 0:
+            f = family[e]
+            v = rank[e] * prod
+            if entry_len[e] > fam_len[f] or (entry_len[e] == fam_len[f] and v > fam_win[f]):
+                fam_len[f] = entry_len[e]
+                fam_win[f] = v
+                fam_entry[f] = e
+    total = 0
+    paid = False
+    for f in range(fam_len.shape[0]):
+        if fam_len[f] == 0:
+            continue
+        e = fam_entry[f]
+        if rank[e] == credits[e]:
+            total += fam_win[f]
+        else:  # the free spins' own credits: the ways once more
+            prod = 1
+            for r in range(entry_len[e]):
+                col = 0
+                for w in range(rows):
+                    col += ways_match[e, r, grid[r, w]]
+                prod *= col
+            total += credits[e] * prod
+        paid = True
+        awards[e] += cw
+        for r in range(entry_len[e]):
+            for w in range(rows):
+                if ways_match[e, r, grid[r, w]] > 0:
+                    mark[r, w] = True
     return total, paid
 
 
@@ -242,6 +310,7 @@ def cascade_spin(
     cnt,
     queue,
     seen,
+    fam,
     stamp,
     awards,
     cw,
@@ -258,6 +327,9 @@ def cascade_spin(
     Returns (credits, of which scatter credits, largest free-spin trigger
     count, largest bonus trigger count, screens shown, stamp, s0, s1, s2, s3);
     credits include the screen multipliers, not the free-spin multiplier.
+    ``fam`` (3, families): the ways families' scratch rows. Keep this at 30
+    arguments or fewer: CPython 3.11 passes more as ``*args``, which numba
+    cannot inline.
     """
     load_screen(ps, stops, window, length, grid, above)
     mults = scr.mults
@@ -278,6 +350,21 @@ def cascade_spin(
                 stamp,
                 awards,
                 scr.aw_off,
+                cw,
+            )
+        elif scr.ways != 0:
+            win, paid = ways_screen(
+                grid,
+                scr.ways_match,
+                entry_len,
+                scr.family,
+                level.credits[0],
+                level.credits[phase],
+                fam[0],
+                fam[1],
+                fam[2],
+                mark,
+                awards,
                 cw,
             )
         else:
@@ -366,6 +453,7 @@ def simulate_screen_chunks(  # noqa: C901
         cnt = private(scatter_pay.shape[1])
         queue = private(n_reels * rows)
         seen = private(n_reels * rows)
+        fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
         awards = private(out_awards.shape[1])
         hist_c = private(edges.shape[0])
         stamp = 0
@@ -420,6 +508,7 @@ def simulate_screen_chunks(  # noqa: C901
                 cnt,
                 queue,
                 seen,
+                fam,
                 stamp,
                 awards,
                 1 - fs,
@@ -474,6 +563,7 @@ def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out
     cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
     queue = np.zeros(n_reels * rows, dtype=np.int64)
     seen = np.zeros(n_reels * rows, dtype=np.int64)
+    fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
     awards = np.zeros(scr.aw_off + scr.cl_entry.max() + 2, dtype=np.int64)
     s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
     stamp = 0
@@ -501,6 +591,7 @@ def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out
             cnt,
             queue,
             seen,
+            fam,
             stamp,
             awards,
             0,

@@ -57,6 +57,9 @@ class ScreenInputs(NamedTuple):
     cl_entry: np.ndarray  # (symbols, cells + 1) the cluster_pays entry paid (-1 none)
     aw_off: int  # award slot of cluster entry 0 (after the line award keys)
     weight: np.ndarray  # (sets, reels, stops) stop weights (exact enumeration)
+    ways: int  # 1: a ways game
+    ways_match: np.ndarray  # (entries, reels, symbols) ways a cell brings (a dummy for lines)
+    family: np.ndarray  # (entries,) ways family (at least one slot)
 
 
 def cascade_of(machine: Any) -> Any:
@@ -79,7 +82,7 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
 
     Window transforms (variable heights, expanding, sticky and free-spin
     wilds, the drawn expanding symbol, full-window pays) and hold and spin
-    are refused in screen games; so are, with a cascade, a ways game,
+    are refused in screen games; so are, with a cascade,
     ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
     are not defined by a run from reel 1.
     """
@@ -105,12 +108,6 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
                 Problem(where, key, "not supported in a cascade or cluster game", "unsupported")
             )
     if cascade_of(machine) is not None:
-        if machine.evaluation == "ways":
-            out.append(
-                Problem(
-                    where, "cascade", "a cascade on a ways game is not supported", "unsupported"
-                )
-            )
         if machine.rules.direction != "left":
             out.append(
                 Problem(
@@ -198,6 +195,9 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         cl_entry=entry,
         aw_off=lt.n_keys,
         weight=weight,
+        ways=1 if t.is_ways else 0,
+        ways_match=t.ways_match if t.is_ways else np.zeros((1, 1, 1), dtype=np.int64),
+        family=t.ways_family if t.ways_family.size else np.zeros(1, dtype=np.int64),
     )
 
 

@@ -57,6 +57,7 @@ def enumerate_screen_cycle(
         cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
         queue = np.zeros(n_reels * rows, dtype=np.int64)
         seen = np.zeros(n_reels * rows, dtype=np.int64)
+        fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
         awards = out_aw[outer]
         stamp = 0
         s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)  # unused
@@ -88,6 +89,7 @@ def enumerate_screen_cycle(
                 cnt,
                 queue,
                 seen,
+                fam,
                 stamp,
                 awards,
                 w,

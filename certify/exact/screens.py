@@ -270,8 +270,9 @@ def _awards(
     out = []
     if lt.n_keys:
         per_entry = cyc.buckets.awards[: lt.n_keys] @ lt.award_keys
+        kind = "ways" if tables.is_ways else "line"
         out = [
-            AwardExact("line", e.combo, int(lt.credits[e.index]), float(per_entry[e.index]) / total)
+            AwardExact(kind, e.combo, int(lt.credits[e.index]), float(per_entry[e.index]) / total)
             for e in m.pays
         ]
     for i, cp in enumerate(cluster_pays_of(m)):

@@ -44,6 +44,21 @@ def lines_data(
     return data
 
 
+def ways_data(strips: list[list[str]], rows: int, pays, symbols=None, scatter_pays=()) -> dict:
+    """A ways machine as parsed TOML (cost 3 per level)."""
+    data = lines_data(strips, rows, [[0] * len(strips)], pays, symbols, scatter_pays)
+    data["bet"] = {
+        "denomination": "0.01",
+        "currency": "EUR",
+        "ways": rows ** len(strips),
+        "cost": 3,
+        "bet_levels": [1, 2],
+    }
+    del data["reels"]["paylines"]
+    data["reels"]["evaluation"] = "ways"
+    return data
+
+
 def machine_of(data: dict[str, Any], cascade: Cascade | None = None, **changes: Any) -> Machine:
     """Parse ``data`` and attach a cascade (the loader does not read it yet)."""
     machine, _ = parse_machine(data, "test.toml")

@@ -70,6 +70,35 @@ def line_screen(m: Machine, grid, li: int):
     return total, cells, paid
 
 
+def ways_screen(m: Machine, grid, li: int):
+    """(credits, cells to remove, paid entries) of a ways screen.
+
+    An entry of length k pays its credits x the product over reels 1..k of
+    its matching cells (a wild counting its multiplier); each symbol (first
+    token) pays only its longest combination, of those the highest; the
+    matching cells of the paid entry's reels vanish.
+    """
+    level = m.bet_levels[li]
+    best: dict[str, tuple[int, int, object]] = {}
+    for entry in m.pays:
+        ways = 1
+        for pos, token in enumerate(entry.combo):
+            ways *= sum(x for ok, x in (matches(m, token, y) for y in grid[pos]) if ok)
+        if ways == 0:
+            continue
+        pay = entry.credits(li, level) * ways
+        old = best.get(entry.combo[0])
+        if old is None or (len(entry.combo), pay) > (old[0], old[1]):
+            best[entry.combo[0]] = (len(entry.combo), pay, entry)
+    total, cells, paid = 0, set(), []
+    for _, pay, entry in best.values():
+        total += pay
+        paid.append(entry.index)
+        for pos, token in enumerate(entry.combo):
+            cells |= {(pos, w) for w, y in enumerate(grid[pos]) if matches(m, token, y)[0]}
+    return total, cells, paid
+
+
 def cluster_screen(m: Machine, grid, li: int):
     """(credits, cells to remove, paid cluster entries) of the clusters of one screen."""
     tb = m.total_bet(m.bet_levels[li])
@@ -136,6 +165,8 @@ def play(m: Machine, strips, weights, stops, li: int, rng: random.Random | None 
     while True:
         if m.evaluation == "cluster":
             win, cells, entries = cluster_screen(m, grid, li)
+        elif m.evaluation == "ways":
+            win, cells, entries = ways_screen(m, grid, li)
         else:
             win, cells, entries = line_screen(m, grid, li)
         sc, sc_cells, counts = scatter_screen(m, grid, li)

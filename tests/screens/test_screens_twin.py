@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import screens_twin as twin
-from games import cluster_machine, lines_data, machine_of
+from games import cluster_machine, lines_data, machine_of, ways_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +36,7 @@ def assert_same(m, li: int = 0) -> None:
     assert abs(lv.rtp - float(ref["rtp"])) < 1e-12
     assert abs(lv.hit_frequency - float(ref["hit_frequency"])) < 1e-12
     assert abs(lv.variance - float(ref["variance"])) < 1e-12 * max(1.0, float(ref["variance"]))
-    kinds = {"line", "cluster"}
+    kinds = {"line", "ways", "cluster"}
     probs = [a.probability for a in lv.awards if a.kind in kinds]
     assert len(probs) == len(ref["awards"])
     for p, q in zip(probs, ref["awards"]):
@@ -164,3 +164,25 @@ def test_win_cap_caps_the_sequence_total():
     assert_same(m)
     ex = compute_screen_exact(m)
     assert ex is not None and ex.levels[0].win_cap_rtp < 0
+
+
+@SETTINGS
+@given(
+    strips=st.lists(strip, min_size=3, max_size=3),
+    pays=st.tuples(*[st.integers(1, 9)] * 4),
+    mults=st.lists(st.integers(1, 5), min_size=1, max_size=3),
+)
+def test_ways_cascade_twin_equals_exact(strips, pays, mults):
+    data = ways_data(
+        strips,
+        2,
+        [
+            (["A", "A", "A"], pays[0]),
+            (["K", "K", "K"], pays[1]),
+            (["A", "A"], pays[2]),
+            (["K", "K"], pays[3]),
+        ],
+        SYMBOLS,
+        [("S", 3, 2)],
+    )
+    assert_same(machine_of(data, Cascade("strip", tuple(mults), 6)))
