@@ -204,9 +204,11 @@ def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Pr
     longest = check_cascade_cycle(machine)
     if longest is None or longest <= cascade.max_screens:
         return None
+    endless = longest >= 10 * cascade.max_screens + 100  # the probe's limit
+    size = f"at least {longest} screens (it may never end)" if endless else f"{longest} screens"
     return Problem(
         file,
         join(where, "max_screens"),
-        f"a cycle of {longest} screens exceeds {cascade.max_screens}",
+        f"a cycle of {size} exceeds {cascade.max_screens}",
         "cascade_too_long",
     )

@@ -95,3 +95,38 @@ def test_cascade_cycle_check():
     problem = cascade_cycle_problem(hand_machine(max_screens=3), "x.toml")
     assert problem is not None
     assert str(problem) == "x.toml: cascade.max_screens: a cycle of 4 screens exceeds 3"
+
+
+def test_screen_problems_name_what_is_not_played():
+    import dataclasses
+
+    from certify.engine.screens import screen_problems
+    from certify.model.schema import Rules
+
+    m = hand_machine()
+    assert screen_problems(m) == []
+    both = dataclasses.replace(m, rules=Rules(direction="both"))
+    assert [p.path for p in screen_problems(both, "x.toml")] == ["rules.direction"]
+    anywhere = dataclasses.replace(
+        m, pays=(dataclasses.replace(m.pays[0], anywhere=True), m.pays[1])
+    )
+    assert [p.path for p in screen_problems(anywhere)] == ["pays[0].anywhere"]
+    assert screen_problems(dataclasses.replace(m, cascade=None)) == []
+
+
+def test_cycle_check_of_random_refill_and_endless_cascades():
+    import dataclasses
+
+    from games import lines_data, machine_of
+
+    m = hand_machine()
+    assert check_cascade_cycle(dataclasses.replace(m, cascade=Cascade("random", (1,), 5))) is None
+    endless = machine_of(
+        lines_data([["A"], ["A", "A"], ["A"]], 2, [[0, 0, 0]], [(["A", "A", "A"], 1)]),
+        Cascade("strip", (1,), 5),
+    )
+    assert check_cascade_cycle(endless) == 10 * 5 + 100
+    problem = cascade_cycle_problem(endless, "x.toml")
+    assert problem is not None and problem.message == (
+        "a cycle of at least 150 screens (it may never end) exceeds 5"
+    )

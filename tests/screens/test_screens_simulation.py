@@ -155,3 +155,26 @@ def test_bit_identical_for_any_thread_count():
     t = compile_machine(feature_game("random"))
     here = run_screen_chunks(t, 0, 11, 3, np.array([5000, 3000, 4000, 2000]))
     assert [a.tolist() for a in here] == results[0]
+
+
+def test_ways_cascade_simulation_within_five_sigma_of_exact():
+    from games import ways_data
+
+    symbols = {
+        "A": {"kind": "regular"},
+        "K": {"kind": "regular"},
+        "W": {"kind": "wild", "multiplier": 2},
+        "S": {"kind": "scatter"},
+    }
+    data = ways_data(
+        [["A", "K", "W", "S"], ["K", "A", "A", "S", "W"], ["A", "K", "K", "A"]],
+        2,
+        [(["A", "A", "A"], 3), (["K", "K", "K"], 2), (["A", "A"], 1)],
+        symbols,
+        [("S", 2, 1)],
+    )
+    t = compile_machine(machine_of(data, Cascade("strip", (1, 2, 3), 8)))
+    ex = compute_screen_exact(t)
+    assert ex is not None
+    sim = simulate(t)
+    assert abs(sim.rtp - ex.levels[0].rtp) < 5 * sim.std_error
