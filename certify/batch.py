@@ -17,7 +17,7 @@ from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact
-from certify.exact.cycle import infeasible_reason
+from certify.exact.cycle import exact_infeasible
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.jurisdiction import Jurisdiction
@@ -138,7 +138,8 @@ def _certify_variant(
     """Certify one machine (or one free-spin option of it)."""
     started = time.perf_counter()
     tables = compile_machine(machine)
-    exact = compute_exact(tables)
+    refused = exact_infeasible(tables)
+    exact = None if refused else compute_exact(tables)
     cert = Certification(
         machine,
         jurisdiction,
@@ -149,9 +150,13 @@ def _certify_variant(
         exact_cycle=exact.cycle if exact else None,
     )
     if exact is None:
-        reason = infeasible_reason(tables) or "the exact figures cannot be computed"
         cert.findings.append(
-            Finding("warning", "exact_infeasible", f"{reason}; the verdict rests on simulation")
+            Finding(
+                "warning",
+                "exact_infeasible",
+                f"the exact calculator refuses this game ({refused}); "
+                "the verdict rests on simulation",
+            )
         )
     sims = _simulate_levels(tables, spins, seed, float(jurisdiction.confidence), progress, runner)
     for lt in tables.levels:

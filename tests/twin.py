@@ -1,15 +1,67 @@
 """A slow, obviously-correct pure-Python twin of the engine: the test oracle.
 
-It reads the rules of SPEC section 3.1 straight off the ``Machine`` object,
-with no tables, automata or kernels: for each payline, every pay entry is
-tried token by token and the highest win is kept. Full-cycle figures come
+It reads the rules of SPEC sections 3.1 and 3.1a straight off the ``Machine``
+object, with no tables, automata or kernels: for each payline, every pay entry
+is tried token by token and the highest win is kept. Full-cycle figures come
 from brute force over every stop combination, and free-spin moments from a
-memoised forward recursion over (spins left, spins awarded) — a different
-formulation from the exact calculator's backward recursion.
+memoised forward recursion over (spins left, spins awarded, retrigger used) --
+a different formulation from the exact calculator's backward recursion. For
+cycles too large to walk (IGT Cleopatra: 33 million stop combinations x 20
+lines), ``mean_by_decomposition`` gives the exact mean alone: per-line
+decomposition, scatter counts convolved over the reels, free spins by Wald's
+identity; it equals the brute force wherever both run. It is written from the
+spec, never from ``certify.engine`` or ``certify.exact``.
+
+Rules of real games (SPEC 3.1a, ``Machine.rules`` and the pay-entry flags), as
+this twin reads them:
+
+* ``wild_multiplier``: only wilds that *substitute* in the paying run bring a
+  multiplier (a wild matching its own literal token, ``W`` in ``W W W``, brings
+  none). "product": the product of their multipliers (x2, x2 -> x4); "max": the
+  largest, once; "sum": the sum of their multipliers that are > 1 (x2, x3 ->
+  x5; a plain x1 wild adds nothing), 1 when there are none.
+* A line's paying entry is chosen by its base value, credits x wild multiplier;
+  an entry a jackpot replaces ranks above every other (it pays 0 credits).
+  Ties keep the first entry in pay-table order.
+* ``pure_wild_line = "wild_award"``: an entry is not met when every cell of its
+  run is a wild and at least one of them matched by substitution (not its own
+  token); runs holding a non-wild symbol are unchanged, and wilds-only entries
+  such as ``W W W`` still pay. An ``anywhere`` entry is not met when every cell
+  it counts is a substituting wild.
+* ``anywhere = true`` on ``combo = [S] * k``: met when at least k cells of the
+  line (any reels) match S (S itself, a member if S is a group, or a wild that
+  substitutes for it); its multiplier combines every matching cell of the line
+  that is a substituting wild. It competes with the run entries by base value:
+  the line pays only its highest met entry.
+* ``direction = "both"``: each line is read from reel 1 rightwards and from the
+  last reel leftwards (``combo[0]`` on the last reel, ``combo[1]`` on the one
+  before, ...). The line pays its best left entry plus its best right entry,
+  except that when both cover every reel it pays the larger once. A wild may
+  take part in both. Award counts count each paid entry (both, or the one paid
+  once). ``anywhere`` entries with ``direction = "both"`` are not modelled
+  (NotImplementedError).
+* ``scatter_unit = "line_bet"``: scatter pays x the bet level (credits per line,
+  or per cost unit in ways games) instead of x the total bet.
+* ``exclusive_scatters``: of those symbols, in the listed order, only the first
+  whose count meets a scatter pay pays; the later ones in the list pay nothing
+  on that spin; scatters not in the list are unaffected.
+* ``free_spins_multiplier = false``: in free spins that entry's win is paid as
+  is (not x the free-spin multiplier); scatter and other wins still are. The
+  entry is still chosen by base value.
+* ``retrigger = "once"``: in one feature only the first retrigger adds spins;
+  every later trigger adds none. The first trigger uses the one retrigger even
+  if ``max_spins`` (the cap on spins awarded in one feature) lets it add none.
+* ``win_cap``: a spin's whole win is min(total, win_cap x total bet); brute
+  force only for games without features (NotImplementedError otherwise).
+* ``[[free_spins.options]]``: each option is its own game (``brute_force_options``);
+  ``brute_force`` refuses a machine that still has options.
+
+A game that uses none of these rules evaluates exactly as before.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 from functools import cache
@@ -25,16 +77,42 @@ def window(strips, stops, rows):
     ]
 
 
-def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
+def match(m: Machine, token: str, symbol: str):
+    """None if ``symbol`` does not match ``token``; else (substituted, wild multiplier).
+
+    ``substituted`` is True only for a wild standing in for another symbol; its
+    multiplier then counts. A literal match (a wild on its own token included)
+    and ``ANY`` bring multiplier 1.
+    """
     if token == ANY:
-        return True, 1
+        return False, 1
     members = m.group(token) or (token,)
     if symbol in members:
-        return True, 1
+        return False, 1
     sym = m.symbol(symbol)
     if sym.kind == "wild" and any(x in sym.substitutes for x in members):
         return True, sym.multiplier
-    return False, 1
+    return None
+
+
+def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
+    """(hit, multiplier) of one cell against one token (the SPEC 3.1 reading)."""
+    hit = match(m, token, symbol)
+    return (False, 1) if hit is None else (True, hit[1])
+
+
+def combine(m: Machine, mults: list[int]) -> int:
+    """The wild multiplier of a win from its substituting wilds' multipliers."""
+    rule = m.rules.wild_multiplier
+    if rule == "max":
+        return max(mults, default=1)
+    if rule == "sum":
+        big = [x for x in mults if x > 1]
+        return sum(big) if big else 1
+    out = 1
+    for x in mults:
+        out *= x
+    return out
 
 
 def is_jackpot(m: Machine, entry, li: int) -> bool:
@@ -50,33 +128,102 @@ def credits(m: Machine, entry, li: int) -> int:
     return 0 if is_jackpot(m, entry, li) else entry.credits(li, m.bet_levels[li])
 
 
+def is_wild(m: Machine, symbol: str) -> bool:
+    return m.symbol(symbol).kind == "wild"
+
+
+def run_mult(m: Machine, entry, cells) -> int | None:
+    """Wild multiplier of a run entry read on ``cells`` (reading order), None if not met."""
+    if len(entry.combo) > len(cells):
+        return None
+    mults, substituted = [], False
+    for token, symbol in zip(entry.combo, cells):
+        hit = match(m, token, symbol)
+        if hit is None:
+            return None
+        if hit[0]:
+            substituted = True
+            mults.append(hit[1])
+    run = cells[: len(entry.combo)]
+    if m.rules.pure_wild_line == "wild_award" and substituted and all(is_wild(m, s) for s in run):
+        return None
+    return combine(m, mults)
+
+
+def anywhere_mult(m: Machine, entry, cells) -> int | None:
+    """Wild multiplier of an ``anywhere`` entry on the line's cells, None if not met."""
+    token = entry.combo[0]
+    hits = [h for h in (match(m, token, s) for s in cells) if h is not None]
+    if len(hits) < len(entry.combo):
+        return None
+    subs = [x for substituted, x in hits if substituted]
+    if m.rules.pure_wild_line == "wild_award" and len(subs) == len(hits):
+        return None
+    return combine(m, subs)
+
+
+def best_entry(m: Machine, cells, li: int, with_anywhere: bool):
+    """(rank, pay, entry) of the highest entry met reading ``cells``; None if none."""
+    best = None
+    for entry in m.pays:
+        if entry.anywhere:
+            mult = anywhere_mult(m, entry, cells) if with_anywhere else None
+        else:
+            mult = run_mult(m, entry, cells)
+        if mult is None:
+            continue
+        pay = credits(m, entry, li) * mult
+        rank = 10**15 if is_jackpot(m, entry, li) else pay
+        if best is None or rank > best[0]:
+            best = (rank, pay, entry)
+    return best
+
+
+def line_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
+    """Line credits, the part of them not multiplied in free spins, and the paying entries.
+
+    The paying entries are one per line (-1 none) reading left; with
+    ``direction = "both"`` each line adds its left then its right entry.
+    """
+    both = m.rules.direction == "both"
+    if both and any(e.anywhere for e in m.pays):
+        raise NotImplementedError("anywhere entries with direction = 'both'")
+    total, fixed, paid = 0, 0, []
+    for line in m.paylines:
+        cells = [win[r][row] for r, row in enumerate(line)]
+        found = [best_entry(m, cells, li, True)]
+        if both:
+            right = best_entry(m, cells[::-1], li, False)
+            left = found[0]
+            full = len(cells)
+            if (
+                left is not None
+                and right is not None
+                and len(left[2].combo) == full
+                and len(right[2].combo) == full
+            ):
+                found = [left if left[0] >= right[0] else right]
+            else:
+                found = [left, right]
+        for f in found:
+            if f is None:
+                if not both:
+                    paid.append(-1)
+                continue
+            total += f[1]
+            fixed += 0 if f[2].free_spins_multiplier else f[1]
+            paid.append(f[2].index)
+    return total, fixed, paid
+
+
 def line_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
     """Total line credits and the paying entry of each line (-1 none)."""
-    total, paid = 0, []
-    for line in m.paylines:
-        symbols = [win[r][row] for r, row in enumerate(line)]
-        best, best_rank, best_entry = 0, -1, -1
-        for entry in m.pays:
-            mult, ok = 1, True
-            for pos, token in enumerate(entry.combo):
-                hit, x = matches(m, token, symbols[pos])
-                if not hit:
-                    ok = False
-                    break
-                mult *= x
-            if not ok:
-                continue
-            pay = credits(m, entry, li) * mult
-            rank = 10**15 if is_jackpot(m, entry, li) else pay
-            if rank > best_rank:
-                best, best_rank, best_entry = pay, rank, entry.index
-        total += best
-        paid.append(best_entry)
+    total, _, paid = line_parts(m, win, li)
     return total, paid
 
 
-def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
-    """Total ways credits and the paying entries."""
+def ways_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
+    """Ways credits, their part not multiplied in free spins, and the paying entries."""
     families: dict[str, tuple[int, int, int]] = {}
     for entry in m.pays:
         ways = 1
@@ -97,22 +244,52 @@ def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
             or (len(entry.combo) == old[0] and pay > old[1])
         ):
             families[key] = (len(entry.combo), pay, entry.index)
-    return sum(v[1] for v in families.values()), [v[2] for v in families.values()]
+    total = sum(v[1] for v in families.values())
+    fixed = sum(v[1] for v in families.values() if not m.pays[v[2]].free_spins_multiplier)
+    return total, fixed, [v[2] for v in families.values()]
+
+
+def ways_wins(m: Machine, win, li: int) -> tuple[int, list[int]]:
+    """Total ways credits and the paying entries."""
+    total, _, paid = ways_parts(m, win, li)
+    return total, paid
 
 
 def count(win, symbol: str) -> int:
     return sum(row.count(symbol) for row in win)
 
 
-def spin_value(m: Machine, win, li: int) -> tuple[int, list[int]]:
-    """Line/ways + scatter credits of one window."""
-    total, paid = (ways_wins if m.evaluation == "ways" else line_wins)(m, win, li)
-    tb = m.total_bet(m.bet_levels[li])
-    for symbol in {s.symbol for s in m.scatter_pays}:
+def scatter_credits(m: Machine, win, li: int) -> int:
+    """Scatter credits of one window (highest count per symbol, exclusive scatters)."""
+    level = m.bet_levels[li]
+    unit = level if m.rules.scatter_unit == "line_bet" else m.total_bet(level)
+    exclusive = m.rules.exclusive_scatters
+    exclusive_paid = False
+    total = 0
+    symbols = list(exclusive) + sorted({s.symbol for s in m.scatter_pays} - set(exclusive))
+    for symbol in symbols:
         n = count(win, symbol)
         best = [s for s in m.scatter_pays if s.symbol == symbol and s.count <= n]
-        if best:
-            total += max(best, key=lambda s: s.count).pays * tb
+        if not best:
+            continue
+        if symbol in exclusive:
+            if exclusive_paid:
+                continue
+            exclusive_paid = True
+        total += max(best, key=lambda s: s.count).pays * unit
+    return total
+
+
+def spin_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
+    """Line/ways + scatter credits of one window, the part of them paid as is in
+    free spins (entries with ``free_spins_multiplier = false``), and the paying entries."""
+    total, fixed, paid = (ways_parts if m.evaluation == "ways" else line_parts)(m, win, li)
+    return total + scatter_credits(m, win, li), fixed, paid
+
+
+def spin_value(m: Machine, win, li: int) -> tuple[int, list[int]]:
+    """Line/ways + scatter credits of one window."""
+    total, _, paid = spin_parts(m, win, li)
     return total, paid
 
 
@@ -136,11 +313,35 @@ def bonus_moments(m: Machine, li: int) -> tuple[Fraction, Fraction]:
     return e1, e2
 
 
+def option_machines(m: Machine) -> list[Machine]:
+    """The machine once per free-spin option (its spins and multiplier), or itself."""
+    fs = m.free_spins
+    if fs is None or not fs.options:
+        return [m]
+    return [
+        dataclasses.replace(
+            m,
+            free_spins=dataclasses.replace(fs, spins=o.spins, multiplier=o.multiplier, options=()),
+        )
+        for o in fs.options
+    ]
+
+
+def brute_force_options(m: Machine, li: int) -> list[dict]:
+    """``brute_force`` of each free-spin option played alone (one figure if none)."""
+    return [brute_force(v, li) for v in option_machines(m)]
+
+
 def brute_force(m: Machine, li: int) -> dict:
     """Exact rtp, hit frequency, variance and award probabilities by brute force."""
     tb = m.total_bet(m.bet_levels[li])
-    eb, eb2 = bonus_moments(m, li)
     fs = m.free_spins
+    if fs is not None and fs.options:
+        raise ValueError("a game with free-spin options: use brute_force_options")
+    cap = m.rules.win_cap
+    if cap is not None and (fs is not None or m.bonus is not None):
+        raise NotImplementedError("win_cap with features")
+    eb, eb2 = bonus_moments(m, li)
     feature = _feature_moments(m, li, eb, eb2) if fs else None
     total_w = 0
     s1 = s2 = hit = Fraction(0)
@@ -151,6 +352,8 @@ def brute_force(m: Machine, li: int) -> dict:
         for e in paid:
             if e >= 0:
                 awards[e] += w
+        if cap is not None:
+            b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
         triggered = False
         if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
@@ -184,7 +387,8 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     total_w = sum(w for _, w in cycle(m, strips, weights))
     for stops, w in cycle(m, strips, weights):
         win = window(strips, stops, m.rows)
-        x = Fraction(fs.multiplier * spin_value(m, win, li)[0])
+        value, fixed, _ = spin_parts(m, win, li)
+        x = Fraction(fs.multiplier * (value - fixed) + fixed)
         x2 = x * x
         if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
             x2 += 2 * x * eb + eb2
@@ -197,21 +401,184 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         acc[1] += p * x
         acc[2] += p * x2
     cap = fs.max_spins
+    once = fs.retrigger_once
 
     @cache
-    def moments(left: int, awarded: int) -> tuple:
+    def moments(left: int, awarded: int, used: bool) -> tuple:
         if left == 0:
             return Fraction(0), Fraction(0)
         r1 = r2 = Fraction(0)
         for added, (p, x1, x2) in outcomes.items():
+            if once and used:
+                added = 0
             extra = added if cap is None else min(added, cap - awarded)
-            n1, n2 = moments(left - 1 + extra, awarded + extra)
+            n1, n2 = moments(left - 1 + extra, awarded + extra, used or added > 0)
             r1 += x1 + p * n1
             r2 += x2 + 2 * x1 * n1 + p * n2
         return r1, r2
 
     def start(n: int):
         n = n if cap is None else min(n, cap)
-        return moments(n, n)
+        return moments(n, n, False)
 
     return start
+
+
+def _cell_counts(strip, weights, row: int) -> tuple:
+    """Each symbol shown at ``row`` of a reel with the total weight of the stops showing it."""
+    out: dict[str, int] = {}
+    for stop in range(len(strip)):
+        symbol = strip[(stop + row) % len(strip)]
+        out[symbol] = out.get(symbol, 0) + (weights[stop] if weights else 1)
+    return tuple(sorted(out.items()))
+
+
+def _scatter_counts(m: Machine, strips, weights) -> dict[tuple, int]:
+    """Weight of every vector of window counts of the scatter and trigger symbols."""
+    fs, bonus = m.free_spins, m.bonus
+    names = sorted(
+        {s.symbol for s in m.scatter_pays}
+        | ({fs.trigger.symbol} if fs else set())
+        | ({bonus.trigger.symbol} if bonus else set())
+    )
+    dist: dict[tuple, int] = {(0,) * len(names): 1}
+    for r, strip in enumerate(strips):
+        reel: dict[tuple, int] = {}
+        for stop in range(len(strip)):
+            cells = [strip[(stop + row) % len(strip)] for row in range(m.rows)]
+            key = tuple(cells.count(n) for n in names)
+            reel[key] = reel.get(key, 0) + (weights[r][stop] if weights else 1)
+        dist = _convolve(dist, reel)
+    return {tuple(zip(names, k)): w for k, w in dist.items()}
+
+
+def _convolve(a: dict[tuple, int], b: dict[tuple, int]) -> dict[tuple, int]:
+    out: dict[tuple, int] = {}
+    for k1, w1 in a.items():
+        for k2, w2 in b.items():
+            k = tuple(x + y for x, y in zip(k1, k2))
+            out[k] = out.get(k, 0) + w1 * w2
+    return out
+
+
+def _line_mean(m: Machine, li: int, reels: tuple) -> tuple[Fraction, Fraction]:
+    """E[credits] of one line, and of its part paid as is, given each reel's cell law."""
+    total = 1
+    for reel in reels:
+        total *= sum(w for _, w in reel)
+    pay = fixed = 0
+    for combo in itertools.product(*reels):
+        w = 1
+        for _, x in combo:
+            w *= x
+        best = best_entry(m, [s for s, _ in combo], li, True)
+        if best is not None:
+            pay += w * best[1]
+            fixed += w * (0 if best[2].free_spins_multiplier else best[1])
+    return Fraction(pay, total), Fraction(fixed, total)
+
+
+def _reel_set_means(m: Machine, li: int, strips, weights):
+    """Per spin on one reel set: E[line credits], E[part paid as is], E[scatter credits],
+    the probability of each number of free spins the spin awards, and P(bonus).
+
+    Lines by per-line decomposition: a payline shows one cell per reel, the
+    reels stop independently, and the cell at row r of a reel shows
+    strip[stop + r] with the weight of ``stop``; so a payline's symbols follow
+    the product of its reels' row laws, and the line return is the sum over the
+    lines of the mean of one line over those symbol tuples (evaluated by
+    ``best_entry``; lines with the same laws, e.g. every line of an unweighted
+    game, are evaluated once). Scatters and triggers depend on the window only
+    through the counts per reel, convolved over the reels.
+    """
+    per_line: dict[tuple, tuple[Fraction, Fraction]] = {}
+    line = fixed = Fraction(0)
+    for payline in m.paylines:
+        key = tuple(
+            _cell_counts(strip, weights[r] if weights else None, payline[r])
+            for r, strip in enumerate(strips)
+        )
+        if key not in per_line:
+            per_line[key] = _line_mean(m, li, key)
+        line += per_line[key][0]
+        fixed += per_line[key][1]
+    total = 1
+    for strip, w in zip(strips, weights or [None] * len(strips)):
+        total *= sum(w) if w else len(strip)
+    scatter = Fraction(0)
+    awards: dict[int, Fraction] = {}
+    bonus = Fraction(0)
+    fs = m.free_spins
+    for counts, w in _scatter_counts(m, strips, weights).items():
+        fake = [[name] * n for name, n in counts]
+        scatter += w * scatter_credits(m, fake, li)
+        n = dict(counts).get(fs.trigger.symbol, 0) if fs else 0
+        spins = fs.spins_for(n) if fs and n >= fs.trigger.count else 0
+        awards[spins] = awards.get(spins, Fraction(0)) + Fraction(w, total)
+        if m.bonus and dict(counts)[m.bonus.trigger.symbol] >= m.bonus.trigger.count:
+            bonus += Fraction(w, total)
+    return (
+        line,
+        fixed,
+        scatter / total,
+        awards,
+        bonus,
+    )
+
+
+def mean_by_decomposition(m: Machine, li: int) -> dict:
+    """Exact mean return of a lines game without full-cycle enumeration.
+
+    Line return by per-line decomposition, scatter return by convolving the
+    reels' window counts, free spins by Wald's identity: E[feature] = E[spins
+    played] x E[one free spin], with E[spins played] from a recursion over
+    (spins left, spins awarded) under max_spins and retrigger (or once).
+    Returns the rtp and its parts, each x total bet (Fractions); "bonus" is the
+    base game's bonus return (free spins' bonuses are in "free_spins"). Lines games,
+    left direction, no win_cap and no options only. A bonus adds its mean award
+    (x total bet, not multiplied in free spins) on every spin that triggers it.
+    """
+    if m.evaluation != "lines" or m.rules.direction != "left":
+        raise NotImplementedError("lines games read left only")
+    if m.rules.win_cap is not None:
+        raise NotImplementedError("win_cap")
+    fs = m.free_spins
+    if fs is not None and fs.options:
+        raise ValueError("a game with free-spin options: decompose each option")
+    tb = m.total_bet(m.bet_levels[li])
+    eb = bonus_moments(m, li)[0]
+    line, base_fixed, scatter, starts, p_bonus = _reel_set_means(m, li, m.strips, m.weights)
+    feature = Fraction(0)
+    if fs is not None:
+        if fs.strips:
+            means = _reel_set_means(m, li, fs.strips, fs.weights)
+        else:
+            means = line, base_fixed, scatter, starts, p_bonus
+        f_line, f_fixed, f_scatter, added, f_bonus = means
+        x = fs.multiplier * (f_line - f_fixed + f_scatter) + f_fixed + f_bonus * eb
+        if not fs.retrigger:
+            added = {0: Fraction(1)}
+        cap = fs.max_spins
+
+        @cache
+        def played(left: int, awarded: int, used: bool) -> Fraction:
+            if left == 0:
+                return Fraction(0)
+            out = Fraction(1)
+            for a, p in added.items():
+                a = 0 if (fs.retrigger_once and used) else a
+                extra = a if cap is None else min(a, cap - awarded)
+                out += p * played(left - 1 + extra, awarded + extra, used or a > 0)
+            return out
+
+        for n, p in starts.items():
+            if n:
+                n = n if cap is None else min(n, cap)
+                feature += p * x * played(n, n, False)
+    return {
+        "rtp": (line + scatter + p_bonus * eb + feature) / tb,
+        "line": line / tb,
+        "scatter": scatter / tb,
+        "bonus": p_bonus * eb / tb,
+        "free_spins": feature / tb,
+    }

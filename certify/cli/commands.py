@@ -103,7 +103,10 @@ def validate_file(path: Path) -> list[Problem]:
 
         load_link(path)
         return []
-    _, problems = parse_machine(read_toml(path), str(path))
+    machine, problems = parse_machine(read_toml(path), str(path))
+    from certify.engine.limits import check_machine
+
+    check_machine(machine, problems)  # what the engine refuses is invalid here too
     return problems
 
 
@@ -147,7 +150,7 @@ def cmd_exact(args: argparse.Namespace) -> int:
         for lvl in report["bet_levels"]:
             ex = lvl["exact"]
             text = (
-                "exact: not feasible (cycle too large)"
+                f"exact: not feasible ({report['machine'].get('exact_infeasible')})"
                 if ex is None
                 else (
                     f"rtp {ex['rtp']:.10f} (base {ex['base_rtp']:.10f}), hit frequency "
@@ -174,6 +177,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.level is not None and args.level not in machine.bet_levels:
         raise UsageError(f"--level={args.level} is not one of {list(machine.bet_levels)}")
     tables = compile_machine(machine)
+    if chunk > CHUNK_SPINS:  # the win bounds assume chunks of at most 2^20 spins
+        from certify.engine.limits import check_machine
+
+        check_machine(machine, chunk_spins=chunk)
     store = (
         None
         if args.checkpoint is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
+from certify.engine._hold import hold_spin
 from certify.engine._prefix import count_field, lines_spin, tail_spin
 from certify.engine._rng import bounded, decode_stops, draw_prefix_and_tail, draw_spin
 
@@ -235,6 +236,14 @@ def simulate_chunks(  # noqa: C901
     fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
     bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
     scatter_excl, cap = game.scatter_excl, level.cap
+    hold_on, hold_cells, hold_respins = game.hold_on, game.hold_cells, game.hold_respins
+    hold_p_num, hold_p_den = game.hold_p_num, game.hold_p_den
+    hold_cum, hold_jackpot = game.hold_value_cum, game.hold_value_jackpot
+    hold_pay, hold_full, hold_full_jp = (
+        level.hold_value_pay,
+        level.hold_full_pay,
+        game.hold_full_jackpot,
+    )
     n_families = game.n_families
     edges, small_bins = hist.edges, hist.small_bins
     n_classes = out_classes.shape[1] // 2
@@ -259,6 +268,7 @@ def simulate_chunks(  # noqa: C901
         classes = private(out_classes.shape[1])
         awards = private(out_awards.shape[1])
         hist_c = private(edges.shape[0])
+        hold_hits = private(game.hold_n_jackpots)  # jackpot hits: the exact figures count them
         total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
         s_sq = 0.0
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
@@ -411,8 +421,28 @@ def simulate_chunks(  # noqa: C901
             win += spin * fs_mult if fs else spin
             if not alarm:
                 continue
-            if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
-                pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
+            coins = count_field(packed, bonus_counted) if bonus_counted >= 0 else 0
+            if bonus_counted >= 0 and coins >= bonus_min:
+                if hold_on:
+                    pay, _, s0, s1, s2, s3 = hold_spin(
+                        coins,
+                        hold_cells,
+                        hold_respins,
+                        hold_p_num,
+                        hold_p_den,
+                        hold_cum,
+                        hold_pay,
+                        hold_jackpot,
+                        hold_full,
+                        hold_full_jp,
+                        hold_hits,
+                        s0,
+                        s1,
+                        s2,
+                        s3,
+                    )
+                else:
+                    pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
                 win += pay
                 if fs == 0:
                     n_bonus += 1

@@ -9,6 +9,13 @@ output, with the rejection step that makes them exactly uniform. A spin's
 stops take the high then the low half of one output for reels 1-2, of the
 next output for reels 3-4, and so on; a rejected draw is redrawn from the
 high half of a fresh output. Stream seeding: :mod:`certify.engine.rng`.
+
+A bound of 2^32 or more (a reel's or a bonus table's total weight) cannot
+go through a 32-bit half: it takes :func:`bounded_wide` (whole outputs,
+masked rejection), and a reel drawn that way leaves the next reel a fresh
+output. Bounds below 2^32 draw exactly as before (the figures of every
+existing model are unchanged); totals beyond 2^63 - 1 are refused by
+:mod:`certify.engine.limits`.
 """
 
 from __future__ import annotations
@@ -53,9 +60,32 @@ def finish_bounded(m, n, s0, s1, s2, s3):
 
 
 @jit(inline="always")
+def bounded_wide(n, s0, s1, s2, s3):
+    """A uniform integer in [0, n) for 2**32 <= n < 2**63: (value, s0, s1, s2, s3).
+
+    The top ``k`` bits of whole outputs, ``k`` the bit length of ``n - 1``,
+    until one is below ``n`` (fewer than two outputs on average): exactly
+    uniform, and no product that could overflow 64 bits.
+    """
+    k = 0
+    m = n - np.uint64(1)
+    while m != np.uint64(0):
+        m >>= np.uint64(1)
+        k += 1
+    shift = np.uint64(64 - k)
+    while True:
+        x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
+        v = x >> shift
+        if v < n:
+            return np.int64(v), s0, s1, s2, s3
+
+
+@jit(inline="always")
 def bounded(n, s0, s1, s2, s3):
-    """A uniform integer in [0, n) for 0 < n < 2**32 from a fresh output's high half."""
+    """A uniform integer in [0, n) for 0 < n < 2**63 (below 2**32: a fresh output's high half)."""
     un = np.uint64(n)
+    if un > MASK32:
+        return bounded_wide(un, s0, s1, s2, s3)
     x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
     return finish_bounded((x >> np.uint64(32)) * un, un, s0, s1, s2, s3)
 
@@ -66,17 +96,23 @@ def draw_spin(s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops)
 
     ``mode`` 0: uniform stops (``total_weight`` = strip length); 1: weighted,
     through the draw -> stop ``lookup``; 2: weighted, binary search over
-    ``cumulative``.
+    ``cumulative``. A reel whose total weight is 2^32 or more draws with
+    :func:`bounded_wide` (then ``mode`` is 2: no lookup table is that large).
     """
     x = np.uint64(0)
     for r in range(stops.shape[0]):
-        if r & 1 == 0:
-            x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
-            u = x >> np.uint64(32)
-        else:
-            u = x & MASK32
         n = np.uint64(total_weight[ps, r])
-        v, s0, s1, s2, s3 = finish_bounded(u * n, n, s0, s1, s2, s3)
+        if n > MASK32:
+            v, s0, s1, s2, s3 = bounded_wide(n, s0, s1, s2, s3)
+            if r & 1 == 0:  # the next reel takes this output's low half, as usual
+                x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
+        else:
+            if r & 1 == 0:
+                x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
+                u = x >> np.uint64(32)
+            else:
+                u = x & MASK32
+            v, s0, s1, s2, s3 = finish_bounded(u * n, n, s0, s1, s2, s3)
         if mode == 0:
             stops[r] = v
         elif mode == 1:

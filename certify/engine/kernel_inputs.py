@@ -68,6 +68,8 @@ class LevelInputs(NamedTuple):
     alarm_add: np.uint64  # SWAR words: (packed + add) & mask != 0 when a count may pay
     alarm_mask: np.uint64
     cap: int  # a spin's whole win is capped at this many credits (0: no cap)
+    hold_value_pay: np.ndarray  # (values,) credits of each hold-and-spin coin value
+    hold_full_pay: int  # credits of a full window in hold and spin
 
 
 class GameInputs(NamedTuple):
@@ -87,6 +89,16 @@ class GameInputs(NamedTuple):
     bonus_min: int
     bonus_cum: np.ndarray  # (awards,) running weights
     scatter_excl: np.ndarray  # (counted,) 1: an exclusive scatter (only the first paying pays)
+    bonus_jmax: int  # bonus buckets: 1 (pick bonus) or the window's cells (hold and spin)
+    hold_on: bool  # the bonus symbol starts hold and spin (else the pick bonus)
+    hold_cells: int
+    hold_respins: int
+    hold_p_num: int  # an empty cell shows a coin with probability p_num / p_den
+    hold_p_den: int
+    hold_value_cum: np.ndarray  # (values,) running weights of the coin values
+    hold_value_jackpot: np.ndarray  # (values,) jackpot column of each value (-1 none)
+    hold_full_jackpot: int
+    hold_n_jackpots: int
 
 
 class SpinScore(NamedTuple):
@@ -95,6 +107,7 @@ class SpinScore(NamedTuple):
     scatter_pay: np.ndarray  # (counted, max count + 1) credits of the phase (base or free)
     excl: np.ndarray  # (counted,) 1: an exclusive scatter
     cap: int  # win cap in credits (0: none; only for games without features)
+    bonus_jmax: int  # bonus part of a bucket: 0 .. jmax (see GameInputs.bonus_jmax)
 
 
 class HistInputs(NamedTuple):
@@ -176,6 +189,8 @@ def level_inputs(level: LevelTables, t: GameTables) -> LevelInputs:
         alarm_add=add,
         alarm_mask=mask,
         cap=level.cap,
+        hold_value_pay=level.hold.value_pay if level.hold else np.zeros(1, dtype=np.int64),
+        hold_full_pay=level.hold.full_pay if level.hold else 0,
     )
 
 
@@ -201,6 +216,7 @@ def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64
 
 def game_inputs(t: GameTables) -> GameInputs:
     """The level-independent inputs of the kernels."""
+    hold = t.levels[0].hold if t.levels else None
     return GameInputs(
         paylines=t.paylines,
         entry_len=t.entry_len,
@@ -216,6 +232,16 @@ def game_inputs(t: GameTables) -> GameInputs:
         bonus_min=t.bonus_min,
         bonus_cum=t.bonus_weight_cum,
         scatter_excl=t.scatter_excl,
+        bonus_jmax=t.bonus_jmax,
+        hold_on=t.hold_on,
+        hold_cells=t.machine.rows * t.machine.reels,
+        hold_respins=hold.respins if hold else 0,
+        hold_p_num=hold.p_num if hold else 0,
+        hold_p_den=hold.p_den if hold else 1,
+        hold_value_cum=hold.value_cum if hold else np.ones(1, dtype=np.int64),
+        hold_value_jackpot=hold.value_jackpot if hold else np.full(1, -1, dtype=np.int64),
+        hold_full_jackpot=hold.full_jackpot if hold else -1,
+        hold_n_jackpots=max(len(hold.jackpots), 1) if hold else 1,
     )
 
 

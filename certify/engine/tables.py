@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from certify.engine.dfa import build_line_automaton, token_match
-from certify.errors import ModelError, Problem
+from certify.engine.hold import hold_arrays
+from certify.engine.limits import check_machine
 from certify.model.schema import Machine, Symbol
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
@@ -80,6 +81,7 @@ class LevelTables:
     start: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
     award_keys: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
     cap: int = 0  # win cap in credits (0: none)
+    hold: Any = None  # hold-and-spin kernel arrays at this bet (HoldArrays), else None
 
     @property
     def n_keys(self) -> int:
@@ -112,6 +114,8 @@ class GameTables:
     entry_len: np.ndarray  # (n_entries,)
     levels: tuple[LevelTables, ...]
     prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    bonus_jmax: int = 1  # bonus buckets: 1 (a pick bonus: triggered or not), or the coins counted
+    hold_on: bool = False  # the bonus symbol starts hold and spin
     fs_own_pays: bool = False  # free spins pay from their own premultiplied tables
     fs_retrigger_once: bool = False
     scatter_excl: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
@@ -133,16 +137,12 @@ class GameTables:
         return 1 if self.fs_retrigger_once else -1
 
 
-MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
-MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
-
-
 def compile_machine(machine: Machine) -> GameTables:
     """Build the kernel tables of every bet level of ``machine``."""
     play = play_machine(machine)
     ids = {s.name: i for i, s in enumerate(play.symbols)}
     counted = _counted_symbols(machine)
-    _check_engine_limits(machine, counted)
+    check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
     heights = machine.heights
     base = _reel_set(
         machine.strips,
@@ -174,6 +174,8 @@ def compile_machine(machine: Machine) -> GameTables:
         for c in range(max_count + 1):
             fs_spins[c] = fs.spins_for(c) if c >= fs.trigger.count else 0
     bonus = machine.bonus
+    hold = machine.hold_and_spin
+    trigger = bonus.trigger if bonus else (hold.trigger if hold else None)
     n_entries = len(machine.pays)
     tables = GameTables(
         machine=machine,
@@ -189,8 +191,8 @@ def compile_machine(machine: Machine) -> GameTables:
         fs_mult=fs.multiplier if fs else 1,
         fs_retrigger=bool(fs and fs.retrigger),
         fs_max=(fs.max_spins or 0) if fs else 0,
-        bonus_counted=counted.index(bonus.trigger.symbol) if bonus else -1,
-        bonus_min=bonus.trigger.count if bonus else 0,
+        bonus_counted=counted.index(trigger.symbol) if trigger else -1,
+        bonus_min=trigger.count if trigger else 0,
         bonus_weight_cum=np.cumsum([a.weight for a in bonus.awards]).astype(np.int64)
         if bonus
         else np.zeros(1, dtype=np.int64),
@@ -200,6 +202,8 @@ def compile_machine(machine: Machine) -> GameTables:
         ways_family=_ways_family(machine),
         entry_len=np.array([len(e.combo) for e in machine.pays], dtype=np.int64),
         levels=(),
+        bonus_jmax=machine.rows * machine.reels if hold else 1,
+        hold_on=hold is not None,
         fs_own_pays=own_pays,
         fs_retrigger_once=bool(fs and fs.retrigger_once),
         scatter_excl=np.array(
@@ -213,38 +217,11 @@ def compile_machine(machine: Machine) -> GameTables:
     return dataclasses.replace(tables, levels=levels)
 
 
-def _check_engine_limits(machine: Machine, counted: list[str]) -> None:
-    """Refuse, with a located error, a machine the kernels' packed counts cannot hold."""
-    problems = []
-    where = machine.source or machine.id
-    if len(counted) > MAX_COUNTED:
-        problems.append(
-            Problem(
-                where,
-                "scatter_pays",
-                f"{len(counted)} counted symbols "
-                f"(scatters, feature triggers) {counted}: the engine counts at "
-                f"most {MAX_COUNTED}",
-                "engine_limit",
-            )
-        )
-    if machine.rows * machine.reels > MAX_WINDOW:
-        problems.append(
-            Problem(
-                where,
-                "reels.rows",
-                f"a window of {machine.rows} x "
-                f"{machine.reels} cells: the engine counts at most {MAX_WINDOW}",
-                "engine_limit",
-            )
-        )
-    if problems:
-        raise ModelError(problems)
-
-
 def _counted_symbols(machine: Machine) -> list[str]:
     """Symbols counted anywhere: exclusive scatters first, in their listed order."""
     names: list[str] = list(machine.rules.exclusive_scatters)
+    if machine.hold_and_spin is not None:
+        names.append(machine.hold_and_spin.trigger.symbol)
     for sp in machine.scatter_pays:
         names.append(sp.symbol)
     if machine.free_spins is not None:
@@ -385,6 +362,11 @@ def _ways_family(machine: Machine) -> np.ndarray:
 JACKPOT_RANK = 10**15
 
 
+def pool_ids(machine: Machine) -> frozenset[str]:
+    """The machine's progressive pools (a hold-and-spin prize naming one pays that pool)."""
+    return frozenset(j.id for j in machine.jackpots)
+
+
 def jackpot_entries(machine: Machine, level: int) -> dict[int, str]:
     """Pay entries replaced by a jackpot at ``level``: entry index -> jackpot id."""
     out = {}
@@ -443,6 +425,9 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         start=start,
         award_keys=keys,
         cap=(machine.rules.win_cap or 0) * total_bet,
+        hold=hold_arrays(machine.hold_and_spin, total_bet, pool_ids(machine))
+        if machine.hold_and_spin is not None
+        else None,
     )
 
 

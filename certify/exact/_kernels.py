@@ -34,10 +34,17 @@ def _prefix(d, stops, window, paylines, trans, live, counted, weight, ls, cnt, w
 
 
 @jit(inline="always")
-def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
+def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min, jmax):
+    """Bucket of an outcome: (free-spin trigger count, bonus part).
+
+    The bonus part is 0 when not triggered, else 1 (a pick bonus, ``jmax`` =
+    1) or the coins counted (hold and spin).
+    """
     fsc = cnt_last[fs_counted] if fs_counted >= 0 else 0
-    bf = 1 if (bonus_counted >= 0 and cnt_last[bonus_counted] >= bonus_min) else 0
-    return fsc * 2 + bf
+    j = 0
+    if bonus_counted >= 0 and cnt_last[bonus_counted] >= bonus_min:
+        j = min(cnt_last[bonus_counted], jmax)
+    return fsc * (jmax + 1) + j
 
 
 @jit(inline="always")
@@ -68,7 +75,7 @@ def _accumulate(
     out_hit,
 ):
     """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
-    b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
+    b = _bucket(counts, fs_counted, bonus_counted, bonus_min, score.bonus_jmax)
     _add(outer, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
@@ -485,10 +492,11 @@ def enumerate_combos(
             )
             win += scatter_packed(packed, score.scatter_pay, score.excl)
             b = 0
+            jmax = score.bonus_jmax
             if fs_counted >= 0:
-                b = 2 * count_field(packed, fs_counted)
+                b = (jmax + 1) * count_field(packed, fs_counted)
             if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
-                b += 1
+                b += min(count_field(packed, bonus_counted), jmax)
             _add(i, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
@@ -586,20 +594,28 @@ def capped_moments(adds, q, x1, x2, cap, start):
     state A' = min(cap, A + a) for each class a of spins added,
     V1(A, p) = sum_a x1[a] + q[a] V1(A', p + 1) and
     V2(A, p) = sum_a x2[a] + 2 x1[a] V1(A', p + 1) + q[a] V2(A', p + 1).
+
+    Every V(., p) needs only V(., p + 1): one sweep over p = cap - 1 .. 0 keeps
+    two rows (O(cap) memory instead of O(cap^2); each value is the same sum,
+    so the figures are bit-identical). Time stays O(cap^2 x classes): the
+    caller bounds it (:func:`certify.engine.limits.capped_feasible`).
+    Entries A <= p (nothing left to play) are never written and stay 0.
     """
-    v1 = np.zeros((cap + 1, cap + 1))
-    v2 = np.zeros((cap + 1, cap + 1))
-    vn = np.zeros((cap + 1, cap + 1))
-    for total in range(cap, 0, -1):
-        for p in range(total - 1, -1, -1):
+    p1, p2, pn = np.zeros(cap + 1), np.zeros(cap + 1), np.zeros(cap + 1)
+    c1, c2, cn = np.zeros(cap + 1), np.zeros(cap + 1), np.zeros(cap + 1)
+    for p in range(cap - 1, -1, -1):
+        for total in range(cap, p, -1):
             s1, s2, sn = 0.0, 0.0, 0.0
             for i in range(adds.shape[0]):
                 nxt = min(cap, total + adds[i])
-                n1 = v1[nxt, p + 1]
+                n1 = p1[nxt]
                 s1 += x1[i] + q[i] * n1
-                s2 += x2[i] + 2.0 * x1[i] * n1 + q[i] * v2[nxt, p + 1]
-                sn += q[i] * (1.0 + vn[nxt, p + 1])
-            v1[total, p] = s1
-            v2[total, p] = s2
-            vn[total, p] = sn
-    return v1[start, 0], v2[start, 0], vn[start, 0]
+                s2 += x2[i] + 2.0 * x1[i] * n1 + q[i] * p2[nxt]
+                sn += q[i] * (1.0 + pn[nxt])
+            c1[total] = s1
+            c2[total] = s2
+            cn[total] = sn
+        p1, c1 = c1, p1
+        p2, c2 = c2, p2
+        pn, cn = cn, pn
+    return p1[start], p2[start], pn[start]

@@ -13,8 +13,16 @@ from certify.engine.kernel_inputs import (
     prefix_tables,
     reel_sets,
 )
+from certify.engine.limits import machine_limits
 from certify.engine.prefix import combo_classes
-from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
+from certify.engine.tables import (
+    GameTables,
+    LevelTables,
+    ReelSet,
+    compile_machine,
+    pool_ids,
+    ways_sums,
+)
 from certify.exact import _kernels as k
 from certify.exact.decompose import (
     count_distribution,
@@ -23,9 +31,10 @@ from certify.exact.decompose import (
     scatter_pays_of,
 )
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
+from certify.exact.hold import hold_exact_by_start
 from certify.model.schema import Machine
 
-MAX_CYCLE = 2_000_000_000  # weighted stop combinations we enumerate by default
+MAX_CYCLE = 2_000_000_000  # distinct stop combinations we enumerate by default (SPEC 3.1c)
 
 
 @dataclass(frozen=True)
@@ -129,32 +138,52 @@ def tail_classes(reels: ReelSet) -> tuple:
 
 
 def cycle_size(tables: GameTables) -> int:
-    """Weighted stop combinations to enumerate (base plus feature strips)."""
+    """Weighted stop combinations of the full cycle (base plus feature strips): reported only.
+
+    The cycle a PAR sheet quotes; it says nothing about the work (see
+    :func:`enumerated_size`), and is a Python integer (never wraps).
+    """
     size = tables.base.cycle
     if tables.free is not tables.base:
         size += tables.free.cycle
     return size
 
 
-def infeasible_reason(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | None:
-    """Why the exact figures cannot be computed (None: they can)."""
-    if cycle_size(tables) > max_cycle:
-        return "the full cycle is too large to enumerate"
+def enumerated_size(tables: GameTables) -> int:
+    """Distinct stop combinations the calculator enumerates: product of strip lengths, per set."""
+    return sum(int(np.prod([int(n) for n in s.length], dtype=object)) for s in reel_sets(tables))
+
+
+def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | None:
+    """Why the exact calculator refuses ``tables`` (None: it does not).
+
+    Feasibility is the work done (SPEC 3.1c): the distinct stop combinations
+    enumerated, never their weights; then the bounds of
+    :func:`certify.engine.limits.machine_limits` (64-bit weight x win sums,
+    the capped free-spin recursion), each with its location.
+    """
+    size = enumerated_size(tables)
+    if size > max_cycle:
+        return f"{size:,} stop combinations to enumerate (at most {max_cycle:,})"
     m = tables.machine
     if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
         return (
             f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
             "whose total distribution the exact calculator does not build"
         )
-    return None
+    refusals = machine_limits(tables.machine).exact
+    return "; ".join(str(p) for p in refusals) if refusals else None
 
 
 def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> ExactResult | None:
-    """Exact figures of every bet level, or None when not feasible (:func:`infeasible_reason`)."""
+    """Exact figures of every bet level, or None when the exact calculator refuses the game.
+
+    :func:`exact_infeasible` says why.
+    """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
-    size = cycle_size(tables)
-    if infeasible_reason(tables, max_cycle) is not None:
+    if exact_infeasible(tables, max_cycle) is not None:
         return None
+    size = cycle_size(tables)
     done: dict[tuple, LevelExact] = {}
     levels = []
     for lt in tables.levels:
@@ -212,6 +241,7 @@ def spin_score(tables: GameTables, lt: LevelTables, phase: int) -> SpinScore:
         lt.scatter_pay if phase == 0 else lt.scatter_pay_fs,
         tables.scatter_excl,
         lt.cap if phase == 0 and not features else 0,
+        tables.bonus_jmax,
     )
 
 
@@ -234,7 +264,7 @@ def _buckets(
 
 
 def _outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
-    n_buckets = 2 * (tables.machine.rows * tables.machine.reels + 1)
+    n_buckets = (tables.bonus_jmax + 1) * (tables.machine.rows * tables.machine.reels + 1)
     return (
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.int64),
@@ -334,8 +364,9 @@ def enumerate_by_combos(
 
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     base = enumerate_cycle(tables, lt, 0)
-    eb, eb2 = _bonus(tables, lt)
-    fs_moments = _free_spin_moments(tables, lt, eb, eb2)
+    bonus = bonus_by_bucket(tables, lt)
+    fs_moments = _free_spin_moments(tables, lt, bonus)
+    nb = tables.bonus_jmax + 1
     total = base.total
     mean = var_sum = 0.0
     fs_mean = bonus_mean = 0.0
@@ -346,17 +377,18 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         wgt = float(base.w[b])
         if wgt == 0:
             continue
-        count, bflag = divmod(b, 2)
+        count, j = divmod(b, nb)
         ef, ef2 = fs_moments.get(count, (0.0, 0.0))
-        extra = ef + bflag * eb
+        eb, eb2 = bonus.get(j, (0.0, 0.0))
+        extra = ef + eb
         mean += base.wb[b] + wgt * extra
-        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (ef2 + bflag * (eb2 + 2 * ef * eb))
-        triggered = count in fs_moments or bflag
+        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (ef2 + (eb2 + 2 * ef * eb))
+        triggered = count in fs_moments or j > 0
         hit += wgt if triggered else float(base.hit[b])
         fs_mean += wgt * ef
-        bonus_mean += wgt * bflag * eb
+        bonus_mean += wgt * eb
         fs_p += wgt if count in fs_moments else 0.0
-        bonus_p += wgt * bflag
+        bonus_p += wgt if j > 0 else 0.0
     tb = lt.total_bet
     ew = mean / total
     scatter = scatter_mean(tables, tables.base, lt)
@@ -381,33 +413,48 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     )
 
 
-def _bonus(tables: GameTables, lt: LevelTables) -> tuple[float, float]:
+def bonus_by_bucket(tables: GameTables, lt: LevelTables) -> dict[int, tuple[float, float]]:
+    """E[B], E[B^2] (credits) of the bonus by the bonus part of a bucket.
+
+    A pick bonus: part 1 (triggered). Hold and spin: part = the coins the
+    triggering screen shows, each start solved as its own absorbing chain
+    (progressive pools pay apart, see :func:`hold_pool_hits`).
+    """
     if tables.bonus_counted < 0:
-        return 0.0, 0.0
+        return {}
+    if tables.hold_on:
+        hs, tb = tables.machine.hold_and_spin, lt.total_bet
+        cells = tables.machine.rows * tables.machine.reels
+        return {
+            start: (float(h.mean * tb), float(h.second_moment * tb * tb))
+            for start, h in hold_exact_by_start(hs, cells, pool_ids(tables.machine)).items()
+        }
     weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
-    return bonus_moments(lt.bonus_pay, weights)
+    return {1: bonus_moments(lt.bonus_pay, weights)}
 
 
 def _free_spin_moments(
-    tables: GameTables, lt: LevelTables, eb: float, eb2: float
+    tables: GameTables, lt: LevelTables, bonus: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:
     """E[F], E[F^2] of the feature by base-game trigger count."""
     if tables.fs_counted < 0:
         return {}
     fsb = enumerate_cycle(tables, lt, 1)
     mult = tables.fs_spin_mult
+    nb = tables.bonus_jmax + 1
     added, q, s1, s2 = [], [], [], []
     for b in range(fsb.w.shape[0]):
         if fsb.w[b] == 0:
             continue
-        count, bflag = divmod(b, 2)
+        count, j = divmod(b, nb)
+        eb, eb2 = bonus.get(j, (0.0, 0.0))
         wgt = float(fsb.w[b])
         mb, mb2 = fsb.wb[b] / fsb.total, fsb.wb2[b] / fsb.total
         qq = wgt / fsb.total
         added.append(tables.fs_spins[count] if tables.fs_retrigger else 0)
         q.append(qq)
-        s1.append(mult * mb + bflag * qq * eb)
-        s2.append(mult * mult * mb2 + bflag * (2 * mult * mb * eb + qq * eb2))
+        s1.append(mult * mb + qq * eb)
+        s2.append(mult * mult * mb2 + (2 * mult * mb * eb + qq * eb2))
     classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
     out = {}
     for count in range(tables.fs_min, tables.fs_spins.shape[0]):
@@ -449,6 +496,9 @@ def _awards(
         out.append(
             AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0, bonus_p)
         )
+    if m.hold_and_spin is not None:
+        trigger = m.hold_and_spin.trigger
+        out.append(AwardExact("hold_and_spin", (trigger.symbol,) * trigger.count, 0, bonus_p))
     return out
 
 

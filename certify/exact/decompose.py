@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from certify.engine.tables import GameTables, LevelTables, ReelSet
-from certify.exact.features import bonus_moments, feature_moments
+from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
+from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
+from certify.exact.hold import hold_exact_by_start
 
 
 def symbol_distribution(reels: ReelSet, reel: int, row: int, n_symbols: int) -> np.ndarray:
@@ -107,12 +108,27 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     """Exact mean return per unit wagered, or None where it does not decompose.
 
     Ways games are not decomposed here, nor games with a win cap (the mean of
-    a capped total is not a sum of per-reel means).
+    a capped total is not a sum of per-reel means); None too when the capped
+    free-spin recursion is too long (see :mod:`certify.engine.limits`).
     """
     if tables.is_ways or lt.cap > 0:
         return None
+    try:
+        return _mean_return(tables, lt)
+    except RecursionTooLong:
+        return None
+
+
+def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     eb = 0.0
-    if tables.bonus_counted >= 0:
+    hold_means: dict[int, float] = {}
+    if tables.hold_on:
+        hs, cells = tables.machine.hold_and_spin, tables.machine.rows * tables.machine.reels
+        hold_means = {
+            start: float(h.mean) * lt.total_bet
+            for start, h in hold_exact_by_start(hs, cells, pool_ids(tables.machine)).items()
+        }
+    elif tables.bonus_counted >= 0:
         weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
         eb = bonus_moments(lt.bonus_pay, weights)[0]
 
@@ -124,6 +140,9 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     def bonus_mean(reels: ReelSet) -> float:
         if tables.bonus_counted < 0:
             return 0.0
+        if hold_means:  # by the coins the triggering screen shows
+            dist = count_distribution(reels, tables.bonus_counted)
+            return sum(float(dist[c]) * m for c, m in hold_means.items() if c < dist.shape[0])
         return trigger_probability(reels, tables.bonus_counted, tables.bonus_min) * eb
 
     mean = spin_mean(tables.base, 0) + bonus_mean(tables.base)

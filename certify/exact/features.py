@@ -9,15 +9,27 @@ A free spin's win ``X`` and the spins it adds ``a`` are jointly distributed
   ``m2 (1 - rho) = sum_a S2[a] + 2 a S1[a] m1 + a (a - 1) Q[a] m1^2``;
   ``n`` starting spins give ``E[F] = n m1``, ``E[F^2] = n m2 + n (n - 1) m1^2``.
 * capped at ``cap`` spins per feature: a backward recursion over
-  (spins awarded, spins played) gives both moments exactly.
+  (spins awarded, spins played) gives both moments exactly. Its cost is
+  O(cap^2 x classes): beyond :data:`certify.engine.limits.CAPPED_WORK_MAX`
+  steps it raises :class:`RecursionTooLong` (the exact calculator refuses
+  such a model beforehand, see :mod:`certify.engine.limits`), except when no
+  spin retriggers (then the moments are the closed form of ``start`` i.i.d.
+  spins). One recursion serves every call with the same classes, cap and start.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from certify.engine.limits import capped_feasible
 from certify.errors import EngineError
 from certify.exact._kernels import capped_moments
+
+
+class RecursionTooLong(EngineError):
+    """The capped free-spin recursion would exceed its step budget."""
 
 
 def spin_classes(
@@ -94,11 +106,26 @@ def _uncapped(classes: dict, n: int) -> tuple[float, float, float]:
 
 
 def _capped(classes: dict, start: int, cap: int) -> tuple[float, float, float]:
-    adds = np.array(sorted(classes), dtype=np.int64)
-    q = np.array([classes[a][0] for a in adds], dtype=np.float64)
-    x1 = np.array([classes[a][1] for a in adds], dtype=np.float64)
-    x2 = np.array([classes[a][2] for a in adds], dtype=np.float64)
-    return capped_moments(adds, q, x1, x2, cap, start)
+    key = tuple((a, *classes[a]) for a in sorted(classes))
+    if not capped_feasible(cap, len(key)):
+        if all(a == 0 for a, *_ in key):  # no retrigger: start independent spins
+            s1, s2 = sum(v[2] for v in key), sum(v[3] for v in key)
+            return start * s1, start * s2 + start * (start - 1) * s1 * s1, float(start)
+        raise RecursionTooLong(
+            f"the capped free-spin recursion over {cap:,} spins and {len(key)} classes "
+            "is too long: the exact calculator refuses this feature"
+        )
+    return _capped_cached(key, start, cap)
+
+
+@lru_cache(maxsize=256)
+def _capped_cached(key: tuple, start: int, cap: int) -> tuple[float, float, float]:
+    adds = np.array([k[0] for k in key], dtype=np.int64)
+    q = np.array([k[1] for k in key], dtype=np.float64)
+    x1 = np.array([k[2] for k in key], dtype=np.float64)
+    x2 = np.array([k[3] for k in key], dtype=np.float64)
+    v1, v2, vn = capped_moments(adds, q, x1, x2, cap, start)
+    return float(v1), float(v2), float(vn)
 
 
 def bonus_moments(pays: np.ndarray, weights: np.ndarray) -> tuple[float, float]:

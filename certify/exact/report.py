@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from certify.engine import compile_machine
-from certify.exact.cycle import compute_exact, cycle_size, infeasible_reason
+from certify.exact.cycle import compute_exact, cycle_size, enumerated_size, exact_infeasible
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.schema import Machine
@@ -34,7 +34,8 @@ def _lowest_rtp(report: dict[str, Any]) -> float:
 
 def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
     tables = compile_machine(machine)
-    result = compute_exact(tables)
+    refused = exact_infeasible(tables)
+    result = None if refused else compute_exact(tables)
     levels = []
     for lt in tables.levels:
         ex = result.levels[lt.level_index] if result else None
@@ -76,9 +77,10 @@ def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
             "id": machine.id,
             "name": machine.name,
             "cycle": cycle_size(tables),
+            "combinations": enumerated_size(tables),
             "method": result.method if result else None,
             **({"option": machine.option_label} if machine.option_label else {}),
-            **({"exact_infeasible": infeasible_reason(tables)} if result is None else {}),
+            "exact_infeasible": refused,
         },
         "bet_levels": levels,
     }

@@ -113,3 +113,20 @@ def test_variable_heights():
         lines='evaluation = "ways"\n' + heights,
     )
     check(machine, Fraction(9, 16))
+
+
+def test_hold_and_spin_in_the_cycle():
+    """2 reels x 1 row, strips COIN X; 1 coin starts hold and spin with 1 respin, p = 1/2,
+    every coin pays 1 x total bet, a full window (2 cells) pays GRAND = 10 as well; X X pays 1.
+
+    COIN COIN (1/4): full at once: 2 + 10 = 12. One coin (1/2): the empty cell locks with
+    1/2 (then full: 12) else the feature ends with 1 coin (1): 13/2. X X (1/4): 1.
+    Return 12/4 + (1/2)(13/2) + 1/4 = 13/2."""
+    symbols = {"COIN": "{kind = 'bonus'}", "X": R}
+    extra = (
+        "[hold_and_spin]\ntrigger = {symbol = 'COIN', count = 1}\nrespins = 1\n"
+        'cell_probability = "0.5"\nvalues = [{pays = 1, weight = 1}]\n'
+        'full_window = "GRAND"\njackpots = {GRAND = 10}\n'
+    )
+    machine = machine_from([["COIN", "X"]] * 2, symbols, pays("X X = 1"), extra)
+    check(machine, Fraction(13, 2))

@@ -1,0 +1,430 @@
+"""Every bound the kernels rely on, computed once from a parsed machine: nothing wraps.
+
+The numba kernels add, multiply and index with fixed-width integers and never
+check them per spin. :func:`machine_limits` derives, from the
+:class:`~certify.model.schema.Machine` alone (before any array is built),
+whether each of those fixed-width quantities stays in range:
+
+* every integer of the model fits an int64;
+* the total weight of each reel (base and feature strips) and of the bonus
+  table fits the int64 cumulative weights (the draw itself takes any such
+  total: 32-bit Lemire below 2^32, a 64-bit draw above, :mod:`._rng`);
+* the largest possible win of one spin (lines x largest pay x level x wild
+  multipliers, scatters, bonus, then the free spins: spins x multiplier x the
+  cap, or x the award without retrigger, or x a margin over the expected
+  length when uncapped) times the spins of a chunk (2^20, the per-chunk int64
+  sums) fits an int64; so does the histogram's top edge (total bet x 2^20);
+* one feature lasts at most 2^32 spins (:data:`MAX_FEATURE_SPINS`);
+* the window's cells and the counted symbols fit the packed 8-bit counts;
+* uncapped retriggers end: the expected spins a free spin adds, from the exact
+  distribution of the trigger symbol's count on the feature strips (the
+  convolution of the per-reel count distributions, in integers), is below 1.
+
+Those are :attr:`Limits.problems`: the engine cannot run the model, and
+:func:`check_machine` raises them as a :class:`~certify.errors.ModelError`
+(exit 2) from ``compile_machine`` and from ``slotcert validate``.
+
+The exact calculator has bounds of its own, :attr:`Limits.exact`: the total
+weight of a reel set times the largest win of one screen must fit its int64
+accumulators, and the capped free-spin recursion must stay within
+:data:`CAPPED_WORK_MAX` steps. A model that passes the engine's bounds but not
+these is refused by the exact calculator only (``compute_exact`` returns None
+with the located reason) and certified by simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil, prod
+
+from certify.engine.rng import CHUNK_SPINS
+from certify.errors import ModelError, Problem
+from certify.model.schema import Machine
+
+INT64_MAX = (1 << 63) - 1
+MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
+MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
+HIST_SHIFT = 20  # the histogram's top edge is total bet x 2^20 (simulate.hist_edges)
+UNCAPPED_MARGIN = 64  # an uncapped feature's length bound: 64 x its expected length
+MAX_FEATURE_SPINS = 1 << 32  # spins of one feature (cap, award, or the uncapped margin)
+CAPPED_WORK_MAX = 2_000_000_000  # steps of the capped free-spin recursion (a few seconds)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What :func:`machine_limits` found.
+
+    Attributes
+    ----------
+    problems : located errors: the engine cannot run the model
+    exact : located reasons the exact calculator cannot (simulation can)
+    max_spin_win : per bet level, the bound on one spin's credits (features included)
+    retrigger_ratio : expected spins one free spin adds (None without retrigger)
+    capped_work : steps of the capped recursion per feature start (0 when not capped)
+
+    """
+
+    problems: tuple[Problem, ...]
+    exact: tuple[Problem, ...]
+    max_spin_win: tuple[int, ...]
+    retrigger_ratio: Fraction | None
+    capped_work: int
+
+
+def check_machine(
+    machine: Machine, warnings: list[Problem] | None = None, chunk_spins: int = CHUNK_SPINS
+) -> Limits:
+    """:func:`machine_limits`, raising its problems (with ``warnings``) as a ModelError."""
+    limits = machine_limits(machine, chunk_spins)
+    if limits.problems:
+        raise ModelError(list(warnings or []) + list(limits.problems))
+    return limits
+
+
+def machine_limits(machine: Machine, chunk_spins: int = CHUNK_SPINS) -> Limits:
+    """Every bound the engine and the exact calculator rely on, for ``machine``."""
+    b = _Bounds(machine, chunk_spins)
+    b.integers()
+    b.shapes()
+    if not b.problems:  # the derived bounds assume sane integers and shapes
+        b.weights()
+        b.features()
+        b.feature_length()
+        b.wins()
+        b.recursion()
+    return Limits(tuple(b.problems), tuple(b.exact), tuple(b.spin_wins), b.rho, b.capped_work)
+
+
+def _fmt(n: int | Fraction | float) -> str:
+    """A large number as digits with separators, or in powers of two beyond 1e15."""
+    if isinstance(n, int) and abs(n) >= 10**15:
+        return f"{n:.3e} (2^{n.bit_length() - 1}..2^{n.bit_length()})"
+    if isinstance(n, int):
+        return f"{n:,}"
+    return f"{float(n):.6g}"
+
+
+class _Bounds:
+    """The checks of :func:`machine_limits`, collecting located problems."""
+
+    def __init__(self, machine: Machine, chunk_spins: int):
+        self.m = machine
+        self.where = machine.source or machine.id
+        self.chunk = chunk_spins
+        self.problems: list[Problem] = []
+        self.exact: list[Problem] = []
+        self.spin_wins: list[int] = []
+        self.rho: Fraction | None = None
+        self.capped_work = 0
+        self.feature_len = 0  # longest feature in spins (bound), 0 without free spins
+
+    def error(self, path: str, message: str, code: str = "engine_limit") -> None:
+        self.problems.append(Problem(self.where, path, message, code))
+
+    def refuse_exact(self, path: str, message: str) -> None:
+        self.exact.append(Problem(self.where, path, message, "exact_infeasible", "warning"))
+
+    # -- every integer of the model fits an int64 -------------------------------------------
+
+    def _int(self, value: int, path: str) -> None:
+        if not -INT64_MAX - 1 <= value <= INT64_MAX:
+            self.error(
+                path, f"{_fmt(value)} does not fit a 64-bit integer (at most 2^63 - 1)", "int64"
+            )
+
+    def integers(self) -> None:
+        for value, path in _model_integers(self.m):
+            self._int(value, path)
+
+    # -- the packed counts: window cells and counted symbols --------------------------------
+
+    def counted(self) -> list[str]:
+        m = self.m
+        names = [sp.symbol for sp in m.scatter_pays]
+        if m.free_spins is not None:
+            names.append(m.free_spins.trigger.symbol)
+        if m.bonus is not None:
+            names.append(m.bonus.trigger.symbol)
+        return list(dict.fromkeys(names))
+
+    def shapes(self) -> None:
+        m = self.m
+        counted = self.counted()
+        if len(counted) > MAX_COUNTED:
+            self.error(
+                "scatter_pays",
+                f"{len(counted)} counted symbols (scatters, feature triggers) {counted}: "
+                f"the engine counts at most {MAX_COUNTED}",
+            )
+        if m.rows * m.reels > MAX_WINDOW:
+            self.error(
+                "reels.rows",
+                f"a window of {m.rows} x {m.reels} cells: the engine counts at most {MAX_WINDOW}",
+            )
+
+    # -- weights: the draw's range, the exact accumulators ----------------------------------
+
+    def reel_sets(self) -> list[tuple[str, tuple, tuple | None]]:
+        """(key path, strips, weights) of the base strips and the feature's own strips."""
+        sets = [("reels", self.m.strips, self.m.weights)]
+        fs = self.m.free_spins
+        if fs is not None and fs.strips is not None:
+            sets.append(("free_spins", fs.strips, fs.weights))
+        return sets
+
+    def weights(self) -> None:
+        for key, strips, weights in self.reel_sets():
+            for r, strip in enumerate(strips):
+                total = sum(weights[r]) if weights else len(strip)
+                if total > INT64_MAX:
+                    self.error(
+                        f"{key}.weights[{r}]",
+                        f"the weights of reel {r + 1} total {_fmt(total)}: the engine's "
+                        "cumulative weights hold at most 2^63 - 1",
+                    )
+        if self.m.bonus is not None:
+            total = sum(a.weight for a in self.m.bonus.awards)
+            if total > INT64_MAX:
+                self.error(
+                    "bonus.awards",
+                    f"the award weights total {_fmt(total)}: the engine's cumulative "
+                    "weights hold at most 2^63 - 1",
+                )
+
+    # -- free spins: retrigger ratio and the longest feature --------------------------------
+
+    def count_weights(self, strips: tuple, weights: tuple | None, symbol: str) -> dict[int, int]:
+        """Weight of each count of ``symbol`` in the window: per-reel counts convolved."""
+        rows = self.m.rows
+        dist = {0: 1}
+        for r, strip in enumerate(strips):
+            n = len(strip)
+            per: dict[int, int] = {}
+            for stop in range(n):
+                c = sum(1 for row in range(rows) if strip[(stop + row) % n] == symbol)
+                per[c] = per.get(c, 0) + (weights[r][stop] if weights else 1)
+            nxt: dict[int, int] = {}
+            for a, wa in dist.items():
+                for c, wc in per.items():
+                    nxt[a + c] = nxt.get(a + c, 0) + wa * wc
+            dist = nxt
+        return dist
+
+    def features(self) -> None:
+        fs = self.m.free_spins
+        if fs is None:
+            return
+        largest = max((s for _, s in fs.spins), default=0)
+        if not fs.retrigger:
+            self.feature_len = min(largest, fs.max_spins or largest)
+            return
+        _, strips, weights = self.reel_sets()[-1]
+        dist = self.count_weights(strips, weights, fs.trigger.symbol)
+        total = sum(dist.values())
+        added = sum(w * fs.spins_for(c) for c, w in dist.items() if c >= fs.trigger.count)
+        self.rho = Fraction(added, total)
+        if fs.max_spins is not None:
+            self.feature_len = fs.max_spins
+            return
+        if self.rho >= 1:
+            self.error(
+                "free_spins.retrigger",
+                f"a free spin retriggers on average {float(self.rho):.6g} new spins (>= 1): "
+                "the feature never ends on average; set free_spins.max_spins",
+                "endless_feature",
+            )
+            return
+        self.feature_len = ceil(largest * UNCAPPED_MARGIN / (1 - self.rho))
+
+    def feature_length(self) -> None:
+        """One feature plays at most :data:`MAX_FEATURE_SPINS` spins (else: a practical hang)."""
+        fs = self.m.free_spins
+        if fs is None or self.feature_len <= MAX_FEATURE_SPINS:
+            return
+        self.error(
+            "free_spins.max_spins" if fs.max_spins else "free_spins.spins",
+            f"one feature may last {_fmt(self.feature_len)} spins ({self.feature_how()}): "
+            f"the engine plays at most {_fmt(MAX_FEATURE_SPINS)} per feature; "
+            "set (or lower) free_spins.max_spins",
+            "feature_too_long",
+        )
+
+    # -- the largest win of one spin --------------------------------------------------------
+
+    def jackpot_entries(self, level: int) -> set[int]:
+        out = set()
+        for jp in self.m.jackpots:
+            if jp.trigger_combo is None:
+                continue
+            if jp.min_bet_level is not None and level < jp.min_bet_level:
+                continue
+            out |= {e.index for e in self.m.pays if e.combo == jp.trigger_combo}
+        return out
+
+    def line_bound(self, li: int, level: int) -> tuple[int, str]:
+        """Largest line (or ways) credits of one screen, and the key that sets it."""
+        m = self.m
+        mult = max((s.multiplier for s in m.symbols if s.kind == "wild"), default=1)
+        jackpots = self.jackpot_entries(level)
+        best, key = 0, "pays"
+        if m.evaluation == "ways":
+            families: dict[str, int] = {}
+            for e in m.pays:
+                if e.index in jackpots:
+                    continue
+                win = e.credits(li, level) * (m.rows * mult) ** len(e.combo)
+                families[e.combo[0]] = max(families.get(e.combo[0], 0), win)
+                if win > best:
+                    best, key = win, f"pays[{e.index}]"
+            return sum(families.values()), key
+        for e in m.pays:
+            if e.index in jackpots:
+                continue
+            win = e.credits(li, level) * mult ** len(e.combo)
+            if win > best:
+                best, key = win, f"pays[{e.index}]"
+        return (m.lines or 1) * best, key
+
+    def feature_how(self) -> str:
+        fs = self.m.free_spins
+        assert fs is not None
+        if not fs.retrigger:
+            return "the award"
+        return "the cap" if fs.max_spins else f"{UNCAPPED_MARGIN} x the expected length"
+
+    def spin_terms(self, li: int, level: int) -> list[tuple[int, str, str]]:
+        """The parts of one spin's largest win at a level: (credits, key path, label)."""
+        m = self.m
+        total_bet = m.total_bet(level)
+        lines, key = self.line_bound(li, level)
+        terms = [(lines, key, "lines")]
+        for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
+            i, sp = max(
+                ((i, sp) for i, sp in enumerate(m.scatter_pays) if sp.symbol == name),
+                key=lambda t: t[1].pays,
+            )
+            terms.append((sp.pays * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
+        if m.bonus is not None:
+            i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
+            terms.append((a.pays * total_bet, f"bonus.awards[{i}].pays", "bonus"))
+        fs = m.free_spins
+        if fs is not None and self.feature_len:
+            screen = sum(t[0] for t in terms if t[2] != "bonus")
+            bonus = sum(t[0] for t in terms if t[2] == "bonus")
+            feature = self.feature_len * (screen * fs.multiplier + bonus)
+            where = "free_spins.max_spins" if fs.max_spins else "free_spins.spins"
+            label = f"free spins ({_fmt(self.feature_len)} spins: {self.feature_how()})"
+            terms.append((feature, where, label))
+        return terms
+
+    def wins(self) -> None:
+        m = self.m
+        per_chunk = INT64_MAX // max(self.chunk, 1)
+        screen_max = 0
+        for li, level in enumerate(m.bet_levels):
+            total_bet = m.total_bet(level)
+            if total_bet << HIST_SHIFT > INT64_MAX:
+                self.error(
+                    f"bet.bet_levels[{li}]",
+                    f"a total bet of {_fmt(total_bet)} credits: the win histogram's edges "
+                    f"(total bet x 2^{HIST_SHIFT}) need it below 2^{63 - HIST_SHIFT}",
+                )
+                self.spin_wins.append(0)
+                continue
+            terms = self.spin_terms(li, level)
+            screen_max = max(
+                screen_max, sum(t[0] for t in terms if not t[2].startswith(("bonus", "free")))
+            )
+            spin = sum(t[0] for t in terms)
+            self.spin_wins.append(spin)
+            if spin > per_chunk:
+                parts = ", ".join(f"{label} {_fmt(v)}" for v, _, label in terms if v)
+                self.error(
+                    max(terms)[1],
+                    f"at bet level {_fmt(level)} one spin can win {_fmt(spin)} credits "
+                    f"({parts}): the engine sums a chunk of {_fmt(self.chunk)} spins "
+                    f"in 64 bits, so one spin may win at most {_fmt(per_chunk)} credits",
+                    "win_overflow",
+                )
+        if not self.problems:
+            self.exact_weights(screen_max)
+
+    def exact_weights(self, screen_max: int) -> None:
+        """The exact kernels sum weight x win of one screen per reel set in int64."""
+        m = self.m
+        factor = max(screen_max, m.lines or 1, len(m.pays), 1)
+        for key, strips, weights in self.reel_sets():
+            cycle = prod(sum(weights[r]) if weights else len(s) for r, s in enumerate(strips))
+            if cycle * factor > INT64_MAX:
+                self.refuse_exact(
+                    f"{key}.weights" if weights else f"{key}.strips",
+                    f"the weighted cycle ({_fmt(cycle)}) times the largest win of one screen "
+                    f"({_fmt(factor)} credits) exceeds the exact calculator's 64-bit sums",
+                )
+
+    # -- the capped free-spin recursion -----------------------------------------------------
+
+    def recursion(self) -> None:
+        fs = self.m.free_spins
+        if fs is None or fs.max_spins is None:
+            return
+        cap = fs.max_spins
+        classes = len(
+            {fs.spins_for(c) for c in range(fs.trigger.count, self.m.rows * self.m.reels + 1)}
+        )
+        classes = classes + 1 if fs.retrigger else 1
+        self.capped_work = cap * (cap + 1) // 2 * classes
+        starts = len({min(s, cap) for _, s in fs.spins})
+        if self.capped_work * starts > CAPPED_WORK_MAX:
+            self.refuse_exact(
+                "free_spins.max_spins",
+                f"a cap of {_fmt(cap)} spins: the exact free-spin recursion would take "
+                f"{_fmt(self.capped_work * starts)} steps (at most {_fmt(CAPPED_WORK_MAX)})",
+            )
+
+
+def capped_feasible(cap: int, classes: int) -> bool:
+    """Whether one capped recursion over ``cap`` spins and ``classes`` classes is affordable."""
+    return cap * (cap + 1) // 2 * max(classes, 1) <= CAPPED_WORK_MAX
+
+
+def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
+    """Every integer of the model that becomes a kernel integer, with its key path."""
+    for i, level in enumerate(m.bet_levels):
+        yield level, f"bet.bet_levels[{i}]"
+    for key in ("lines", "ways", "cost"):
+        if getattr(m, key) is not None:
+            yield getattr(m, key), f"bet.{key}"
+    for sym in m.symbols:
+        yield sym.multiplier, f"symbols.{sym.name}.multiplier"
+    for e in m.pays:
+        if e.pays is not None:
+            yield e.pays, f"pays[{e.index}].pays"
+        for j, v in enumerate(e.pays_by_level or ()):
+            yield v, f"pays[{e.index}].pays_by_level[{j}]"
+    for i, sp in enumerate(m.scatter_pays):
+        yield sp.pays, f"scatter_pays[{i}].pays"
+        yield sp.count, f"scatter_pays[{i}].count"
+    yield from _weights(m.weights, "reels.weights")
+    fs = m.free_spins
+    if fs is not None:
+        yield fs.multiplier, "free_spins.multiplier"
+        if fs.max_spins is not None:
+            yield fs.max_spins, "free_spins.max_spins"
+        for count, spins in fs.spins:
+            yield spins, f"free_spins.spins.{count}"
+        yield from _weights(fs.weights, "free_spins.weights")
+        yield fs.trigger.count, "free_spins.trigger.count"
+    if m.bonus is not None:
+        yield m.bonus.trigger.count, "bonus.trigger.count"
+        for i, a in enumerate(m.bonus.awards):
+            yield a.pays, f"bonus.awards[{i}].pays"
+            yield a.weight, f"bonus.awards[{i}].weight"
+
+
+def _weights(weights: tuple | None, path: str) -> Iterator[tuple[int, str]]:
+    for r, row in enumerate(weights or ()):
+        for s, w in enumerate(row):
+            yield w, f"{path}[{r}][{s}]"

@@ -1,0 +1,83 @@
+"""Small machine models at the engine's bounds, as TOML dictionaries (and text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from certify.model.loader import parse_machine
+from certify.model.schema import Machine
+
+
+def three_reels(
+    strips: list[list[str]],
+    weights: list[list[int]] | None = None,
+    pays: list[tuple[list[str], int]] = ((["A", "A", "A"], 4),),  # type: ignore[assignment]
+    rows: int = 1,
+    paylines: list[list[int]] | None = None,
+    levels: list[int] = [1],  # noqa: B006
+    symbols: dict[str, dict] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A lines game (3 reels unless ``strips`` says otherwise) as a parsed-TOML dictionary."""
+    paylines = paylines or [[0] * len(strips)]
+    data: dict[str, Any] = {
+        "schema": "slotcert/machine@1",
+        "machine": {"id": "BOUNDS", "name": "Bounds"},
+        "bet": {
+            "denomination": "0.01",
+            "currency": "EUR",
+            "lines": len(paylines),
+            "bet_levels": list(levels),
+        },
+        "symbols": symbols or {"A": {"kind": "regular"}, "B": {"kind": "regular"}},
+        "reels": {"rows": rows, "strips": strips, "paylines": paylines},
+        "pays": [{"combo": c, "pays": p} for c, p in pays],
+    }
+    if weights is not None:
+        data["reels"]["weights"] = weights
+    data.update(extra)
+    return data
+
+
+def machine(data: dict[str, Any], file: str = "m.toml") -> Machine:
+    """Parse (and validate) a model dictionary."""
+    return parse_machine(data, file)[0]
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
+    raise TypeError(v)
+
+
+def _key(k: str) -> str:
+    return k if k.replace("_", "").isalnum() and k.isascii() else json.dumps(k)
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """The dictionary as TOML: top-level scalars, then one table per key, arrays of tables."""
+    lines = [f"{k} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict | list)]
+    for k, v in data.items():
+        if isinstance(v, dict):
+            lines.append(f"[{k}]")
+            lines += [f"{_key(a)} = {_value(b)}" for a, b in v.items()]
+        elif isinstance(v, list):
+            for item in v:
+                lines.append(f"[[{k}]]")
+                lines += [f"{_key(a)} = {_value(b)}" for a, b in item.items()]
+    return "\n".join(lines) + "\n"
+
+
+def write(tmp: Path, data: dict[str, Any], name: str = "m.toml") -> Path:
+    """Write the model to ``tmp / name``; return the path."""
+    path = tmp / name
+    path.write_text(toml_text(data))
+    return path
