@@ -40,15 +40,18 @@ def enumerate_screen_cycle(
 ):
     """Every stop combination of reel set ``ps`` (phase 0 base, 1 free spins) into buckets.
 
-    The bucket of a combination is 2 x its largest free-spin trigger count
-    + 1 if some screen reached the bonus trigger; its win is the sequence's
-    credits (screen multipliers included, capped at ``cap`` when > 0).
+    The bucket of a combination is (jmax + 1) x its largest free-spin trigger
+    count + its bonus part (0, or its largest bonus count capped at
+    ``game.bonus_jmax``: 1 for a pick bonus) as in :mod:`certify.exact._kernels`;
+    its win is the sequence's credits (screen multipliers included, capped at
+    ``cap`` when > 0).
     """
     window, length = reels.window, reels.length
     total_weight, cumulative = reels.total_weight, reels.cumulative
     weight = scr.weight
     n_reels, rows = window.shape[1], window.shape[3]
     fs_counted, bonus_counted, bonus_min = game.fs_counted, game.bonus_counted, game.bonus_min
+    jmax = game.bonus_jmax
     for outer in prange(length[ps, 0]):
         stops = np.zeros(n_reels, dtype=np.int64)
         above = np.zeros(n_reels, dtype=np.int64)
@@ -98,7 +101,10 @@ def enumerate_screen_cycle(
                 s2,
                 s3,
             )
-            b = 2 * fs_top + (1 if bonus_counted >= 0 and bonus_top >= bonus_min else 0)
+            j = 0
+            if bonus_counted >= 0 and bonus_top >= bonus_min:
+                j = min(bonus_top, jmax)
+            b = fs_top * (jmax + 1) + j
             if cap > 0 and spin > cap:
                 spin = cap
             out_w[outer, b] += w

@@ -27,10 +27,11 @@ from certify.exact.cycle import (
     AwardExact,
     ExactResult,
     LevelExact,
-    _bonus,
     _Buckets,
     _buckets,
     _outputs,
+    bonus_by_bucket,
+    exact_infeasible,
     spin_score,
 )
 from certify.exact.features import feature_moments, spin_classes
@@ -88,12 +89,7 @@ def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYC
         )
     if any(s.cycle >= 1 << 62 for s in reel_sets(tables)):
         return "the weighted cycle does not fit 62-bit integers"
-    if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
-        return (
-            f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
-            "whose total distribution the exact calculator does not build"
-        )
-    return None
+    return exact_infeasible(tables, max_cycle)  # the win cap with features, engine bounds
 
 
 def screen_cycle(
@@ -185,25 +181,26 @@ def compute_screen_exact(
 
 
 def _free_spin_moments(
-    tables: GameTables, lt: LevelTables, eb: float, eb2: float
+    tables: GameTables, lt: LevelTables, bonus: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:
     """E[F], E[F^2] of the feature by trigger count (as ``cycle._free_spin_moments``)."""
     if tables.fs_counted < 0:
         return {}
     fsb = enumerate_screens(tables, lt, 1)
     mult = tables.fs_spin_mult
+    nb = tables.bonus_jmax + 1
     added, q, s1, s2 = [], [], [], []
     for b in range(fsb.w.shape[0]):
         if fsb.w[b] == 0:
             continue
-        count, bflag = divmod(b, 2)
+        count, j = divmod(b, nb)
+        eb, eb2 = bonus.get(j, (0.0, 0.0))
         mb, mb2 = fsb.wb[b] / fsb.total, fsb.wb2[b] / fsb.total
         qq = float(fsb.w[b]) / fsb.total
-        retrig = count >= tables.fs_min and tables.fs_retrigger
-        added.append(tables.fs_spins[count] if retrig else 0)
+        added.append(tables.fs_spins[count] if tables.fs_retrigger else 0)
         q.append(qq)
-        s1.append(mult * mb + bflag * qq * eb)
-        s2.append(mult * mult * mb2 + bflag * (2 * mult * mb * eb + qq * eb2))
+        s1.append(mult * mb + qq * eb)
+        s2.append(mult * mult * mb2 + (2 * mult * mb * eb + qq * eb2))
     classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
     out = {}
     for count in range(tables.fs_min, tables.fs_spins.shape[0]):
@@ -217,25 +214,27 @@ def _free_spin_moments(
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     cyc = screen_cycle(tables, lt, 0)
     base = cyc.buckets
-    eb, eb2 = _bonus(tables, lt)
-    fs_moments = _free_spin_moments(tables, lt, eb, eb2)
+    bonus = bonus_by_bucket(tables, lt)
+    fs_moments = _free_spin_moments(tables, lt, bonus)
+    nb = tables.bonus_jmax + 1
     total = base.total
     mean = var_sum = fs_mean = bonus_mean = hit = fs_p = bonus_p = 0.0
     for b in range(base.w.shape[0]):
         wgt = float(base.w[b])
         if wgt == 0:
             continue
-        count, bflag = divmod(b, 2)
+        count, j = divmod(b, nb)
         ef, ef2 = fs_moments.get(count, (0.0, 0.0))
-        extra = ef + bflag * eb
+        eb, eb2 = bonus.get(j, (0.0, 0.0))
+        extra = ef + eb
         mean += base.wb[b] + wgt * extra
-        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (ef2 + bflag * (eb2 + 2 * ef * eb))
-        triggered = count in fs_moments or bflag
+        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (ef2 + eb2 + 2 * ef * eb)
+        triggered = count in fs_moments or j > 0
         hit += wgt if triggered else float(base.hit[b])
         fs_mean += wgt * ef
-        bonus_mean += wgt * bflag * eb
+        bonus_mean += wgt * eb
         fs_p += wgt if count in fs_moments else 0.0
-        bonus_p += wgt * bflag
+        bonus_p += wgt if j > 0 else 0.0
     tb = lt.total_bet
     ew = mean / total
     line_sum = sum(base.wb)
