@@ -168,24 +168,23 @@ def read_cluster_pays(
     return tuple(out)
 
 
-def check_cascade_cycle(machine: Any, file: str = "", where: str = "cascade") -> int | None:
+def check_cascade_cycle(machine: Any) -> int | None:
     """The longest sequence (in screens) of the full cycle of a ``refill = "strip"`` cascade.
 
     Parameters
     ----------
     machine : Machine or GameTables
         A machine with a cascade (its ``cascade`` attribute).
-    file, where : str
-        Unused here; see :func:`cascade_cycle_problem` for the located error.
 
     Returns
     -------
     int or None
         The longest sequence over every stop combination of the base strips
-        and of the free spins' own strips (the first screen included; a probe
-        stops at ``10 x max_screens + 100`` screens, so an endless cascade
-        reports that many), or None when the refill is random or the cycle is
-        larger than :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
+        and of the free spins' (the first screen included; a probe stops at
+        ``10 x max_screens + 100`` screens, so an endless cascade reports
+        that many), or None when there is no strip cascade, the game is not
+        played by the screen kernels, or the cycle is larger than
+        :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
 
     """
     from certify.exact.screens import longest_cascade  # engine side: imported when used
