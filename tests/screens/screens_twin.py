@@ -45,7 +45,7 @@ def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
     return False, 1
 
 
-def line_screen(m: Machine, grid, li: int):
+def line_screen(m: Machine, grid, li: int, fsm: int = 1):
     """(credits, cells to remove, paid entries) of the lines of one screen."""
     level = m.bet_levels[li]
     total, cells, paid = 0, set(), []
@@ -64,13 +64,13 @@ def line_screen(m: Machine, grid, li: int):
                 if best_entry is None or pay > best:
                     best, best_entry = pay, entry
         if best_entry is not None:
-            total += best
+            total += best * (fsm if best_entry.free_spins_multiplier else 1)
             paid.append(best_entry.index)
             cells |= {(r, line[r]) for r in range(len(best_entry.combo))}
     return total, cells, paid
 
 
-def ways_screen(m: Machine, grid, li: int):
+def ways_screen(m: Machine, grid, li: int, fsm: int = 1):
     """(credits, cells to remove, paid entries) of a ways screen.
 
     An entry of length k pays its credits x the product over reels 1..k of
@@ -92,14 +92,14 @@ def ways_screen(m: Machine, grid, li: int):
             best[entry.combo[0]] = (len(entry.combo), pay, entry)
     total, cells, paid = 0, set(), []
     for _, pay, entry in best.values():
-        total += pay
+        total += pay * (fsm if entry.free_spins_multiplier else 1)
         paid.append(entry.index)
         for pos, token in enumerate(entry.combo):
             cells |= {(pos, w) for w, y in enumerate(grid[pos]) if matches(m, token, y)[0]}
     return total, cells, paid
 
 
-def cluster_screen(m: Machine, grid, li: int):
+def cluster_screen(m: Machine, grid, li: int, fsm: int = 1):
     """(credits, cells to remove, paid cluster entries) of the clusters of one screen."""
     tb = m.total_bet(m.bet_levels[li])
     reels, rows = len(grid), len(grid[0])
@@ -131,13 +131,13 @@ def cluster_screen(m: Machine, grid, li: int):
                 ]
                 if met:
                     _, i, cp = max(met, key=lambda x: x[0])
-                    total += cp.pays * tb
+                    total += cp.pays * tb * fsm
                     paid.append(i)
                     cells |= group
     return total, cells, paid
 
 
-def scatter_screen(m: Machine, grid, li: int):
+def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
     """(credits, cells to remove, counts by symbol) of the scatters of one screen."""
     tb = m.total_bet(m.bet_levels[li])
     counts: dict[str, int] = {}
@@ -148,13 +148,19 @@ def scatter_screen(m: Machine, grid, li: int):
     for s in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
         met = [sp for sp in m.scatter_pays if sp.symbol == s and sp.count <= counts.get(s, 0)]
         if met:
-            total += max(met, key=lambda sp: sp.count).pays * tb
+            total += max(met, key=lambda sp: sp.count).pays * tb * fsm
             cells |= {(r, w) for r, col in enumerate(grid) for w, x in enumerate(col) if x == s}
     return total, cells, counts
 
 
-def play(m: Machine, strips, weights, stops, li: int, rng: random.Random | None = None):
-    """One spin's sequence: (credits, largest counts by symbol, screens, paid entries)."""
+def play(
+    m: Machine, strips, weights, stops, li: int, rng: random.Random | None = None, fsm: int = 1
+):
+    """One spin's sequence: (credits, largest counts by symbol, screens, paid entries).
+
+    ``fsm``: the free-spin multiplier (1 in the base game); an entry with
+    ``free_spins_multiplier = false`` is paid without it.
+    """
     rows = m.rows
     cascade = m.cascade
     mults = cascade.multipliers if cascade else (1,)
@@ -164,12 +170,12 @@ def play(m: Machine, strips, weights, stops, li: int, rng: random.Random | None 
     total, screens, paid, top = 0, 0, [], {}
     while True:
         if m.evaluation == "cluster":
-            win, cells, entries = cluster_screen(m, grid, li)
+            win, cells, entries = cluster_screen(m, grid, li, fsm)
         elif m.evaluation == "ways":
-            win, cells, entries = ways_screen(m, grid, li)
+            win, cells, entries = ways_screen(m, grid, li, fsm)
         else:
-            win, cells, entries = line_screen(m, grid, li)
-        sc, sc_cells, counts = scatter_screen(m, grid, li)
+            win, cells, entries = line_screen(m, grid, li, fsm)
+        sc, sc_cells, counts = scatter_screen(m, grid, li, fsm)
         for name, n in counts.items():
             top[name] = max(top.get(name, 0), n)
         total += (win + sc) * mults[min(screens, len(mults) - 1)]
@@ -224,8 +230,8 @@ def _free_spin(m: Machine, li: int, eb, eb2):
     s1 = s2 = Fraction(0)
     total = 0
     for stops, w in cycle(strips, weights):
-        win, top, _, _ = play(m, strips, weights, stops, li)
-        x = Fraction(win * fs.multiplier)
+        win, top, _, _ = play(m, strips, weights, stops, li, fsm=fs.multiplier)
+        x = Fraction(win)
         x2 = x * x
         if _bonus_hit(m, top):
             x2 += 2 * x * eb + eb2

@@ -186,3 +186,28 @@ def test_ways_cascade_twin_equals_exact(strips, pays, mults):
         [("S", 3, 2)],
     )
     assert_same(machine_of(data, Cascade("strip", tuple(mults), 6)))
+
+
+def test_unmultiplied_entry_in_free_spins_twin_equals_exact():
+    """An entry with ``free_spins_multiplier = false`` keeps its pay in the feature's cascades."""
+    symbols = {**SYMBOLS}
+    data = lines_data(
+        [["A", "S", "K", "W"], ["K", "A", "S", "W"], ["A", "S", "K", "A", "W"]],
+        2,
+        [[0, 0, 0], [1, 1, 1]],
+        [(["A", "A", "A"], 6), (["K", "K", "K"], 4), (["W", "W", "W"], 20)],
+        symbols,
+        [("S", 3, 2)],
+        extra={
+            "free_spins": {
+                "trigger": {"symbol": "S", "count": 2},
+                "spins": {"2": 3},
+                "multiplier": 3,
+                "retrigger": False,
+            },
+        },
+    )
+    data["pays"][2]["free_spins_multiplier"] = False
+    m = machine_of(data, Cascade("strip", (1, 2, 4), 6))
+    assert compile_machine(m).fs_own_pays
+    assert_same(m)
