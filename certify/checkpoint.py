@@ -12,13 +12,32 @@ tool version; a directory written for anything else is refused with
 :class:`~certify.errors.InputError` rather than silently mixed in. Each chunk
 file names its stream (bet level) and records the spins of every chunk it
 holds, so a rerun with more spins reuses every full chunk already done.
+
+Every chunk file is bound to its run and checked before it is used:
+
+- it carries ``run``, a JSON text with the model fingerprint, seed, chunk
+  size, stream, first chunk index and the spins of each chunk it holds (all
+  must match the run resuming it and the file's name);
+- ``<file>.sha256`` beside it holds the SHA-256 digest of the file's bytes
+  (``sha256sum`` format), written just before the file, so every chunk
+  file a killed run leaves has its digest.
+
+A chunk file that fails any check (digest missing or different, unreadable
+or truncated archive, another run's binding, arrays of the wrong shape) is
+never used: its chunks are recomputed, the file is renamed ``*.rejected``
+and one line on stderr names it. The digest catches damage and mix-ups, not
+a deliberate forger who rewrites both files.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import json
 import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +48,7 @@ from certify import __version__
 from certify.errors import InputError
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
+from certify.outputs import write_bytes, write_text
 
 SCHEMA = "slotcert/checkpoint@1"
 MANIFEST = "manifest.json"
@@ -38,14 +58,12 @@ _FIELDS = ("stats", "sum_sq", "awards", "hist")
 Rows = dict[int, tuple[np.ndarray, ...]]  # chunk index -> (stats, sum_sq, awards, hist) rows
 
 
-def _atomic_write(path: Path, write) -> None:
-    """Write ``path`` through ``write(file)`` on a temporary name, then rename it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(tmp, "wb") as fh:
-        write(fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+class _Rejected(Exception):
+    """A chunk file that must not be used (the message says why)."""
+
+
+def _digest_file(file: Path) -> Path:
+    return file.with_name(file.name + ".sha256")
 
 
 class Checkpoint:
@@ -64,7 +82,8 @@ class Checkpoint:
     ------
     InputError
         When the directory holds a checkpoint of another model, seed, chunk
-        size or tool version, or a file that cannot be read.
+        size or tool version, or a manifest that cannot be read. (A chunk
+        file that fails its checks is not an error: it is recomputed.)
 
     """
 
@@ -85,7 +104,7 @@ class Checkpoint:
         file = self.path / MANIFEST
         if not file.exists():
             text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
-            _atomic_write(file, lambda fh: fh.write(text.encode("utf-8")))
+            write_text(file, text, sync=True)
             return
         try:
             old = json.loads(file.read_text(encoding="utf-8"))
@@ -102,14 +121,22 @@ class Checkpoint:
                 )
 
     def load(self, stream: int, sizes: np.ndarray) -> Rows:
-        """Rows of the chunks of ``stream`` already done that fit the chunk plan ``sizes``."""
+        """Rows of the chunks of ``stream`` already done that fit the chunk plan ``sizes``.
+
+        A chunk file that fails its checks is set aside (renamed
+        ``*.rejected``) and named on stderr; its chunks are recomputed.
+        """
         rows: Rows = {}
         for file in sorted(self.path.glob(f"s{int(stream)}-c*.npz")):
             match = _NAME.match(file.name)
             if match is None:
                 continue
-            first = int(match.group(2))
-            arrays = self._read(file)
+            first, count = int(match.group(2)), int(match.group(3))
+            try:
+                arrays = self._read(file, int(stream), first, count)
+            except _Rejected as why:
+                self._reject(file, str(why))
+                continue
             done = arrays[4]
             for j in range(done.shape[0]):
                 i = first + j
@@ -117,27 +144,78 @@ class Checkpoint:
                     rows[i] = tuple(a[j : j + 1] for a in arrays[:4])
         return rows
 
-    def _read(self, file: Path) -> tuple[np.ndarray, ...]:
+    def binding(self, stream: int, first: int, sizes: np.ndarray) -> dict:
+        """What a chunk file of ``stream`` from chunk ``first`` must record about its run."""
+        return {
+            "schema": SCHEMA,
+            "model_fingerprint": self.manifest["model_fingerprint"],
+            "seed": self.manifest["seed"],
+            "chunk_spins": self.manifest["chunk_spins"],
+            "stream": int(stream),
+            "first": int(first),
+            "sizes": [int(x) for x in np.asarray(sizes).tolist()],
+        }
+
+    def _read(self, file: Path, stream: int, first: int, count: int) -> tuple[np.ndarray, ...]:
+        """The arrays of a chunk file that passes every check; :class:`_Rejected` otherwise."""
+        side = _digest_file(file)
         try:
-            with np.load(file, allow_pickle=False) as data:
-                arrays = tuple(np.array(data[name]) for name in (*_FIELDS, "sizes"))
-        except (OSError, ValueError, KeyError) as exc:
-            raise InputError(
-                f"{file}: unreadable checkpoint file ({exc}); remove it to recompute its chunks"
-            ) from None
-        n = arrays[4].shape[0]
-        if any(a.shape[0] != n for a in arrays):
-            raise InputError(
-                f"{file}: checkpoint arrays disagree in length; remove it to recompute its chunks"
-            )
+            data = file.read_bytes()
+            recorded = side.read_text(encoding="utf-8").split()
+        except FileNotFoundError:
+            raise _Rejected(f"no SHA-256 digest beside it ({side.name})") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _Rejected(f"unreadable ({exc})") from None
+        if not recorded or recorded[0] != hashlib.sha256(data).hexdigest():
+            raise _Rejected(f"its SHA-256 digest differs from {side.name} (damaged or rewritten)")
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+                arrays = tuple(np.array(npz[name]) for name in (*_FIELDS, "sizes"))
+                run = json.loads(str(npz["run"]))
+        except Exception as exc:  # zipfile, zlib, numpy format errors: all mean damaged
+            raise _Rejected(f"unreadable archive ({type(exc).__name__}: {exc})") from None
+        sizes = arrays[4]
+        if sizes.ndim != 1 or sizes.shape[0] != count:
+            raise _Rejected(f"holds {sizes.shape[0]} chunk(s), its name says {count}")
+        if not isinstance(run, dict):
+            raise _Rejected("its run record is not a JSON object")
+        for key, value in self.binding(stream, first, sizes).items():
+            if run.get(key) != value:
+                raise _Rejected(
+                    f"written for {key.replace('_', ' ')} {run.get(key)!r}, this run has {value!r}"
+                )
+        if any(a.ndim < 1 or a.shape[0] != count for a in arrays):
+            raise _Rejected("its arrays disagree in length")
         return arrays
 
+    def _reject(self, file: Path, why: str) -> None:
+        """Set a chunk file aside (renamed ``*.rejected``) and say so on stderr."""
+        for path in (file, _digest_file(file)):
+            with contextlib.suppress(OSError):
+                os.replace(path, path.with_name(path.name + ".rejected"))
+        print(
+            f"slotcert: checkpoint file {file}: {why}; not used, its chunks are recomputed",
+            file=sys.stderr,
+        )
+
     def save(self, stream: int, first: int, sizes: np.ndarray, arrays: tuple) -> None:
-        """Record chunks ``first .. first + len(sizes) - 1`` of ``stream`` atomically."""
+        """Record chunks ``first .. first + len(sizes) - 1`` of ``stream`` atomically.
+
+        The archive carries the run's binding; its SHA-256 digest is written
+        beside it first (a file without one is never used).
+        """
         n = int(sizes.shape[0])
         file = self.path / f"s{int(stream)}-c{int(first):09d}-n{n}.npz"
         payload = dict(zip(_FIELDS, arrays, strict=True))
-        _atomic_write(file, lambda fh: np.savez(fh, sizes=np.asarray(sizes), **payload))
+        run = json.dumps(self.binding(stream, first, sizes), sort_keys=True)
+        buf = io.BytesIO()
+        np.savez(buf, sizes=np.asarray(sizes), run=np.array(run), **payload)
+        data = buf.getvalue()
+        # the digest first: a chunk file, once visible, always has its digest (a kill between
+        # the two leaves a digest without a file, which nothing reads)
+        digest = hashlib.sha256(data).hexdigest()
+        write_text(_digest_file(file), f"{digest}  {file.name}\n", sync=True)
+        write_bytes(file, data, sync=True)
 
     def saving(
         self, stream: int, sizes: np.ndarray, groups: Iterator[tuple[int, tuple]]

@@ -23,11 +23,62 @@ def _behind(a: float, b: float, modulus: float) -> bool:
 
 
 @jit
-def out_of_sequence(values, order, mcode, modulus, key, flag, on_key, culprit):
+def _time_error(values, times, order, p, x, j, mod) -> float:
+    """How far the row at ``x`` is stamped from where its meter ``j`` places it.
+
+    The place is the linear interpolation of meter ``j`` between the rows at
+    ``p - 1`` and ``p + 2`` (the neighbours of the pair ``p, p + 1``).
+    """
+    a, d = order[p - 1], order[p + 2]
+    span = values[d, j] - values[a, j]
+    if span < 0:
+        span += mod
+    if not span > 0:
+        return 0.0
+    step = values[order[x], j] - values[a, j]
+    if step < 0:
+        step += mod
+    at = times[a] + step / span * (times[d] - times[a])
+    return abs(times[order[x]] - at)
+
+
+@jit
+def _spike_wins(values, times, order, mcode, p, j, mod) -> bool:
+    """Rows ``p - 1 .. p + 2`` (one machine) tie on meter ``j`` and the row at ``p`` loses.
+
+    A tie: the row at ``p`` is a spike and the one at ``p + 1`` a dip (either
+    alone explains the meters). The row at ``p`` loses when it is stamped
+    farther from where meter ``j`` places it than the row at ``p + 1``.
+    """
+    n = order.shape[0]
+    if j < 0 or p < 1 or p + 2 >= n:
+        return False
+    m = mcode[order[p]]
+    if mcode[order[p - 1]] != m or mcode[order[p + 1]] != m or mcode[order[p + 2]] != m:
+        return False
+    a, b = values[order[p - 1], j], values[order[p], j]
+    c, d = values[order[p + 1], j], values[order[p + 2], j]
+    tie = (
+        not _behind(a, c, mod)
+        and not _behind(a, b, mod)
+        and _behind(b, c, mod)
+        and not _behind(b, d, mod)
+    )
+    return tie and _time_error(values, times, order, p, p, j, mod) > _time_error(
+        values, times, order, p, p + 1, j, mod
+    )
+
+
+@jit
+def out_of_sequence(values, order, mcode, modulus, key, flag, on_key, culprit, times):
     """Mark dips and spikes among the rows ``order`` (one pass).
 
     Writes ``flag`` (row out of sequence), ``on_key`` (the sequence meter
     shows it) and ``culprit`` (the meter that shows it) for each position.
+    A spike at ``p`` followed by a dip at ``p + 1`` is a tie: either row
+    alone explains the meters. On the sequence meter the tie goes to the row
+    stamped farther from where its meter places it between the pair's
+    neighbours (``times``: int64 ns of every row); otherwise to the dip.
     """
     n = order.shape[0]
     k = values.shape[1]
@@ -43,6 +94,9 @@ def out_of_sequence(values, order, mcode, modulus, key, flag, on_key, culprit):
             continue
         has3 = p + 2 < n and mcode[order[p + 2]] == m
         mod = modulus[m]
+        # ties decided on the sequence meter hold for every meter of the pair
+        spike_here = _spike_wins(values, times, order, mcode, p, key[m], mod)
+        spike_before = _spike_wins(values, times, order, mcode, p - 1, key[m], mod)
         first = -1
         for j in range(k):
             a, b, c = values[r0, j], values[r1, j], values[r2, j]
@@ -50,7 +104,9 @@ def out_of_sequence(values, order, mcode, modulus, key, flag, on_key, culprit):
                 continue
             bad = _behind(a, b, mod)
             if not bad and _behind(b, c, mod):
-                bad = not (has3 and not _behind(b, values[order[p + 2], j], mod))
+                bad = not (has3 and not _behind(b, values[order[p + 2], j], mod)) or spike_here
+            elif bad and spike_before:  # this dip is the tie's innocent half
+                bad = False
             if bad:
                 if first < 0:
                     first = j

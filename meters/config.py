@@ -30,7 +30,8 @@ class Config:
         keep moving (frozen while coin_in moves -> ``stuck_meter``).
     drop_pct, drop_abs : float
         Soft-count tolerance: the larger of ``drop_pct`` of the metered drop
-        and ``drop_abs`` money units.
+        and ``drop_abs`` credits of the machine's denomination (in money:
+        ``drop_abs * denomination``).
     gap_factor : float
         A reading interval longer than ``gap_factor`` times the machine's
         median interval is a ``time_gap`` (unless ``max_gap_s`` is set).

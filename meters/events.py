@@ -274,7 +274,9 @@ def drop_variance(
     denom = floor_rows(floor, scr.machines, g["mcode"].to_numpy())["denomination"].to_numpy()
     meter = (cum[g["je"]] - cum[g["js"]]) * denom
     amount = g["amount"].to_numpy()
-    tol = np.maximum(cfg.drop_pct * np.abs(meter), cfg.drop_abs)
+    # the floor is drop_abs credits of *this* machine (SPEC 7): 1.00 on a 0.01 machine, 100 on a
+    # 1.00 machine, so a 10% inflation bites alike whatever the denomination
+    tol = np.maximum(cfg.drop_pct * np.abs(meter), cfg.drop_abs * denom)
     bad = np.abs(amount - meter) > tol + 1e-9
     b = g[bad]
     return _frame(

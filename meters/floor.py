@@ -335,10 +335,10 @@ def load_counts(path: str | Path) -> pd.DataFrame:
     missing = [c for c in COUNT_COLUMNS if c not in raw.columns]
     if missing:
         raise InputError(f"{file}: missing column(s) {', '.join(missing)}")
-    start = pd.to_datetime(raw["period_start"], utc=True, format="ISO8601", errors="coerce")
-    end = pd.to_datetime(raw["period_end"], utc=True, format="ISO8601", errors="coerce")
+    start = _count_times(raw, "period_start", file)
+    end = _count_times(raw, "period_end", file)
     amount = pd.to_numeric(raw["amount"], errors="coerce")
-    bad = start.isna() | end.isna() | amount.isna() | (end <= start) | (amount < 0)
+    bad = amount.isna() | (end <= start) | (amount < 0)
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
         raise InputError(
@@ -349,12 +349,29 @@ def load_counts(path: str | Path) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "machine_id": pd.Categorical(raw["machine_id"].str.strip()),
-            "start": _ns(start),
-            "end": _ns(end),
+            "start": start,
+            "end": end,
             "amount": amount.astype(float),
             "line": np.arange(len(raw)) + 2,
         }
     ).assign(file=file)
+
+
+def _count_times(raw: pd.DataFrame, column: str, file: str) -> np.ndarray:
+    """A soft-count time column as int64 ns UTC; the first unusable value is a located error.
+
+    The rules of a dump's ``read_at`` apply: ISO 8601 with a UTC offset, in
+    the plausible range of :mod:`meters.readers`.
+    """
+    from meters.readers import _timestamps
+
+    reason = np.full(len(raw), "", dtype=object)
+    ns = _timestamps(raw[column], reason, column)
+    bad = np.flatnonzero(reason != "")
+    if len(bad):
+        i = int(bad[0])
+        raise InputError(f"{file}: line {i + 2}: unusable count: {reason[i]}")
+    return ns
 
 
 def _counts_arrow(file: str) -> pd.DataFrame | None:
@@ -381,6 +398,10 @@ def _counts_arrow(file: str) -> pd.DataFrame | None:
     amount = table.column("amount").to_numpy()
     if (end <= start).any() or (amount < 0).any() or np.isnan(amount).any():
         return None
+    from meters.readers import EARLIEST, LATEST
+
+    if (start < EARLIEST).any() or (end >= LATEST).any():
+        return None  # the slow path names the line
     ids = pd.Series(table.column("machine_id").to_numpy(zero_copy_only=False), dtype=object)
     return pd.DataFrame(
         {
@@ -391,8 +412,3 @@ def _counts_arrow(file: str) -> pd.DataFrame | None:
             "line": np.arange(table.num_rows) + 2,
         }
     ).assign(file=file)
-
-
-def _ns(values: pd.Series) -> np.ndarray:
-    """Timestamps as int64 nanoseconds since the epoch (UTC)."""
-    return values.dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype("int64").to_numpy()

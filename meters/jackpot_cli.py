@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from certify.errors import InputError
+from certify.outputs import atomic_path, neutral_cell, write_text
 from meters.codes import FINDING_COLUMNS
 from meters.ledger import (
     LEDGER_COLUMNS,
@@ -306,9 +307,7 @@ def write_ledger(ledger: Ledger, out: Path) -> None:
         "captive_total": str(ledger.total),
         "findings": codes,
     }
-    (out / "summary.json").write_text(
-        json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
 
 
 def write_transfer(
@@ -336,7 +335,7 @@ def write_transfer(
         "total_after": str(after.total),
     }
     json_path = out / f"{record.id}.json"
-    json_path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_text(json_path, json.dumps(doc, indent=2, sort_keys=True) + "\n")
     csv_path = out / f"{record.id}.csv"
     _csv(
         csv_path,
@@ -363,7 +362,8 @@ def write_transfer(
 
 
 def _csv(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
+    """Write rows as CSV, atomically, text cells neutralised (:mod:`certify.outputs`)."""
+    with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(columns), extrasaction="ignore")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({k: neutral_cell(v) for k, v in r.items()} for r in rows)

@@ -25,6 +25,7 @@ import csv
 import io
 import itertools
 import json
+import re
 from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -49,7 +50,18 @@ FORMATS = {
     ".json": "jsonl",
 }
 _EXTRA = 8
-_OFFSET_RE = r"(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
+# a UTC offset after a time of day: "2026-01-01" alone ends in "-01", which is a day, not an offset
+_OFFSET_RE = r"[Tt ]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d+)?)?)?\s*(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
+# readings outside these instants are bad time stamps (a clock reset to 1970, a typo of 2200)
+EARLIEST = np.datetime64("2000-01-01T00:00:00", "ns").astype(np.int64)
+LATEST = np.datetime64("2100-01-01T00:00:00", "ns").astype(np.int64)
+PLAUSIBLE = "2000-01-01 .. 2100-01-01 UTC"
+_WHOLE_RE = r"^\+?[0-9]+(?:\.0*)?$"
+_NOT_UTF8 = "[\udc80-\udcff]"
+# a JSON number value with a non-zero fraction or an exponent: a float would round it
+_JSON_INEXACT = re.compile(
+    r":\s*-?[0-9]+(?:\.[0-9]*[1-9][0-9]*|(?:\.[0-9]+)?[eE][+-]?[0-9]+)\s*[,}]"
+)
 
 
 def dump_format(path: str | Path) -> str:
@@ -91,6 +103,8 @@ def column_map(columns: list[str], file: str) -> dict[str, str]:
     for key in KEY_COLUMNS:
         if key not in mapping.values():
             raise InputError(f"{file}: missing column {key!r}")
+    if len(mapping) == len(KEY_COLUMNS):
+        raise InputError(f"{file}: no meter column (only machine_id and read_at)")
     return mapping
 
 
@@ -109,7 +123,8 @@ def _headers(path: str | Path) -> list[str]:
     try:
         if fmt == "parquet":
             return list(pq.read_schema(path).names)
-        with open(path, newline="", encoding="utf-8") as handle:
+        # utf-8-sig: a byte-order mark (Excel's "CSV UTF-8") is not part of the first header
+        with open(path, newline="", encoding="utf-8-sig", errors="replace") as handle:
             first = handle.readline()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
@@ -194,32 +209,77 @@ def _whole_parquet(
 
 
 def _csv_batches(file: str, mapping: dict[str, str], batch_rows: int):
+    """Yield (raw text columns, lines, reasons) of a CSV dump, chunk by chunk.
+
+    The fast C parser reads the dump until a row it cannot take: more fields
+    than it allows for, or a byte that is not UTF-8. From that chunk on the
+    careful reader takes over (Python parser, undecodable bytes kept as
+    surrogates): such a row is marked bad and the rows around it are read
+    as usual, so one broken row never refuses the whole dump.
+    """
     headers = list(mapping)
     names = headers + [f"_extra{i}" for i in range(_EXTRA)]
+    size = min(batch_rows, 1 << 30)
+    start = 2
     try:
-        chunks = pd.read_csv(
-            file,
-            header=None,
-            skiprows=1,
-            names=names,
-            dtype=str,
-            keep_default_na=False,
-            skip_blank_lines=False,
-            chunksize=min(batch_rows, 1 << 30),
-            encoding="utf-8",
-        )
-        start = 2
-        for chunk in chunks:
-            lines = np.arange(start, start + len(chunk), dtype=np.int64)
+        for chunk in _csv_chunks(file, names, size, 1, careful=False):
+            yield _csv_rows(chunk, headers, names, start, careful=False)
             start += len(chunk)
-            values = chunk[headers]
-            blank = (chunk == "").all(axis=1).to_numpy()
-            extra = (chunk[names[len(headers) :]] != "").any(axis=1).to_numpy()
-            bad = np.where(extra, "too many fields", "").astype(object)
-            keep = ~blank
-            yield values[keep].reset_index(drop=True), lines[keep], bad[keep]
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        return
+    except (pd.errors.ParserError, UnicodeDecodeError):
+        pass  # carry on with the careful reader from the chunk that failed
+    try:
+        for chunk in _csv_chunks(file, names, size, start - 1, careful=True):
+            yield _csv_rows(chunk, headers, names, start, careful=True)
+            start += len(chunk)
+    except (pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:
         raise InputError(f"{file}: not a readable CSV dump: {' '.join(str(exc).split())}") from None
+
+
+def _csv_chunks(file: str, names: list[str], size: int, skip: int, careful: bool):
+    """Chunks of raw text fields; ``careful``: the Python parser, bad rows kept and marked."""
+    options: dict = {"engine": "c", "encoding": "utf-8", "dtype": str}
+    if careful:
+        width = len(names)
+        options = {
+            "engine": "python",
+            "dtype": object,  # Arrow strings cannot hold the surrogates of undecodable bytes
+            "encoding": "utf-8",
+            "encoding_errors": "surrogateescape",
+            # a row wider than the extra columns: its last field says so ("too many fields")
+            "on_bad_lines": lambda row: [*row[: width - 1], "(more fields)"],
+        }
+    return pd.read_csv(
+        file,
+        header=None,
+        skiprows=skip,
+        names=names,
+        keep_default_na=False,
+        skip_blank_lines=False,
+        chunksize=size,
+        **options,
+    )
+
+
+def _csv_rows(chunk: pd.DataFrame, headers: list[str], names: list[str], start: int, careful: bool):
+    lines = np.arange(start, start + len(chunk), dtype=np.int64)
+    if careful:  # the Python parser leaves the fields a short row lacks as NaN
+        chunk = chunk.fillna("")
+    blank = (chunk == "").all(axis=1).to_numpy()
+    extra = (chunk[names[len(headers) :]] != "").any(axis=1).to_numpy()
+    bad = np.where(extra, "too many fields", "").astype(object)
+    values = chunk[headers]
+    if careful:
+        values = values.copy()
+        undecodable = np.zeros(len(chunk), dtype=bool)
+        for col in headers:
+            hit = values[col].str.contains(_NOT_UTF8, regex=True).to_numpy()
+            if hit.any():
+                undecodable |= hit
+                values[col] = values[col].str.replace(_NOT_UTF8, "\ufffd", regex=True)
+        _set(bad, undecodable, "the row is not UTF-8 text (a byte that is not UTF-8)")
+    keep = ~blank
+    return values[keep].reset_index(drop=True), lines[keep], bad[keep]
 
 
 def _parquet_batches(file: str, mapping: dict[str, str], batch_rows: int):
@@ -288,18 +348,25 @@ def _arrow_column(col: pa.Array | pa.ChunkedArray):
         )
         return pd.Series(ids, copy=False)
     if pa.types.is_timestamp(kind):
-        ns = col.cast(pa.timestamp("ns", tz=kind.tz)).cast(pa.int64())
+        try:
+            ns = col.cast(pa.timestamp("ns", tz=kind.tz)).cast(pa.int64())
+        except pa.ArrowInvalid:  # an instant beyond the ns range (year 9999): as text, UTC
+            utc = col.cast(pa.timestamp(kind.unit, "UTC"))
+            return pd.Series(pc.strftime(utc, format="%Y-%m-%dT%H:%M:%SZ").to_pylist())
         values = ns.fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False)
         return pd.Series(values.view("M8[ns]")).dt.tz_localize("UTC")
     if numeric:
         if col.null_count or not (pa.types.is_int64(kind) or pa.types.is_float64(kind)):
-            col = col.cast(pa.float64())
+            # unsafe: a uint64 beyond 2**53 becomes a float too wide for any meter (that row
+            # is then malformed), not a refusal of the whole dump
+            col = col.cast(pa.float64(), safe=False)
         return col.to_numpy(zero_copy_only=False)
     return col.to_pandas()
 
 
 def _jsonl_batches(file: str, mapping: dict[str, str], batch_rows: int):
-    with open(file, encoding="utf-8") as handle:
+    # undecodable bytes are kept as surrogates: that line is marked bad, not the whole dump
+    with open(file, encoding="utf-8", errors="surrogateescape") as handle:
         start = 1
         while True:
             text = list(itertools.islice(handle, min(batch_rows, 1 << 30)))
@@ -315,24 +382,42 @@ def _jsonl_chunk(text: list[str], lines: np.ndarray, headers: list[str]):
     blank = np.array([not t.strip() for t in text])
     try:
         body = "".join(t for t, b in zip(text, blank, strict=True) if not b)
+        if re.search(_NOT_UTF8, body):
+            raise ValueError("a byte that is not UTF-8")
+        if _JSON_INEXACT.search(body):
+            raise ValueError("a number a float would round: read it as written")
         frame = pd.read_json(io.StringIO(body), lines=True, dtype=False, convert_axes=False)
         bad = np.full(len(frame), "", dtype=object)
-        if any(c not in headers for c in frame.columns):
+        if any(c not in headers for c in frame.columns) or len(frame) != len(text) - blank.sum():
             raise ValueError("unexpected key")
-    except ValueError:
+    except (ValueError, TypeError):
         records, reasons = [], []
         # slow path, for a chunk holding a bad line only
         for t in (t for t, b in zip(text, blank, strict=True) if not b):
-            try:
-                rec = json.loads(t)
-                ok = isinstance(rec, dict) and all(k in headers for k in rec)
-            except json.JSONDecodeError:
-                rec, ok = {}, False
-            records.append(rec if ok else {})
-            reasons.append("" if ok else "not a JSON object with the dump's keys")
-        frame, bad = pd.DataFrame.from_records(records), np.array(reasons, dtype=object)
+            rec, why = _json_record(t, headers)
+            records.append(rec)
+            reasons.append(why)
+        frame = pd.DataFrame.from_records(records, columns=headers)
+        bad = np.array(reasons, dtype=object)
     frame = frame.reindex(columns=headers)
     return frame, lines[~blank], bad
+
+
+def _json_record(text: str, headers: list[str]) -> tuple[dict, str]:
+    """One JSON line as a record of the dump's keys, or ``{}`` and why not."""
+    if re.search(_NOT_UTF8, text):
+        return {}, "the line is not UTF-8 text (a byte that is not UTF-8)"
+    try:
+        # numbers with a fraction stay text, judged as written ("12345.0000000000000001")
+        rec = json.loads(text, parse_float=str)
+    except (ValueError, RecursionError):
+        return {}, "not a JSON object (not valid JSON)"
+    if not isinstance(rec, dict):
+        return {}, f"not a JSON object (a JSON {type(rec).__name__ if rec is not None else 'null'})"
+    unknown = [k for k in rec if k not in headers]
+    if unknown:
+        return {}, f"not a JSON object with the dump's keys (unknown key {unknown[0]!r})"
+    return rec, ""
 
 
 def normalise(
@@ -419,27 +504,43 @@ def _machine_ids(values: pd.Series, reason: np.ndarray) -> pd.Categorical:
     return ids
 
 
-def _timestamps(values: pd.Series, reason: np.ndarray) -> np.ndarray:
+def _timestamps(values: pd.Series, reason: np.ndarray, name: str = "read_at") -> np.ndarray:
+    """``read_at`` as int64 UTC nanoseconds (0 where unusable, with the reason).
+
+    Text must be ISO 8601 with a UTC offset; every instant must lie in
+    ``EARLIEST .. LATEST`` (a bad time stamp otherwise: quarantined, never
+    an internal overflow, a reset or a time gap).
+    """
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         ts = values if getattr(values.dtype, "tz", None) else values.dt.tz_localize("UTC")
         # instants are stored as UTC nanoseconds: no per-row conversion needed
         ns = ts.astype("datetime64[ns, UTC]").array.asi8.copy()
         ok = ns != np.iinfo(np.int64).min
-        _set(reason, ~ok, "read_at is empty")
-        ns[~ok] = 0
-        return ns
+        _set(reason, ~ok, name + " is empty")
+        text = None
     else:
         text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
         ts = pd.to_datetime(text, utc=True, format="ISO8601", errors="coerce")
         ok = ts.notna().to_numpy()
-        _set(reason, ~ok, "read_at={!r} is not an ISO 8601 time", text)
+        _set(reason, ~ok, name + "={!r} is not an ISO 8601 time", text)
         offset = text.str.contains(_OFFSET_RE, regex=True).to_numpy()
-        _set(reason, ok & ~offset, "read_at={!r} has no UTC offset", text)
-    ns = np.zeros(len(values), dtype=np.int64)
-    if ok.any():
-        ns[ok] = (
-            ts[ok].dt.tz_convert("UTC").astype("datetime64[ns, UTC]").astype("int64").to_numpy()
-        )
+        _set(reason, ok & ~offset, name + "={!r} has no UTC offset", text)
+        # the parsed unit may be coarser than ns (year 9999 does not fit in ns): compare first
+        unit = getattr(ts.dtype, "unit", "ns")
+        raw = ts.array.asi8.copy()
+        scale = {"s": 10**9, "ms": 10**6, "us": 10**3}.get(str(unit), 1)
+        lo, hi = -(-EARLIEST // scale), LATEST // scale
+        inside = ok & (raw >= lo) & (raw < hi)
+        ns = np.where(inside, raw, 0) * scale
+    inside = ok & (ns >= EARLIEST) & (ns < LATEST)
+    shown = text if text is not None else pd.Series(ns.view("M8[ns]")).astype(str)
+    _set(
+        reason,
+        ok & ~inside,
+        name + "={!r} is a bad time stamp (outside " + PLAUSIBLE + ")",
+        shown,
+    )
+    ns[~inside] = 0
     return ns
 
 
@@ -456,8 +557,16 @@ def _meter_numbers(raw, meter: str, reason: np.ndarray):
         return values.to_numpy(dtype=float, na_value=np.nan)
     text = values.astype(object).where(values.notna(), "").astype(str).str.strip()
     num = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
-    garbage = np.isnan(num) & (text.to_numpy() != "")
+    given = text.to_numpy() != ""
+    garbage = np.isnan(num) & given
     _set(reason, garbage, meter + "={!r} is not a number", text)
+    # a number is whole only as written: "12345.0000000000000001" parses to 12345.0, "1e3"
+    # is a spreadsheet's rewriting; meters are written in decimal digits (".0" allowed)
+    whole = pc.match_substring_regex(pa.array(text, from_pandas=True), _WHOLE_RE)
+    written = np.asarray(whole.to_numpy(zero_copy_only=False), dtype=bool)
+    inexact = given & ~garbage & ~written
+    _set(reason, inexact, meter + "={!r} is not a whole non-negative number", text)
+    num[inexact] = np.nan
     return num
 
 
@@ -511,7 +620,7 @@ def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
         return {int(i): json.dumps(r, default=str) for i, r in zip(idx, rows, strict=True)}
     found: dict[int, str] = {}
     last = max(wanted)
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
         for number, text in enumerate(handle, start=1):
             if number in wanted:
                 found[number] = text.rstrip("\r\n")

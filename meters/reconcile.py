@@ -157,7 +157,13 @@ def reconcile(
                     [Readings.from_table(pq.read_table(f), meters)], block_rows
                 )
             ]
+    if not results:  # every dump is empty (a zero-row Parquet dump has no row group to stream)
+        first = next(iter_dump(dumps[0], meters=meters))
+        results = [reconcile_frame(first.take(np.zeros(0, np.int64)), floor, by_machine, cfg)]
     result = combine(results, counts)
+    ghosts = counts_off_floor(counts, floor)
+    if len(ghosts):
+        result.findings = sort_findings(pd.concat([result.findings, ghosts], ignore_index=True))
     seen = set().union(*(r.extra.get("machines_read", ()) for r in results))
     result.extra["machines_without_readings"] = sorted(set(floor.index) - seen)
     attach_originals(result)
@@ -355,6 +361,66 @@ def _quarantine(df: pd.DataFrame, scr) -> pd.DataFrame:
     )
 
 
+def sort_findings(findings: pd.DataFrame) -> pd.DataFrame:
+    """Findings in their canonical order."""
+    return findings.sort_values(
+        ["machine_id", "period_start", "code", "meter", "period_end", "source_rows"],
+        kind="stable",
+    ).reset_index(drop=True)
+
+
+def counts_off_floor(counts: pd.DataFrame | None, floor: pd.DataFrame) -> pd.DataFrame:
+    """One ``unknown_machine`` finding per machine with soft counts but no floor row.
+
+    Such money was counted for a machine nobody can reconcile: it is raised,
+    not only left in ``counts_not_compared``.
+    """
+    if counts is None or not len(counts):
+        return pd.DataFrame(columns=list(FINDING_COLUMNS))
+    ids = counts["machine_id"].astype(object).astype(str).to_numpy()
+    off = ~pd.Index(ids).isin(floor.index)
+    if not off.any():
+        return pd.DataFrame(columns=list(FINDING_COLUMNS))
+    c = pd.DataFrame(
+        {
+            "m": ids[off],
+            "start": counts["start"].to_numpy()[off],
+            "end": counts["end"].to_numpy()[off],
+            "amount": counts["amount"].to_numpy()[off],
+            "where": [
+                f"{f}:{n}"
+                for f, n in zip(
+                    counts["file"].to_numpy()[off], counts["line"].to_numpy()[off], strict=True
+                )
+            ],
+        }
+    )
+    g = c.groupby("m", sort=True)
+    agg = g.agg(start=("start", "min"), end=("end", "max"), n=("amount", "size"))
+    amount = g["amount"].sum()
+    where = g["where"].agg(list)
+    return pd.DataFrame(
+        {
+            "machine_id": agg.index.to_numpy(object),
+            "period_start": iso(agg["start"].to_numpy()),
+            "period_end": iso(agg["end"].to_numpy()),
+            "code": Code.UNKNOWN_MACHINE.value,
+            "severity": SEVERITY[Code.UNKNOWN_MACHINE],
+            "meter": "",
+            "expected": np.nan,
+            "observed": agg["n"].to_numpy(dtype=float),
+            "message": [
+                f"{n} soft count(s) ({a:.2f} counted) of a machine that is not in the floor file"
+                for n, a in zip(agg["n"], amount, strict=True)
+            ],
+            "source_rows": [
+                ";".join(w[:20]) + (f";... (+{len(w) - 20} more)" if len(w) > 20 else "")
+                for w in where
+            ],
+        }
+    )[list(FINDING_COLUMNS)]
+
+
 def combine(results: list[Result], counts: pd.DataFrame | None) -> Result:
     """Merge piece results and sort every table into its canonical order."""
 
@@ -362,14 +428,7 @@ def combine(results: list[Result], counts: pd.DataFrame | None) -> Result:
         frames = [getattr(r, name) for r in results if len(getattr(r, name))]
         return pd.concat(frames, ignore_index=True) if frames else getattr(results[0], name)
 
-    findings = (
-        cat("findings")
-        .sort_values(
-            ["machine_id", "period_start", "code", "meter", "period_end", "source_rows"],
-            kind="stable",
-        )
-        .reset_index(drop=True)
-    )
+    findings = sort_findings(cat("findings"))
     periods = (
         cat("periods")
         .sort_values(["machine_id", "period_start"], kind="stable")

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from certify import __version__
+from certify.outputs import atomic_path, neutral_frame, write_text
 from meters.codes import SEVERITY, Code
 from meters.config import Config
 from meters.reconcile import Result
@@ -99,13 +100,15 @@ def write_outputs(
     with contextlib.ExitStack() as stack:
         drawer = drawer or stack.enter_context(ChartDrawer())
         drawer.draw(result, cfg.confidence)
-        result.findings.to_csv(out / "findings.csv", index=False)
+        with atomic_path(out / "findings.csv") as tmp:
+            neutral_frame(result.findings).to_csv(tmp, index=False)
         write_csv(result.periods, out / "periods.csv")
-        result.quarantine.to_csv(out / "quarantine.csv", index=False)
+        with atomic_path(out / "quarantine.csv") as tmp:
+            neutral_frame(result.quarantine).to_csv(tmp, index=False)
         info = summary(result, cfg, inputs)
-        (out / "summary.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+        write_text(out / "summary.json", json.dumps(info, indent=2) + "\n")
         page = html(result, info, drawer.result())
-    (out / "report.html").write_text(page, encoding="utf-8")
+    write_text(out / "report.html", page)
     return info
 
 
@@ -181,9 +184,14 @@ class ChartDrawer:
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
-    """Write a (large) table as CSV with Arrow's writer (NaN and NA as empty)."""
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    pacsv.write_csv(table, path, write_options=pacsv.WriteOptions(quoting_style="needed"))
+    """Write a (large) table as CSV with Arrow's writer (NaN and NA as empty).
+
+    Text cells are neutralised against formula injection and the file is
+    written atomically (:mod:`certify.outputs`).
+    """
+    table = pa.Table.from_pandas(neutral_frame(frame), preserve_index=False)
+    with atomic_path(path) as tmp:
+        pacsv.write_csv(table, tmp, write_options=pacsv.WriteOptions(quoting_style="needed"))
 
 
 def _png(fig) -> str:

@@ -87,7 +87,8 @@ def screen(df: Readings, floor: pd.DataFrame, digits: int = 10) -> Screened:
     _incomplete(values, mcode, reported, modulus, meters, qcode, qreason)
     order = _sorted(df, mcode, np.flatnonzero(qcode == ""))
     order = _duplicates(df, values, mcode, order, qcode, qreason)
-    order = _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason)
+    times = df["read_at"].to_numpy().astype(np.int64)
+    order = _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason, times)
     return Screened(
         order, qcode, qreason, mcode, machines, reported, meters, modulus, values, known
     )
@@ -205,11 +206,13 @@ def behind(prev: np.ndarray, cur: np.ndarray, modulus: np.ndarray) -> np.ndarray
         return (d >= half) | ((d < 0) & (d >= -half))
 
 
-def _out_of_sequence(values, mcode, modulus, reported, meters, order, qcode, qreason) -> np.ndarray:
+def _out_of_sequence(
+    values, mcode, modulus, reported, meters, order, qcode, qreason, times=None
+) -> np.ndarray:
     """Quarantine dips and spikes, pass after pass, until none is left."""
     key = _sequence_meter(reported, meters)
     while len(order) > 2:
-        flag, on_key, culprit = dips_and_spikes(values, order, mcode, modulus, key)
+        flag, on_key, culprit = dips_and_spikes(values, order, mcode, modulus, key, times)
         if not flag.any():
             break
         rows = order[flag]
@@ -237,7 +240,7 @@ def _sequence_meter(reported: np.ndarray, meters: list[str]) -> np.ndarray:
     return key
 
 
-def dips_and_spikes(values, order, mcode, modulus, key):
+def dips_and_spikes(values, order, mcode, modulus, key, times=None):
     """One pass of the out-of-sequence rule over the sorted rows ``order``.
 
     Parameters
@@ -252,6 +255,10 @@ def dips_and_spikes(values, order, mcode, modulus, key):
         Meter modulus per machine code.
     key : numpy.ndarray
         Sequence-meter column per machine code (-1 for none).
+    times : numpy.ndarray, optional
+        ``read_at`` (int64 ns) of every row; decides a spike followed by a
+        dip on the sequence meter (the row stamped farther from where its
+        meter places it is out of order). Without it the dip is.
 
     Returns
     -------
@@ -272,11 +279,12 @@ def dips_and_spikes(values, order, mcode, modulus, key):
         flag,
         on_key,
         culprit,
+        np.zeros(len(values), np.int64) if times is None else np.asarray(times, np.int64),
     )
     return flag, on_key, culprit
 
 
-def dips_and_spikes_numpy(values, order, mcode, modulus, key):
+def dips_and_spikes_numpy(values, order, mcode, modulus, key, times=None):
     """NumPy twin of :func:`dips_and_spikes` (the rule in whole-array form)."""
     v, m = values[order], mcode[order]
     mod = modulus[m][:, None]
@@ -293,9 +301,37 @@ def dips_and_spikes_numpy(values, order, mcode, modulus, key):
     dip = back & both
     spike = np.zeros(v.shape, dtype=bool)
     spike[:-1] = both[:-1] & back[1:] & ~back[:-1] & ~dip[1:]
+    k = key[m]
+    # a tie on the sequence meter (spike at i, dip at i + 1): the row stamped farther from where
+    # its meter places it loses, on every meter of the pair
+    tie = np.zeros(n, dtype=bool)
+    kk = np.maximum(k, 0)
+    rows = np.arange(n)
+    tie[:-1] = (
+        (k[:-1] >= 0)
+        & both[rows[:-1], kk[:-1]]
+        & back[rows[1:], kk[:-1]]
+        & ~back[rows[:-1], kk[:-1]]
+        & dip[rows[1:], kk[:-1]]
+    )
+    at = np.flatnonzero(tie)
+    if len(at):
+        t = np.zeros(len(values), np.int64) if times is None else np.asarray(times, np.int64)
+        t = t[order].astype(np.float64)
+        j = kk[at]
+        a, d = at - 1, at + 2
+        span = np.mod(v[d, j] - v[a, j], mod[at, 0])
+        errs = []
+        for x in (at, at + 1):
+            step = np.mod(v[x, j] - v[a, j], mod[at, 0])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                place = t[a] + step / span * (t[d] - t[a])
+            errs.append(np.where(span > 0, np.abs(t[x] - place), 0.0))
+        lose = at[errs[0] > errs[1]]
+        spike[lose] |= both[lose] & back[lose + 1] & ~back[lose] & dip[lose + 1]
+        dip[lose + 1] = False
     bad = dip | spike
     flag = bad.any(axis=1)
-    k = key[m]
     on_key = np.where(k >= 0, bad[np.arange(n), np.maximum(k, 0)], False)
     culprit = np.where(on_key, np.maximum(k, 0), bad.argmax(axis=1))
     return flag, on_key, culprit

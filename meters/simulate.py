@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from certify.outputs import atomic_path
 from meters.registry import sas_header
 
 DENOMINATIONS = np.array([0.01, 0.02, 0.05, 0.10, 0.25, 0.50, 1.00])
@@ -66,13 +67,13 @@ class FloorSim:
             "injected": folder / "injected.csv",
             "dump": folder / f"{name}.{fmt}",
         }
-        self.floor.to_csv(paths["floor"], index=False)
         counts = self.counts.assign(
             period_start=_iso(self.counts["period_start"]),
             period_end=_iso(self.counts["period_end"]),
         )
-        counts.to_csv(paths["counts"], index=False)
-        self.injected.to_csv(paths["injected"], index=False)
+        for key, frame in (("floor", self.floor), ("counts", counts), ("injected", self.injected)):
+            with atomic_path(paths[key]) as tmp:
+                frame.to_csv(tmp, index=False)
         write_dump(self.readings, paths["dump"], fmt, sas)
         return paths
 
@@ -304,14 +305,15 @@ def write_dump(
         out = out.rename(
             columns={c: sas_header(c) for c in out.columns if c not in ("machine_id", "read_at")}
         )
-    if fmt == "csv":
-        out.to_csv(path, index=False)
-    elif fmt == "parquet":
-        out.to_parquet(path, index=False)
-    elif fmt == "jsonl":
-        out.to_json(path, orient="records", lines=True)
-    else:
+    if fmt not in ("csv", "parquet", "jsonl"):
         raise ValueError(f"fmt={fmt!r} must be csv, parquet or jsonl")
+    with atomic_path(path) as tmp:
+        if fmt == "csv":
+            out.to_csv(tmp, index=False)
+        elif fmt == "parquet":
+            out.to_parquet(tmp, index=False)
+        else:
+            out.to_json(tmp, orient="records", lines=True)
 
 
 def _iso(values: pd.Series) -> pd.Series:

@@ -18,6 +18,7 @@ from certify import __version__
 from certify.batch import Certification, LevelCertification
 from certify.engine.rng import CHUNK_SPINS
 from certify.model.fingerprint import canonical_form, fingerprint_of
+from certify.outputs import write_text
 from certify.stats import z_value
 
 CERTIFICATE_SCHEMA = "slotcert/certificate@1"
@@ -163,9 +164,5 @@ def _awards(lc: LevelCertification) -> list[dict[str, Any]]:
 
 
 def write_json(data: dict[str, Any], path: Path) -> None:
-    """Write JSON with sorted keys, atomically (temp file then rename)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(
-        json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8"
-    )
-    tmp.replace(path)
+    """Write JSON with sorted keys, atomically (:mod:`certify.outputs`)."""
+    write_text(path, json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n")

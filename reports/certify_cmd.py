@@ -11,11 +11,13 @@ from typing import Any
 
 from certify.batch import certify_machine, load_for_certification
 from certify.checkpoint import CheckpointDir
+from certify.cli.args import count, expect_kind, seed
 from certify.cli.commands import add_scale_arguments, model_files
 from certify.cluster import DaskRunner, open_runner
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import EngineError, InputError, ModelError, SlotcertError, UsageError
 from certify.model import load_jurisdiction, schema_of
+from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
@@ -25,12 +27,34 @@ EXIT_FOR = {"pass": 0, "inconclusive": 1, "fail": 1, "error": 1}
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``certify`` sub-command."""
-    p = sub.add_parser("certify", help="certify machine models against a jurisdiction")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--jurisdiction", required=True, metavar="FILE")
-    p.add_argument("--spins", type=int, required=True, metavar="N")
-    p.add_argument("--seed", type=int, required=True, metavar="S")
-    p.add_argument("--out", required=True, metavar="DIR")
+    p = sub.add_parser(
+        "certify",
+        help="certify machine models against a jurisdiction",
+        description="Certify every machine file (folders: every machine in them) against a "
+        "jurisdiction: exact cycle, simulation, verdict per bet level, certificate, HTML "
+        "report and PAR CSV per machine, batch.json and index.html. One bad file is "
+        "reported and counted; the others still run. Ctrl-C stops (exit 130); with "
+        "--checkpoint the same command resumes.",
+        epilog="example:\n  slotcert certify models/machines --jurisdiction "
+        "models/jurisdictions/pt.toml --spins 1e7 --seed 1 --out out/\n",
+    )
+    p.add_argument(
+        "paths", nargs="+", metavar="PATH", help="machine files, or folders of model files"
+    )
+    p.add_argument(
+        "--jurisdiction", required=True, metavar="FILE", help="a jurisdiction file (its rules)"
+    )
+    p.add_argument(
+        "--spins",
+        type=count(0),
+        required=True,
+        metavar="N",
+        help="spins per simulated bet level: 1e7, 10M, 10_000_000 (0: exact only)",
+    )
+    p.add_argument(
+        "--seed", type=seed, required=True, metavar="S", help="seed, a whole number >= 0"
+    )
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder (created)")
     p.add_argument("--no-html", action="store_true", help="skip the HTML reports")
     p.add_argument(
         "--pdf",
@@ -66,16 +90,18 @@ def run(args: argparse.Namespace) -> int:
         if args.no_html:
             raise UsageError("--pdf prints the HTML report: it cannot go with --no-html")
         find_chromium()
-    if args.spins < 0:
-        raise UsageError(f"--spins={args.spins} must not be negative")
+    expect_kind(args.jurisdiction, "jurisdiction")
     jurisdiction = load_jurisdiction(args.jurisdiction)
+    files = machine_files(args.paths, quiet=args.quiet)
+    if not files:
+        raise UsageError(f"no machine files in {' '.join(args.paths)}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     store = (
         None if args.checkpoint is None else CheckpointDir(args.checkpoint, args.seed, CHUNK_SPINS)
     )
     with open_runner(args.scheduler, args.workers, store) as runner:
-        rows, code = _certify_all(machine_files(args.paths), jurisdiction, args, out, runner)
+        rows, code = _certify_all(files, jurisdiction, args, out, runner)
     write_json(
         {
             "schema": "slotcert/batch@1",
@@ -100,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
 OTHER_SCHEMAS = ("slotcert/jurisdiction@1", "slotcert/link@1", "slotcert/table@1")
 
 
-def machine_files(paths: list[str]) -> list[Path]:
+def machine_files(paths: list[str], quiet: bool = False) -> list[Path]:
     """Files to certify: named files as given, machine files of folders.
 
     In a folder, the other model kinds (jurisdictions, links, tables) are
@@ -116,7 +142,8 @@ def machine_files(paths: list[str]) -> list[Path]:
             except ModelError:
                 schema = ""
             if schema in OTHER_SCHEMAS:
-                print(f"slotcert: {path}: skipped ({schema}, not a machine)", file=sys.stderr)
+                if not quiet:
+                    print(f"slotcert: {path}: skipped ({schema}, not a machine)", file=sys.stderr)
                 continue
         out.append(path)
     return out
@@ -130,12 +157,15 @@ def _certify_all(
     taken: set[str] = set()
     code = 0
     if not isinstance(runner, DaskRunner):
-        progress = Progress()
-        for path in paths:
-            row, status = _certify_one(path, jurisdiction, args, out, taken, progress, runner)
-            rows.append(row)
-            code = max(code, status)
-        progress.done()
+        progress = Progress(enabled=False) if args.quiet else Progress()
+        try:
+            for k, path in enumerate(paths):
+                progress.machine(k + 1, len(paths), path.name)
+                row, status = _certify_one(path, jurisdiction, args, out, taken, progress, runner)
+                rows.append(row)
+                code = max(code, status)
+        finally:  # Ctrl-C too: the checkpoint keeps the finished chunks
+            progress.done()
         return rows, code
     pool = ThreadPoolExecutor(max_workers=max(1, min(len(paths), 4)))
     try:
@@ -165,6 +195,7 @@ def _compute(
         "files": [],
     }
     try:
+        expect_kind(path, "machine")
         machine, warnings = load_for_certification(path)
         cert = certify_machine(
             machine, jurisdiction, args.spins, args.seed, progress, warnings, runner=runner
@@ -172,7 +203,8 @@ def _compute(
     except ModelError as exc:
         for problem in exc.problems:
             print(f"slotcert: {problem}", file=sys.stderr)
-        row["error"] = f"{len(exc.problems)} problem(s): {exc.problems[0]}"
+        n = len(exc.problems)
+        row["error"] = f"{n} problem{'s' if n != 1 else ''}: {exc.problems[0]}"
         return None, row, 2
     except (UsageError, InputError, EngineError) as exc:
         print(f"slotcert: {exc}", file=sys.stderr)
@@ -199,7 +231,8 @@ def _certify_one(
     certificate = build_certificate(cert)
     stem = safe_name(machine.id, taken)
     write_json(certificate, out / f"{stem}.certificate.json")
-    write_par_csv(certificate, out / f"{stem}.par.csv")
+    with atomic_path(out / f"{stem}.par.csv") as tmp:
+        write_par_csv(certificate, tmp)
     row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
     row.update(machine_id=machine.id, verdict=cert.verdict, **_returns(certificate))
     status = EXIT_FOR[cert.verdict]
@@ -254,7 +287,7 @@ def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
             for k, n in enumerate(lc.simulation.histogram)
         ]
     html = render_machine_report(certificate, cert.machine, lc.convergence, hist)
-    path.write_text(html, encoding="utf-8")
+    write_text(path, html)
 
 
 def _write_index(rows: list[dict[str, Any]], out: Path) -> None:
@@ -262,4 +295,4 @@ def _write_index(rows: list[dict[str, Any]], out: Path) -> None:
         from reports.html import render_batch_index
     except ImportError:
         return
-    (out / "index.html").write_text(render_batch_index(rows), encoding="utf-8")
+    write_text(out / "index.html", render_batch_index(rows))

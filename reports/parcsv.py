@@ -6,6 +6,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from certify.outputs import neutral_cell
+
 PAR_COLUMNS = ("level", "kind", "combo", "pays", "probability", "one_in", "rtp_contribution")
 
 
@@ -16,13 +18,16 @@ def write_par_csv(certificate: dict[str, Any], path: Path) -> None:
         writer.writerow(PAR_COLUMNS)
         for a in certificate["awards"]:
             writer.writerow(
-                [
-                    a["level"],
-                    a["kind"],
-                    " ".join(a["combo"]),
-                    a["pays"],
-                    repr(a["probability"]),
-                    "" if a["one_in"] is None else f"{a['one_in']:.6g}",
-                    "" if a["rtp_contribution"] is None else repr(a["rtp_contribution"]),
-                ]
+                map(
+                    neutral_cell,
+                    [
+                        a["level"],
+                        a["kind"],
+                        " ".join(a["combo"]),
+                        a["pays"],
+                        repr(a["probability"]),
+                        "" if a["one_in"] is None else f"{a['one_in']:.6g}",
+                        "" if a["rtp_contribution"] is None else repr(a["rtp_contribution"]),
+                    ],
+                )
             )

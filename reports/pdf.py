@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from certify.errors import UsageError
+from certify.outputs import write_bytes
 from reports.browser_check import CHROMIUM, run_chromium
 
 
@@ -30,12 +31,15 @@ def write_pdf(html: Path, pdf: Path, chromium: str | None = None) -> None:
     """Print ``html`` to ``pdf`` (A4, no browser header or footer)."""
     browser = chromium or find_chromium()
     with tempfile.TemporaryDirectory(prefix="slotcert-pdf-") as tmp:
+        printed = Path(tmp) / "print.pdf"  # never a path through a symlink in --out
         run_chromium(
             browser,
             html,
             Path(tmp) / "profile",
-            f"--print-to-pdf={pdf.resolve()}",
+            f"--print-to-pdf={printed}",
             "--no-pdf-header-footer",
         )
-    if not pdf.is_file() or not pdf.read_bytes().startswith(b"%PDF"):
+        data = printed.read_bytes() if printed.is_file() else b""
+    if not data.startswith(b"%PDF"):
         raise UsageError(f"{pdf}: Chromium did not write a PDF")
+    write_bytes(pdf, data)

@@ -27,15 +27,25 @@ _FINGERPRINT = re.compile(r"^sha256:[0-9a-f]{64}$")
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``verify`` sub-command to ``sub``."""
     p = sub.add_parser(
-        "verify", help="check a model is unchanged since its certificate; exit 1 naming each change"
+        "verify",
+        help="check a model is unchanged since its certificate; exit 1 naming each change",
+        description="Fingerprint MODEL again and compare it with the certificate: exit 0 "
+        "unchanged, 1 changed (each changed key path printed), 2 unreadable input.",
+        epilog="example:\n  slotcert verify out/REF-5X3-20.certificate.json "
+        "models/machines/ref-5x3-20.toml\n",
     )
-    p.add_argument("certificate", metavar="CERTIFICATE.json")
-    p.add_argument("model", metavar="MODEL")
+    p.add_argument(
+        "certificate", metavar="CERTIFICATE.json", help="a certificate written by certify"
+    )
+    p.add_argument("model", metavar="MODEL", help="the machine file to check")
     p.set_defaults(func=cmd_verify)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run ``slotcert verify`` and return its exit code."""
+    from certify.cli.args import expect_kind
+
+    expect_kind(args.model, "machine")
     recorded, canonical = read_certificate(args.certificate)
     machine = load_machine(args.model)
     current = fingerprint(machine)

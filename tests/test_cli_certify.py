@@ -44,7 +44,7 @@ def test_folder_with_one_broken_file_reports_it_and_certifies_the_rest(tmp_path,
     assert "not valid TOML" in err and "Traceback" not in err
     rows = json.loads((out / "batch.json").read_text())["machines"]
     assert [r["verdict"] for r in rows] == ["fail", "invalid"]
-    assert rows[1]["error"].startswith("1 problem(s):")
+    assert rows[1]["error"].startswith("1 problem:")
     assert (out / "TINY-3X1.certificate.json").exists()
 
 

@@ -1,8 +1,10 @@
 """The ``slotcert`` command line: argument parsing and exit codes.
 
 Exit codes: 0 all pass, 1 any fail / inconclusive / error-level finding,
-2 bad input or usage. Errors are one readable line each on stderr; ``--debug``
-shows the traceback.
+2 bad input or usage, 130 interrupted (Ctrl-C). Errors are one readable line
+each on stderr; ``--debug`` (before or after the sub-command) shows the
+traceback. A closed stdout (``slotcert exact MODEL | head``) ends the command
+quietly with exit 0.
 
 Sub-commands of other packages (``meters``, ``jackpots``) register themselves
 through the ``slotcert.commands`` entry-point group, so ``certify`` never
@@ -15,23 +17,77 @@ import argparse
 import logging
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from certify import __version__
 from certify.errors import ModelError, SlotcertError
 
-EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Wraps descriptions; keeps texts written on several lines (the examples) as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors exit 2 with one line."""
+    """An argument parser whose usage errors exit 2 with one line.
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    Every parser of the tree (sub-commands of plugins included) takes the
+    common options ``-q``, ``-v`` and ``--debug``, so they may be written
+    before or after the sub-command; only the top-level parser sets their
+    defaults.
+    """
+
+    def __init__(self, *args: Any, top: bool = False, **kwargs: Any):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        default = None if top else argparse.SUPPRESS
+        common = self.add_argument_group("common options")
+        noise = common.add_mutually_exclusive_group()
+        noise.add_argument(
+            "-q",
+            "--quiet",
+            action="store_true",
+            default=False if top else default,
+            help="no progress display and no informational lines; errors still shown",
+        )
+        noise.add_argument(
+            "-v",
+            "--verbose",
+            action="count",
+            default=0 if top else default,
+            help="log what is done (-vv: more)",
+        )
+        common.add_argument(
+            "--debug",
+            action="store_true",
+            default=False if top else default,
+            help="show a traceback on errors",
+        )
+
+    def error(self, message: str) -> NoReturn:
         """Print a one-line usage error and exit 2."""
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-BUILTIN = ("validate", "exact", "simulate")
+BUILTIN = ("validate", "exact", "simulate", "schema", "examples")
+
+EPILOG = """\
+exit codes: 0 all pass, 1 any fail / inconclusive / error-level finding,
+            2 bad input or usage, 130 interrupted
+examples:
+  slotcert validate models/
+  slotcert exact models/machines/ref-5x3-20.toml
+  slotcert simulate models/machines/ref-5x3-20.toml --spins 10M --seed 1
+  slotcert certify models/machines --jurisdiction models/jurisdictions/pt.toml \\
+      --spins 1e7 --seed 1 --out out/
+run "slotcert COMMAND --help" for a command's options and an example.
+"""
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -42,10 +98,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """
     from certify.cli import commands
 
-    parser = _Parser(prog="slotcert", description="Certify slot machines and audit meters.")
+    parser = _Parser(
+        prog="slotcert",
+        top=True,
+        description="Certify slot machines and table games, reconcile meters and jackpot ledgers.",
+        epilog=EPILOG,
+    )
     parser.add_argument("--version", action="version", version=f"slotcert {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
     commands.register(sub)
     words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
     if words and words[0] in BUILTIN:
@@ -57,14 +119,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             entry.load()(sub)
         except ImportError:  # a plugin package that is not built yet
             continue
+    from certify.cli import helptext
+
+    helptext.fill(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    args = build_parser(argv).parse_args(argv)
+    try:
+        args = build_parser(argv).parse_args(argv)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    _logging(args)
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        return _stdout_closed()
     except ModelError as exc:
         for problem in exc.problems:
             print(f"slotcert: {problem}", file=sys.stderr)
@@ -76,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("slotcert: interrupted", file=sys.stderr)
-        return EXIT_FAIL
+        return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - last line of defence, never a traceback
         if args.debug:
             raise
@@ -98,9 +169,42 @@ def console(argv: list[str] | None = None) -> NoReturn:
     """
     code = main(argv)
     logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = _stdout_closed()
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
     os._exit(code)
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout went away (``| head``): stop quietly, exit 0.
+
+    stdout is pointed at /dev/null so that the interpreter's last flush does
+    not print "Broken pipe" either.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return EXIT_OK
+
+
+def _logging(args: argparse.Namespace) -> None:
+    """``-v``: the ``slotcert`` logger's INFO lines on stderr (timings, files); ``-vv``: DEBUG."""
+    verbose = getattr(args, "verbose", 0) or 0
+    if verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("slotcert: %(message)s"))
+        log = logging.getLogger("slotcert")
+        log.handlers.clear()  # main() may run more than once in a process
+        log.addHandler(handler)
+        log.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
 
 
 def _one_line(exc: BaseException) -> str:

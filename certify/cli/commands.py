@@ -1,35 +1,86 @@
-"""Built-in sub-commands: validate, exact, simulate, certify, verify."""
+"""Built-in sub-commands: validate, exact, simulate, schema, examples."""
 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
+import logging
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
+from certify.cli.args import confidence, count, expect_kind, seed
 from certify.errors import ModelError, Problem, UsageError
-from certify.model import load_jurisdiction, load_machine, schema_of
+from certify.model import load_jurisdiction, load_machine
 
-EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+log = logging.getLogger("slotcert")
+
+MODELS = "models/machines/ref-5x3-20.toml"
+
+
+def _epilog(*examples: str) -> str:
+    lines = "\n".join(f"  {e}" for e in examples)
+    return f"example{'s' if len(examples) > 1 else ''}:\n{lines}\n"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the built-in sub-commands to ``sub``."""
-    p = sub.add_parser("validate", help="check model files; exit 2 if any is invalid")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p = sub.add_parser(
+        "validate",
+        help="check model files; exit 2 if any is invalid",
+        description="Check machine, jurisdiction, link and table files. Every problem is "
+        "printed with its file, key path and value; warnings (a return above 100%%, a pay "
+        "that can never occur) are printed too, but only errors make the exit code 2.",
+        epilog=_epilog("slotcert validate models/", f"slotcert validate {MODELS}"),
+    )
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="model files, or folders whose *.toml files are all checked",
+    )
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("exact", help="exact returns of a machine or table game")
-    p.add_argument("model", metavar="MODEL")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = sub.add_parser(
+        "exact",
+        help="exact returns of a machine or table game",
+        description="Exact return, hit frequency, variance and volatility per bet level "
+        "by full-cycle enumeration; for a table game every bet's return and house edge.",
+        epilog=_epilog(
+            f"slotcert exact {MODELS}",
+            "slotcert exact models/tables/roulette-french.toml",
+            f"slotcert exact {MODELS} --json | jq '.bet_levels[0].exact.rtp'",
+        ),
+    )
+    p.add_argument("model", metavar="MODEL", help="a machine or table file")
+    p.add_argument("--json", action="store_true", help="print the full JSON document")
     p.set_defaults(func=cmd_exact)
 
-    p = sub.add_parser("simulate", help="Monte Carlo simulation of a machine")
-    p.add_argument("model", metavar="MODEL")
-    p.add_argument("--spins", type=int, required=True, metavar="N")
-    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p = sub.add_parser(
+        "simulate",
+        help="Monte Carlo simulation of a machine",
+        description="Monte Carlo on splittable random streams: the figures depend only on "
+        "the seed and --chunk-spins, never on the number of threads or workers. Each bet "
+        "level's result is printed as soon as it is finished; Ctrl-C stops the run (exit "
+        "130) and keeps what --checkpoint recorded, so the same command resumes it.",
+        epilog=_epilog(
+            f"slotcert simulate {MODELS} --spins 10M --seed 1",
+            f"slotcert simulate {MODELS} --spins 1e9 --seed 1 --level 5 --checkpoint ck/",
+        ),
+    )
+    p.add_argument("model", metavar="MODEL", help="a machine file")
+    p.add_argument(
+        "--spins",
+        type=count(1),
+        required=True,
+        metavar="N",
+        help="spins per bet level: 1000000, 1_000_000, 1e6, 2.5e8 or 10M",
+    )
+    p.add_argument(
+        "--seed", type=seed, required=True, metavar="S", help="seed, a whole number >= 0"
+    )
     p.add_argument(
         "--level",
         type=int,
@@ -37,17 +88,49 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="L",
         help="bet level to run (default: every level)",
     )
-    p.add_argument("--confidence", type=float, default=0.99)
+    p.add_argument(
+        "--confidence",
+        type=confidence,
+        default=0.99,
+        metavar="C",
+        help="confidence of the printed interval, in [0.5, 1) (default 0.99)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     add_scale_arguments(p)
     p.add_argument(
         "--chunk-spins",
-        type=int,
+        type=count(1),
         default=None,
         metavar="N",
         help="spins per chunk (default 2^20); part of what a seed reproduces",
     )
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of a model file kind",
+        description="Print a JSON Schema (draft 2020-12) of a model file kind. The TOML "
+        "files map onto JSON one to one, so editors and CI can check a model with it.",
+        epilog=_epilog("slotcert schema machine > machine.schema.json"),
+    )
+    from certify.model.jsonschema import KINDS
+
+    p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"one of {', '.join(KINDS)}")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser(
+        "examples",
+        help="copy the shipped example models into a folder",
+        description="Copy the example machines, jurisdictions, links and table games that "
+        "ship with slotcert into DIR (machines/, jurisdictions/, links/, tables/). "
+        "Existing files are not overwritten unless --force is given.",
+        epilog=_epilog(
+            "slotcert examples my-models/ && slotcert validate my-models/",
+        ),
+    )
+    p.add_argument("folder", metavar="DIR", help="where to copy the models")
+    p.add_argument("--force", action="store_true", help="overwrite files that exist")
+    p.set_defaults(func=cmd_examples)
 
 
 def add_scale_arguments(p: argparse.ArgumentParser) -> None:
@@ -55,7 +138,7 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=int,
+        type=count(1, 4096),
         default=None,
         metavar="W",
         help="run chunks on a local Dask cluster of W worker processes",
@@ -75,12 +158,22 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def model_files(paths: list[str]) -> list[Path]:
-    """Expand folders into the ``*.toml`` files they hold, sorted."""
+    """Expand folders into the ``*.toml`` files they hold, sorted.
+
+    Raises
+    ------
+    UsageError
+        When a folder holds no ``*.toml`` file at all (a mistyped or empty folder).
+
+    """
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(path.rglob("*.toml")))
+            found = sorted(path.rglob("*.toml"))
+            if not found:
+                raise UsageError(f"{path}: folder holds no model files (*.toml)")
+            files.extend(found)
         else:
             files.append(path)
     return files
@@ -90,15 +183,15 @@ def validate_file(path: Path) -> list[Problem]:
     """Validate one model file of any schema; return its problems (warnings too)."""
     from certify.model.loader import parse_machine, read_toml
 
-    schema = schema_of(path)
-    if schema == "slotcert/jurisdiction@1":
+    kind = expect_kind(path, "machine", "jurisdiction", "link", "table")
+    if kind == "jurisdiction":
         load_jurisdiction(path)
         return []
-    if schema == "slotcert/table@1":
+    if kind == "table":
         from certify.tables import load_table
 
         return list(load_table(path).warnings)
-    if schema == "slotcert/link@1":
+    if kind == "link":
         from certify.model.links import load_link
 
         load_link(path)
@@ -107,20 +200,91 @@ def validate_file(path: Path) -> list[Problem]:
     from certify.engine.limits import check_machine
 
     check_machine(machine, problems)  # what the engine refuses is invalid here too
-    return problems
+    return problems + return_warnings(machine)
+
+
+EXACT_IN_VALIDATE = 10**6
+"""Largest base cycle (stop combinations) ``validate`` enumerates to find pays that never pay."""
+
+
+def return_warnings(machine: Any) -> list[Problem]:
+    """Warnings found by computing: a return above 100%, a pay that can never be paid.
+
+    The mean return comes from the per-reel decomposition (milliseconds; ways
+    games are not decomposed). Small games (at most :data:`EXACT_IN_VALIDATE`
+    stop combinations, the classic 3-reel cabinets) are also enumerated, which
+    finds entries no spin ever pays, such as a wilds-only line whose wilds
+    multiply a substituted entry above it. Larger games get that check from
+    ``slotcert certify`` (``impossible_award``).
+    """
+    import math
+
+    from certify.engine import compile_machine
+    from certify.exact.decompose import mean_return
+
+    tables = compile_machine(machine)
+    out = []
+    for lt in tables.levels:
+        rtp = mean_return(tables, lt)
+        if rtp is not None and rtp > 1.0:
+            out.append(
+                Problem(
+                    machine.source,
+                    "",
+                    f"bet level {lt.level}: return {rtp:.6f} is above 100% of the amounts played",
+                    "rtp_above_100",
+                    "warning",
+                )
+            )
+    if math.prod(len(s) for s in machine.strips) <= EXACT_IN_VALIDATE:
+        out += _never_paid(machine, tables)
+    return out
+
+
+def _never_paid(machine: Any, tables: Any) -> list[Problem]:
+    from certify.errors import SlotcertError
+    from certify.exact import compute_exact
+
+    try:
+        exact = compute_exact(tables)
+    except SlotcertError:  # the exact calculator's own limits: certify reports them
+        return []
+    if exact is None or not exact.levels:
+        return []
+    where = {("line", e.combo): f"pays[{k}].combo" for k, e in enumerate(machine.pays)}
+    where.update({("ways", e.combo): f"pays[{k}].combo" for k, e in enumerate(machine.pays)})
+    out = []
+    for award in exact.levels[0].awards:
+        if award.probability <= 0:
+            out.append(
+                Problem(
+                    machine.source,
+                    where.get((award.kind, award.combo), ""),
+                    f"{list(award.combo)} is never paid: no spin makes it the line's highest "
+                    "entry (certification fails it as impossible_award)",
+                    "never_paid",
+                    "warning",
+                )
+            )
+    return out
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """``slotcert validate PATH...``."""
+    """``slotcert validate PATH...``: exit 0 when only warnings, 2 on any error."""
     worst = EXIT_OK
     for path in model_files(args.paths):
+        log.info("%s: validating", path)
         try:
             for problem in validate_file(path):
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
-            print(f"{path}: valid")
+            if not args.quiet:
+                print(f"{path}: valid")
         except ModelError as exc:
             for problem in exc.problems:
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
+            worst = EXIT_BAD_INPUT
+        except UsageError as exc:
+            print(f"slotcert: {exc}", file=sys.stderr)
             worst = EXIT_BAD_INPUT
     return worst
 
@@ -133,18 +297,16 @@ def problem_line(problem: Problem) -> str:
 def cmd_exact(args: argparse.Namespace) -> int:
     """``slotcert exact MODEL [--json]``."""
     path = Path(args.model)
-    schema = schema_of(path)
-    if schema == "slotcert/table@1":
+    kind = expect_kind(path, "machine", "table")
+    if kind == "table":
         from certify.tables import exact_report
 
         report = exact_report(path)
-    elif schema == "slotcert/machine@1":
+    else:
         from certify.exact.report import exact_report as machine_report
 
         report = machine_report(load_machine(path))
-    else:
-        raise UsageError(f"{path}: not a machine or table model (schema {schema!r})")
-    if args.json or schema == "slotcert/table@1":
+    if args.json or kind == "table":
         print(json.dumps(report, indent=2, sort_keys=True))
     else:
         for lvl in report["bet_levels"]:
@@ -162,21 +324,23 @@ def cmd_exact(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """``slotcert simulate MODEL --spins N --seed S [--workers W | --scheduler ADDR]``."""
+    """``slotcert simulate MODEL --spins N --seed S [--workers W | --scheduler ADDR]``.
+
+    Each level's line is printed when the level finishes. On Ctrl-C the
+    finished levels stay printed (with ``--json``, a document of the finished
+    levels marked ``"interrupted": true``), the checkpoint keeps every chunk
+    already recorded, and the exit code is 130.
+    """
     from certify.checkpoint import CheckpointDir
-    from certify.cluster import open_runner
-    from certify.engine import compile_machine
+    from certify.cluster import DaskRunner, open_runner
     from certify.engine.rng import CHUNK_SPINS
+    from certify.progress import Progress
 
     chunk = CHUNK_SPINS if args.chunk_spins is None else args.chunk_spins
-    if args.spins <= 0:
-        raise UsageError(f"--spins={args.spins} must be positive")
-    if chunk <= 0:
-        raise UsageError(f"--chunk-spins={chunk} must be positive")
+    expect_kind(args.model, "machine")
     machine = load_machine(args.model)
     if args.level is not None and args.level not in machine.bet_levels:
         raise UsageError(f"--level={args.level} is not one of {list(machine.bet_levels)}")
-    tables = compile_machine(machine)
     if chunk > CHUNK_SPINS:  # the win bounds assume chunks of at most 2^20 spins
         from certify.engine.limits import check_machine
 
@@ -186,33 +350,81 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.checkpoint is None
         else CheckpointDir(args.checkpoint, args.seed, chunk, per_machine=False)
     )
-    with open_runner(args.scheduler, args.workers, store) as runner:
-        rows = _simulate_levels(args, tables, chunk, runner)
-    doc = {"machine": {"id": machine.id, "name": machine.name}, "bet_levels": rows}
+    rows: list[dict[str, Any]] = []
+    wanted = [
+        (li, level)
+        for li, level in enumerate(machine.bet_levels)
+        if args.level is None or level == args.level
+    ]
+    interrupted = False
+    progress = Progress(enabled=False) if args.quiet else None
+    try:
+        with open_runner(args.scheduler, args.workers, store) as runner:
+            # on a cluster the runner draws one status line for all work instead
+            if progress is None:
+                progress = Progress(enabled=False if isinstance(runner, DaskRunner) else None)
+            _simulate_levels(args, machine, wanted, chunk, runner, progress, rows)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if progress is not None:
+            progress.done()
     if args.json:
+        doc: dict[str, Any] = {
+            "machine": {"id": machine.id, "name": machine.name},
+            "bet_levels": rows,
+        }
+        if interrupted:
+            doc["interrupted"] = True
         print(json.dumps(doc, indent=2, sort_keys=True))
-    else:
-        for r in rows:
-            print(
-                f"level {r['level']}: rtp {r['rtp']:.6f} +/- {r['std_error']:.6f} "
-                f"[{r['ci'][0]:.6f}, {r['ci'][1]:.6f}] over {r['spins']:,} spins"
-            )
+    if interrupted:
+        left = len(wanted) - len(rows)
+        resume = (
+            f"; the finished chunks are kept in {args.checkpoint}: run the same command to resume"
+            if args.checkpoint
+            else "; add --checkpoint DIR to be able to resume a run"
+        )
+        print(
+            f"slotcert: interrupted: {len(rows)} of {len(wanted)} bet "
+            f"level{'s' if len(wanted) != 1 else ''} finished, {left} not{resume}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     return EXIT_OK
 
 
-def _simulate_levels(args: argparse.Namespace, tables, chunk: int, runner) -> list[dict]:
-    """Simulate the requested bet levels; one JSON-able row each."""
-    from certify.cluster import DaskRunner
-    from certify.engine import simulate
-    from certify.progress import Progress
-    from certify.stats import interval
+def level_line(row: dict[str, Any]) -> str:
+    """The one-line text result of a simulated level."""
+    return (
+        f"level {row['level']}: rtp {row['rtp']:.6f} +/- {row['std_error']:.6f} "
+        f"[{row['ci'][0]:.6f}, {row['ci'][1]:.6f}] over {row['spins']:,} spins"
+    )
 
-    # on a cluster the runner draws one status line for all work instead
-    progress = Progress(enabled=False if isinstance(runner, DaskRunner) else None)
-    rows = []
-    for li, level in enumerate(tables.machine.bet_levels):
-        if args.level is not None and level != args.level:
-            continue
+
+def _simulate_levels(
+    args: argparse.Namespace,
+    machine: Any,
+    wanted: list[tuple[int, int]],
+    chunk: int,
+    runner: Any,
+    progress: Any,
+    rows: list[dict[str, Any]],
+) -> None:
+    """Simulate the ``wanted`` (index, level) pairs, appending one JSON-able row each to ``rows``.
+
+    ``rows`` is filled as levels finish, so an interrupted run keeps the finished ones.
+    """
+    from certify.api import simulation_row
+    from certify.engine import compile_machine, simulate
+
+    tables = None
+    for k, (li, level) in enumerate(wanted):
+        progress.level(k + 1, len(wanted), level, args.spins)
+        if tables is None:  # under the "compiling kernels" phase of the display
+            started = time.perf_counter()
+            tables = compile_machine(machine)
+            log.info("%s: tables built in %.2f s", machine.id, time.perf_counter() - started)
+        started = time.perf_counter()
         res = simulate(
             tables,
             li,
@@ -221,30 +433,40 @@ def _simulate_levels(args: argparse.Namespace, tables, chunk: int, runner) -> li
             stream=li,
             chunk_spins=chunk,
             runner=runner,
-            progress=functools.partial(_report_progress, progress, f"level {level}", args.spins),
+            progress=lambda result: progress.update(result.spins),
         )
-        low, high = interval(res.rtp, res.std_error, args.confidence)
-        row = {
-            "level": level,
-            "total_bet": res.total_bet,
-            "spins": res.spins,
-            "seed": args.seed,
-            "stream": li,
-            "rtp": res.rtp,
-            "std_error": res.std_error,
-            "ci": [low, high],
-            "hit_frequency": res.hit_frequency,
-            "max_win": res.max_win,
-            "free_spins_triggers": res.fs_triggers,
-            "bonus_triggers": res.bonus_triggers,
-        }
+        row = simulation_row(res, level, li, args.seed, args.confidence)
+        took = time.perf_counter() - started
+        log.info(
+            "level %d: %s spins in %.2f s (%.1fM spins/s)",
+            level,
+            f"{res.spins:,}",
+            took,
+            res.spins / took / 1e6 if took > 0 else float("nan"),
+        )
         if args.chunk_spins is not None:
             row["chunk_spins"] = chunk
         rows.append(row)
-    progress.done()
-    return rows
+        if not args.json:
+            progress.emit(level_line(row))
 
 
-def _report_progress(progress: Any, label: str, spins: int, result: Any) -> None:
-    """Forward a running simulation result to the progress line."""
-    progress(label, spins, result)
+def cmd_schema(args: argparse.Namespace) -> int:
+    """``slotcert schema KIND``: the JSON Schema of a model file kind."""
+    from certify.model.jsonschema import json_schema
+
+    print(json.dumps(json_schema(args.kind), indent=2))
+    return EXIT_OK
+
+
+def cmd_examples(args: argparse.Namespace) -> int:
+    """``slotcert examples DIR``: copy the shipped models into ``DIR``."""
+    from certify.examples import copy_examples
+
+    written, kept = copy_examples(args.folder, overwrite=args.force)
+    if not args.quiet:
+        print(
+            f"{args.folder}: {len(written)} model file{'s' if len(written) != 1 else ''} written"
+            + (f", {len(kept)} kept (use --force to overwrite)" if kept else "")
+        )
+    return EXIT_OK

@@ -14,6 +14,7 @@ import numpy as np
 from certify.engine.dfa import build_line_automaton, token_match
 from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine
+from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, Symbol
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
@@ -139,6 +140,7 @@ class GameTables:
 
 def compile_machine(machine: Machine) -> GameTables:
     """Build the kernel tables of every bet level of ``machine``."""
+    refuse_unsupported(machine)
     play = play_machine(machine)
     ids = {s.name: i for i, s in enumerate(play.symbols)}
     counted = _counted_symbols(machine)
@@ -232,6 +234,31 @@ def _counted_symbols(machine: Machine) -> list[str]:
 
 
 EMPTY = "\u00b7"  # a cell a shorter reel does not show (variable heights): matches nothing
+
+
+def refuse_unsupported(machine: Machine) -> None:
+    """A located error for a feature the file may declare but this engine does not play yet.
+
+    Never a silently wrong figure: a game using one of these is refused (exit 2).
+    """
+    where = machine.source or machine.id
+    found = []
+    if machine.full_window_pays:
+        found.append(("full_window_pays", "[[full_window_pays]]"))
+    if machine.free_spins is not None and machine.free_spins.expanding_symbol:
+        found.append(("free_spins.expanding_symbol", "the Book-of-Ra expanding symbol"))
+    for s in machine.symbols:
+        if s.sticky:
+            found.append((f"symbols.{s.name}.sticky", "sticky wilds"))
+    if found:
+        raise ModelError(
+            [
+                Problem(
+                    where, key, f"{what} is not played by this version's engine yet", "unsupported"
+                )
+                for key, what in found
+            ]
+        )
 
 
 def play_machine(machine: Machine) -> Machine:

@@ -12,8 +12,6 @@ from typing import Any
 from certify.model.reader import Reader, join
 from certify.model.schema import ANY, FreeSpins, FullWindowPay, PayEntry, Symbol
 
-SYMBOL_FEATURE_KEYS = ("expands", "scatter", "wild_in_free_spins", "sticky")
-
 
 def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str, Any]:
     """The feature keys of one symbol table, each checked against the symbol's kind."""

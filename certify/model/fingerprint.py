@@ -236,6 +236,10 @@ def _diff_items(old: list, new: list, path: str, start: int = 0) -> list[str]:
     return out
 
 
+def _items(n: int) -> str:
+    return f"{n} item" if n == 1 else f"{n} items"
+
+
 def _diff_aligned(old: list, new: list, path: str) -> list[str]:
     """Align lists of different length (a stop added, a pay removed), then name changes.
 
@@ -243,7 +247,7 @@ def _diff_aligned(old: list, new: list, path: str) -> list[str]:
     shifted tail. Changed and removed items carry their index in ``old``,
     inserted ones their index in ``new``.
     """
-    out = [f"{path}: {len(old)} items -> {len(new)} items"]
+    out = [f"{path}: {_items(len(old))} -> {_items(len(new))}"]
     matcher = difflib.SequenceMatcher(
         a=[canonical_json(x) for x in old], b=[canonical_json(x) for x in new], autojunk=False
     )

@@ -13,7 +13,6 @@ from typing import Any
 
 from certify.errors import ModelError, Problem
 from certify.model.features import (
-    SYMBOL_FEATURE_KEYS,
     check_features,
     read_expanding_symbol,
     read_full_window_pays,
@@ -204,7 +203,12 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
         where = join("symbols", name)
         if name == ANY:
             rd.error(where, f"{ANY!r} is reserved for pay combos", "reserved")
-        t = rd.table(spec, where, ("kind",), ("multiplier", "substitutes", *SYMBOL_FEATURE_KEYS))
+        t = rd.table(
+            spec,
+            where,
+            ("kind",),
+            ("multiplier", "substitutes", "expands", "scatter", "wild_in_free_spins", "sticky"),
+        )
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"
     symbols = {}
     for name, spec in raw.items():

@@ -76,7 +76,8 @@ def capital_study(
     study = table.capital
     if len(study.stakes) != table.seats - 1:
         raise ValueError(
-            f"{table.game.id}: {len(study.stakes)} stakes for {table.seats - 1} player seats"
+            f"{table.game.id}: {len(study.stakes)} stake{'s' if len(study.stakes) != 1 else ''} "
+            f"for {table.seats - 1} player seat{'s' if table.seats != 2 else ''}"
         )
     space = duel_space(table)
     seeds = chunk_seeds(study.seed if seed is None else seed, chunks)

@@ -203,7 +203,7 @@ def capital(rd: Reader, raw: Any, seats: int = 0) -> Capital | None:
     if seats and isinstance(t.get("stakes"), list) and len(t["stakes"]) != seats - 1:
         rd.error(
             join(path, "stakes"),
-            f"has {len(t['stakes'])} stakes; the table has {seats - 1} player seats",
+            f"has {_n(len(t['stakes']), 'stake')}; the table has {_n(seats - 1, 'player seat')}",
             "stakes",
         )
     return Capital(
@@ -212,6 +212,11 @@ def capital(rd: Reader, raw: Any, seats: int = 0) -> Capital | None:
         rounds=rd.integer(t, "rounds", path, 1, 200_000) or 1,
         seed=rd.integer(t, "seed", path, 0, 1) or 0,
     )
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 stake``, ``2 stakes``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _money_list(rd: Reader, t: dict[str, Any], key: str, path: str) -> list[Decimal]:

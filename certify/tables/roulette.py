@@ -64,7 +64,8 @@ def permutation_problem(numbers: list[int], size: int = layout.POCKETS) -> str |
     if missing:
         parts.append("missing " + ", ".join(missing))
     if not parts and len(numbers) != size:
-        parts.append(f"has {len(numbers)} numbers, must have {size}")
+        noun = "number" if len(numbers) == 1 else "numbers"
+        parts.append(f"has {len(numbers)} {noun}, must have {size}")
     return "; ".join(parts) or None
 
 

@@ -114,7 +114,7 @@ def test_files_are_json_and_plain_npz(machine, tmp_path):
     }
     for file in tmp_path.glob("*.npz"):
         with np.load(file, allow_pickle=False) as data:
-            assert sorted(data.files) == ["awards", "hist", "sizes", "stats", "sum_sq"]
+            assert sorted(data.files) == ["awards", "hist", "run", "sizes", "stats", "sum_sq"]
 
 
 def _changed(machine):
@@ -166,9 +166,101 @@ def test_a_foreign_checkpoint_is_refused(machine, tmp_path, what, message):
     assert str(info.value) == expected
 
 
-def test_an_unreadable_chunk_file_is_named(machine, tmp_path):
+def test_an_unreadable_chunk_file_is_named_and_recomputed(machine, tmp_path, capsys):
     store = CheckpointDir(tmp_path, 5, CHUNK, per_machine=False)
     store.for_machine(machine)
     (tmp_path / "s0-c000000000-n2.npz").write_bytes(b"not a zip")
-    with pytest.raises(InputError, match=r"s0-c000000000-n2\.npz: unreadable checkpoint file"):
-        simulate(machine, 0, 4 * CHUNK, 5, chunk_spins=CHUNK, runner=LocalRunner(store))
+    result = simulate(machine, 0, 4 * CHUNK, 5, chunk_spins=CHUNK, runner=LocalRunner(store))
+    assert_identical(result, simulate(machine, 0, 4 * CHUNK, 5, chunk_spins=CHUNK))
+    err = capsys.readouterr().err
+    assert "s0-c000000000-n2.npz" in err and "recomputed" in err
+
+
+# --- issue 15 item 5: every chunk is bound to its run and checked before it is used ---------
+
+
+SPINS = 12 * CHUNK + 5
+
+
+def _partial(machine, folder, seed=5, after=3):
+    """A checkpoint of a run killed after ``after`` merged batches; its chunk files."""
+    _interrupted_seed(machine, CheckpointDir(folder, seed, CHUNK, per_machine=False), after, seed)
+    files = sorted(folder.glob("s0-*.npz"))
+    assert files
+    return files
+
+
+def _interrupted_seed(machine, store, after, seed):
+    count = 0
+
+    def progress(_):
+        nonlocal count
+        count += 1
+        if count == after:
+            raise Stop
+
+    with pytest.raises(Stop):
+        simulate(
+            machine, 0, SPINS, seed, chunk_spins=CHUNK, progress=progress, runner=LocalRunner(store)
+        )
+
+
+def _resume(machine, folder):
+    store = CheckpointDir(folder, 5, CHUNK, per_machine=False)
+    return simulate(machine, 0, SPINS, 5, chunk_spins=CHUNK, runner=LocalRunner(store))
+
+
+def _doubled(file):
+    with np.load(file, allow_pickle=False) as data:
+        arrays = {name: np.array(data[name]) for name in data.files}
+    arrays["stats"] = arrays["stats"] * 2  # win sums (and everything else) doubled
+    with open(file, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+@pytest.mark.parametrize("damage", ["doubled", "truncated", "foreign_seed", "no_digest"])
+def test_a_damaged_or_foreign_chunk_is_never_used(machine, tmp_path, capsys, damage):
+    files = _partial(machine, tmp_path / "ck")
+    victim = files[0]
+    if damage == "doubled":
+        _doubled(victim)
+    elif damage == "truncated":
+        victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
+    elif damage == "no_digest":
+        for side in tmp_path.glob("ck/*.sha256"):
+            side.unlink()
+    else:  # the same-named chunk of a seed-6 run, with its digest file, copied in
+        other = _partial(machine, tmp_path / "seed6", seed=6)
+        assert other[0].name == victim.name
+        victim.write_bytes(other[0].read_bytes())
+        for side in (tmp_path / "seed6").glob(victim.name + "*.sha256"):
+            (tmp_path / "ck" / side.name).write_bytes(side.read_bytes())
+    capsys.readouterr()
+    resumed = _resume(machine, tmp_path / "ck")
+    assert_identical(resumed, simulate(machine, 0, SPINS, 5, chunk_spins=CHUNK))
+    err = capsys.readouterr().err
+    assert victim.name in err and "recomputed" in err
+    assert "Traceback" not in err
+
+
+def test_chunk_files_carry_their_run_and_a_digest(machine, tmp_path):
+    import hashlib
+
+    files = _partial(machine, tmp_path)
+    for file in files:
+        side = file.with_name(file.name + ".sha256")
+        digest = side.read_text().split()[0]
+        assert digest == hashlib.sha256(file.read_bytes()).hexdigest()
+        with np.load(file, allow_pickle=False) as data:
+            run = json.loads(str(data["run"]))
+        assert run["seed"] == 5 and run["stream"] == 0 and run["chunk_spins"] == CHUNK
+        assert run["model_fingerprint"] == fingerprint(machine)
+        assert f"-c{run['first']:09d}-n{len(run['sizes'])}.npz" in file.name
+
+
+def test_an_intact_resume_reads_every_recorded_chunk(machine, tmp_path, capsys):
+    _partial(machine, tmp_path)
+    capsys.readouterr()
+    resumed = _resume(machine, tmp_path)
+    assert_identical(resumed, simulate(machine, 0, SPINS, 5, chunk_spins=CHUNK))
+    assert "recomputed" not in capsys.readouterr().err

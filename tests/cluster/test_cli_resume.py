@@ -149,8 +149,12 @@ def test_workers_and_scheduler_exclude_each_other(capsys):
 
 
 def test_no_workers_is_a_usage_error(capsys):
-    assert main(["simulate", MODEL, "--spins", "10", "--seed", "1", "--workers", "0"]) == 2
-    assert capsys.readouterr().err == "slotcert: error: --workers=0 must be at least 1\n"
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", MODEL, "--spins", "10", "--seed", "1", "--workers", "0"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        "slotcert simulate: error: argument --workers: '0' must be at least 1\n"
+    )
 
 
 def test_unreachable_scheduler_is_exit_2(capsys):

@@ -20,11 +20,16 @@ def random_rows(seed, n=3000, k=5, machines=40):
     return values, order, mcode, modulus, key
 
 
+@pytest.mark.parametrize("timed", [False, True])
 @pytest.mark.parametrize("seed", range(5))
-def test_dips_and_spikes_match_the_twin(seed):
+def test_dips_and_spikes_match_the_twin(seed, timed):
     values, order, mcode, modulus, key = random_rows(seed)
-    fast = dips_and_spikes(values, order, mcode, modulus, key)
-    slow = dips_and_spikes_numpy(values, order, mcode, modulus, key)
+    rng = np.random.default_rng(seed + 100)
+    # hourly times with jitter: ties between a spike and a dip are decided by them
+    times = (np.arange(len(values)) * 3600 + rng.integers(-5000, 5000, len(values))) * 10**9
+    times = times if timed else None
+    fast = dips_and_spikes(values, order, mcode, modulus, key, times)
+    slow = dips_and_spikes_numpy(values, order, mcode, modulus, key, times)
     for a, b in zip(fast, slow, strict=False):
         np.testing.assert_array_equal(a[fast[0]], b[fast[0]])
     np.testing.assert_array_equal(fast[0], slow[0])

@@ -16,7 +16,14 @@ from meters.config import Config
 from meters.frame import NotGrouped, Readings, stream_blocks
 from meters.parallel import read_rows, row_group_tasks
 from meters.readers import column_map, dump_meters, iter_dump, read_dump
-from meters.reconcile import attach_originals, combine, reconcile, reconcile_frame
+from meters.reconcile import (
+    attach_originals,
+    combine,
+    counts_off_floor,
+    reconcile,
+    reconcile_frame,
+    sort_findings,
+)
 
 TABLES = ("findings", "periods", "quarantine", "totals")
 
@@ -39,6 +46,8 @@ def whole(dump, floor, counts):
     meters = dump_meters([str(dump)])
     one = reconcile_frame(read_dump(dump, meters), floor, events.CountsByMachine(counts), Config())
     result = combine([one], counts)
+    ghosts = counts_off_floor(counts, floor)  # soft counts of machines not on the floor
+    result.findings = sort_findings(pd.concat([result.findings, ghosts], ignore_index=True))
     attach_originals(result)
     return result
 

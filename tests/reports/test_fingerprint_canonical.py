@@ -125,7 +125,7 @@ def test_added_and_removed_entries_are_named():
     assert diff_canonical(old, new) == [
         'bonus: null -> {"x": 1}',
         "free_spins: (absent) -> null",
-        "pays: 1 items -> 2 items",
+        "pays: 1 item -> 2 items",
         'pays[1]: (absent) -> {"combo": ["K"], "pays": 2}',
     ]
 

@@ -1,0 +1,487 @@
+"""The Python entry point: load a model, compute its exact figures, simulate it, certify it.
+
+Every function takes a path (``str`` or :class:`~pathlib.Path`) or an object
+already loaded, and returns a result object with ``to_dict()`` (plain JSON-able
+data, the same fields as the command line's ``--json``) and ``to_frame()`` (a
+:class:`pandas.DataFrame`, one row per bet level, bet or machine). Errors are
+the command line's: :class:`~certify.errors.ModelError` (with every located
+problem of a file), :class:`~certify.errors.UsageError`.
+
+>>> import slotcert
+>>> run = slotcert.simulate("models/machines/ref-5x3-20.toml", spins=100_000, seed=1)
+>>> run.to_frame()[["level", "rtp", "std_error"]]  # doctest: +SKIP
+
+``import slotcert`` re-exports this module and adds the meter reconciler
+(:func:`slotcert.reconcile_meters`) and certificate writing
+(:func:`slotcert.write_certificates`), which live in the ``meters`` and
+``reports`` packages (``certify`` imports neither).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from certify.errors import ModelError, UsageError
+
+if TYPE_CHECKING:  # pandas is imported by to_frame() only
+    import pandas as pd
+
+    from certify.batch import Certification
+    from certify.model.jurisdiction import Jurisdiction
+    from certify.model.schema import Machine
+
+PathLike = str | Path
+
+__all__ = [
+    "BatchResult",
+    "CertificationResult",
+    "ExactResult",
+    "ModelError",
+    "SimulationRun",
+    "UsageError",
+    "certify",
+    "exact",
+    "kind_of",
+    "load",
+    "load_jurisdiction",
+    "load_machine",
+    "simulate",
+    "simulation_row",
+]
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+
+def kind_of(path: PathLike) -> str:
+    """The kind a model file declares: ``machine``, ``jurisdiction``, ``link``, ``table`` or ''."""
+    from certify.cli.args import kind_of as _kind_of
+
+    return _kind_of(path)[0]
+
+
+def load(path: PathLike) -> Any:
+    """Load and validate any model file; return its typed, frozen object.
+
+    Returns
+    -------
+    Machine, Jurisdiction, Link or Table
+        By the file's ``schema`` key (``slotcert/machine@1`` ...).
+
+    Raises
+    ------
+    ModelError
+        With every problem of the file (file, key path, value).
+
+    """
+    kind = kind_of(path)
+    if kind == "jurisdiction":
+        return load_jurisdiction(path)
+    if kind == "link":
+        from certify.model.links import load_link
+
+        return load_link(path)
+    if kind == "table":
+        from certify.tables import load_table
+
+        return load_table(path)
+    return load_machine(path)
+
+
+def load_machine(path: PathLike) -> Machine:
+    """Load a machine file (``slotcert/machine@1``); a one-line UsageError for another kind."""
+    from certify.cli.args import expect_kind
+    from certify.model import load_machine as _load
+
+    expect_kind(path, "machine")
+    return _load(path)
+
+
+def load_jurisdiction(path: PathLike) -> Jurisdiction:
+    """Load a jurisdiction file (``slotcert/jurisdiction@1``)."""
+    from certify.cli.args import expect_kind
+    from certify.model import load_jurisdiction as _load
+
+    expect_kind(path, "jurisdiction")
+    return _load(path)
+
+
+def _machine(model: PathLike | Machine) -> Machine:
+    from certify.model.schema import Machine
+
+    return model if isinstance(model, Machine) else load_machine(model)
+
+
+# -- exact -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact figures of a machine (per bet level) or a table game (per bet).
+
+    ``data`` is the document ``slotcert exact MODEL --json`` prints.
+    """
+
+    data: dict[str, Any]
+
+    @property
+    def is_table(self) -> bool:
+        """Whether this is a table game's result (``bets``) rather than a machine's."""
+        return "bets" in self.data
+
+    @property
+    def rtp(self) -> dict[Any, float | None]:
+        """Return by bet level (machines) or by bet name (table games)."""
+        if self.is_table:
+            return {b["bet"]: b["rtp"] for b in self.data["bets"]}
+        return {lvl["level"]: (lvl["exact"] or {}).get("rtp") for lvl in self.data["bet_levels"]}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document (a copy is not made: do not modify it)."""
+        return self.data
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per bet level (rtp, base_rtp, hit_frequency, variance, ...) or per bet."""
+        if self.is_table:
+            return _frame([dict(b) for b in self.data["bets"]])
+        rows = []
+        for lvl in self.data["bet_levels"]:
+            row: dict[str, Any] = {"level": lvl["level"], "total_bet": lvl["total_bet"]}
+            ex = lvl["exact"]
+            if ex is not None:
+                row.update({k: v for k, v in ex.items() if k != "awards"})
+                row["awards"] = len(ex.get("awards", []))
+            rows.append(row)
+        return _frame(rows)
+
+    def awards_frame(self) -> pd.DataFrame:
+        """One row per (bet level, award): combo, pays, probability, one_in (machines)."""
+        rows = []
+        for lvl in self.data.get("bet_levels", []):
+            for award in (lvl["exact"] or {}).get("awards", []):
+                rows.append(
+                    {"level": lvl["level"], **award, "combo": " ".join(award.get("combo", []))}
+                )
+        return _frame(rows)
+
+
+def exact(model: PathLike | Machine) -> ExactResult:
+    """Exact return, hit frequency, variance and award odds of a machine or table game.
+
+    Parameters
+    ----------
+    model : path or Machine
+        A machine or table file, or a loaded :class:`~certify.model.Machine`.
+
+    """
+    from certify.model.schema import Machine
+
+    if not isinstance(model, Machine):
+        from certify.cli.args import expect_kind
+
+        if expect_kind(model, "machine", "table") == "table":
+            from certify.tables import exact_report
+
+            return ExactResult(exact_report(model))
+    from certify.exact.report import exact_report as machine_report
+
+    return ExactResult(machine_report(_machine(model)))
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+def simulation_row(
+    result: Any, level: int, level_index: int, seed: int, confidence: float
+) -> dict[str, Any]:
+    """The JSON row of one simulated bet level (``slotcert simulate --json``)."""
+    from certify.stats import interval
+
+    low, high = interval(result.rtp, result.std_error, confidence)
+    return {
+        "level": level,
+        "total_bet": result.total_bet,
+        "spins": result.spins,
+        "seed": seed,
+        "stream": level_index,
+        "rtp": result.rtp,
+        "std_error": result.std_error,
+        "ci": [low, high],
+        "hit_frequency": result.hit_frequency,
+        "max_win": result.max_win,
+        "free_spins_triggers": result.fs_triggers,
+        "bonus_triggers": result.bonus_triggers,
+    }
+
+
+@dataclass(frozen=True)
+class SimulationRun:
+    """A Monte Carlo run: one row per simulated bet level, and the merged engine results."""
+
+    machine_id: str
+    machine_name: str
+    confidence: float
+    levels: tuple[dict[str, Any], ...]
+    results: tuple[Any, ...] = field(repr=False, default=())
+
+    @property
+    def rtp(self) -> dict[int, float]:
+        """Simulated return by bet level."""
+        return {row["level"]: row["rtp"] for row in self.levels}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document ``slotcert simulate --json`` prints."""
+        return {
+            "machine": {"id": self.machine_id, "name": self.machine_name},
+            "bet_levels": [dict(row) for row in self.levels],
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per bet level; ``ci`` split into ``ci_low`` and ``ci_high``."""
+        rows = []
+        for row in self.levels:
+            flat = {k: v for k, v in row.items() if k != "ci"}
+            flat["ci_low"], flat["ci_high"] = row["ci"]
+            rows.append(flat)
+        return _frame(rows)
+
+
+def simulate(
+    model: PathLike | Machine,
+    spins: int,
+    seed: int,
+    *,
+    level: int | None = None,
+    confidence: float = 0.99,
+    chunk_spins: int | None = None,
+    checkpoint: PathLike | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> SimulationRun:
+    """Simulate ``spins`` spins of every bet level (or of ``level``) with ``seed``.
+
+    The figures depend only on ``seed`` and ``chunk_spins`` (default 2^20),
+    never on threads, ``workers`` (a local Dask cluster) or ``scheduler`` (a
+    Dask scheduler address). With ``checkpoint`` (a folder) finished chunks
+    are recorded and a rerun resumes from them.
+    """
+    from certify.checkpoint import CheckpointDir
+    from certify.cluster import open_runner
+    from certify.engine import compile_machine
+    from certify.engine import simulate as run
+    from certify.engine.rng import CHUNK_SPINS
+
+    if spins <= 0:
+        raise UsageError(f"spins={spins} must be positive")
+    if not 0.5 <= confidence < 1:
+        raise UsageError(f"confidence={confidence} must be in [0.5, 1)")
+    machine = _machine(model)
+    if level is not None and level not in machine.bet_levels:
+        raise UsageError(f"level={level} is not one of {list(machine.bet_levels)}")
+    chunk = CHUNK_SPINS if chunk_spins is None else chunk_spins
+    store = (
+        None if checkpoint is None else CheckpointDir(checkpoint, seed, chunk, per_machine=False)
+    )
+    tables = compile_machine(machine)
+    rows, results = [], []
+    with open_runner(scheduler, workers, store) as runner:
+        for li, lv in enumerate(machine.bet_levels):
+            if level is not None and lv != level:
+                continue
+            res = run(tables, li, spins, seed, stream=li, chunk_spins=chunk, runner=runner)
+            row = simulation_row(res, lv, li, seed, confidence)
+            if chunk_spins is not None:
+                row["chunk_spins"] = chunk
+            rows.append(row)
+            results.append(res)
+    return SimulationRun(machine.id, machine.name, confidence, tuple(rows), tuple(results))
+
+
+# -- certify ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CertificationResult:
+    """The certification of one machine file (``certification`` is None if it was invalid)."""
+
+    path: str
+    certification: Certification | None
+    error: str | None = None
+
+    @property
+    def machine_id(self) -> str | None:
+        """The machine's id (None for an unreadable file)."""
+        return self.certification.machine.id if self.certification else None
+
+    @property
+    def verdict(self) -> str:
+        """``pass``, ``fail``, ``inconclusive``, ``error``, or ``invalid`` (a bad file)."""
+        return self.certification.verdict if self.certification else "invalid"
+
+    def levels(self) -> list[dict[str, Any]]:
+        """Per bet level: exact and simulated return, interval, verdict and its reason."""
+        cert = self.certification
+        if cert is None:
+            return []
+        out = []
+        for lc in cert.levels:
+            ex, sim = lc.exact, lc.simulation
+            out.append(
+                {
+                    "level": lc.level,
+                    "total_bet": lc.total_bet,
+                    "exact_rtp": None if ex is None else ex.rtp + lc.jackpot_rtp,
+                    "exact_base_rtp": None if ex is None else ex.rtp,
+                    "jackpot_rtp": lc.jackpot_rtp,
+                    "hit_frequency": None if ex is None else ex.hit_frequency,
+                    "sim_spins": None if sim is None else sim.spins,
+                    "sim_rtp": None if sim is None else sim.rtp,
+                    "sim_std_error": None if sim is None else sim.std_error,
+                    "sim_ci": None if lc.sim_ci is None else list(lc.sim_ci),
+                    "verdict": None if lc.verdict is None else lc.verdict.verdict,
+                    "reason": None if lc.verdict is None else lc.verdict.reason,
+                }
+            )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Path, machine id, verdict, per-level figures and findings (JSON-able)."""
+        cert = self.certification
+        return {
+            "path": self.path,
+            "machine_id": self.machine_id,
+            "verdict": self.verdict,
+            "error": self.error,
+            "bet_levels": self.levels(),
+            "findings": []
+            if cert is None
+            else [
+                {"severity": f.severity, "code": f.code, "message": f.message}
+                for f in cert.findings
+            ],
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per bet level."""
+        return _frame([{"machine_id": self.machine_id, **row} for row in self.levels()])
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Certifications of several machine files under one jurisdiction."""
+
+    jurisdiction: Jurisdiction
+    spins: int
+    seed: int
+    machines: tuple[CertificationResult, ...]
+
+    @property
+    def verdict(self) -> str:
+        """The worst verdict of the batch (an invalid file counts as ``error``)."""
+        from certify.stats import worst
+
+        verdicts = [m.verdict if m.verdict != "invalid" else "error" for m in self.machines]
+        return worst(verdicts) if verdicts else "error"
+
+    @property
+    def exit_code(self) -> int:
+        """``slotcert certify``'s exit code: 0 pass, 1 fail/inconclusive/error, 2 bad file."""
+        if any(m.verdict == "invalid" for m in self.machines):
+            return 2
+        return 0 if all(m.verdict == "pass" for m in self.machines) else 1
+
+    def __iter__(self):
+        """The machines, in file order."""
+        return iter(self.machines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Jurisdiction, plan and one entry per machine."""
+        return {
+            "jurisdiction": self.jurisdiction.id,
+            "spins": self.spins,
+            "seed": self.seed,
+            "verdict": self.verdict,
+            "machines": [m.to_dict() for m in self.machines],
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per machine: verdict, lowest exact and simulated return, error."""
+        rows = []
+        for m in self.machines:
+            levels = m.levels()
+            exact_rtps = [r["exact_rtp"] for r in levels if r["exact_rtp"] is not None]
+            sim_rtps = [r["sim_rtp"] for r in levels if r["sim_rtp"] is not None]
+            rows.append(
+                {
+                    "path": m.path,
+                    "machine_id": m.machine_id,
+                    "verdict": m.verdict,
+                    "min_exact_rtp": min(exact_rtps) if exact_rtps else None,
+                    "min_sim_rtp": min(sim_rtps) if sim_rtps else None,
+                    "error": m.error,
+                }
+            )
+        return _frame(rows)
+
+
+def _files(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    from certify.cli.commands import model_files
+
+    items = [paths] if isinstance(paths, str | Path) else list(paths)
+    out = []
+    for path in model_files([str(p) for p in items]):
+        try:
+            kind = kind_of(path)
+        except ModelError:
+            kind = "machine"  # unreadable: reported as invalid
+        if kind in ("machine", "") or Path(path) in {Path(p) for p in items}:
+            out.append(path)
+    return out
+
+
+def certify(
+    paths: PathLike | Sequence[PathLike],
+    jurisdiction: PathLike | Jurisdiction,
+    spins: int,
+    seed: int,
+) -> BatchResult:
+    """Certify machine files (folders: every machine in them) against a jurisdiction.
+
+    One bad file does not stop the others: it comes back with verdict
+    ``invalid`` and its error. Nothing is written; see
+    :func:`slotcert.write_certificates` for certificates, HTML and PAR files.
+    """
+    from certify.batch import certify_machine, load_for_certification
+    from certify.model.jurisdiction import Jurisdiction
+
+    if spins < 0:
+        raise UsageError(f"spins={spins} must not be negative")
+    rules = (
+        jurisdiction if isinstance(jurisdiction, Jurisdiction) else load_jurisdiction(jurisdiction)
+    )
+    results = []
+    for path in _files(paths):
+        try:
+            from certify.cli.args import expect_kind
+
+            expect_kind(path, "machine")
+            machine, warnings = load_for_certification(path)
+            cert = certify_machine(machine, rules, spins, seed, None, warnings)
+            results.append(CertificationResult(str(path), cert))
+        except ModelError as exc:
+            n = len(exc.problems)
+            first = exc.problems[0] if exc.problems else ""
+            error = f"{n} problem{'s' if n != 1 else ''}: {first}"
+            results.append(CertificationResult(str(path), None, error))
+        except UsageError as exc:
+            results.append(CertificationResult(str(path), None, str(exc)))
+    return BatchResult(rules, spins, seed, tuple(results))

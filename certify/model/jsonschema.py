@@ -1,0 +1,620 @@
+"""JSON Schemas (draft 2020-12) of the model file kinds: machine, jurisdiction, link, table.
+
+This is the one place the schemas are written (``slotcert schema KIND`` prints
+them; ``docs/MODELS.md`` documents the same keys for people). A TOML model
+file maps onto JSON one to one, so a validator checks a model's *shape*:
+known keys only, types, ranges and choices. Cross-key rules (a combo's symbols
+exist, paylines count equals ``bet.lines``, …) stay with the loaders, which
+are the authority; the schema never accepts a key the loader refuses.
+
+To add a key: add it to its table below (``_obj(...)``) with a type and a
+description, and document it in ``docs/MODELS.md``. ``tests/test_schema.py``
+reads the keys every loader accepts (its ``Reader.table`` calls) and fails on
+a key missing from the schema or the docs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KINDS = ("machine", "jurisdiction", "link", "table")
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+Schema = dict[str, Any]
+
+# -- building blocks -------------------------------------------------------------------------
+
+DECIMAL_PATTERN = r"^\s*\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$"
+RATIO_PATTERN = r"^\s*([0-9]+(\.[0-9]+)?)\s*(/\s*[0-9]+)?\s*$"
+
+
+def _int(minimum: int | None = None, description: str = "") -> Schema:
+    out: Schema = {"type": "integer"}
+    if minimum is not None:
+        out["minimum"] = minimum
+    return _described(out, description)
+
+
+def _str(description: str = "", choices: tuple[str, ...] | None = None) -> Schema:
+    out: Schema = {"type": "string", "minLength": 1}
+    if choices is not None:
+        out = {"enum": list(choices)}
+    return _described(out, description)
+
+
+def _bool(description: str = "") -> Schema:
+    return _described({"type": "boolean"}, description)
+
+
+def _money(description: str = "") -> Schema:
+    """A non-negative decimal written as a string (``"0.05"``); never a float."""
+    return _described({"type": "string", "pattern": DECIMAL_PATTERN}, description)
+
+
+def _ratio(description: str = "") -> Schema:
+    """A decimal or fraction string (``"0.5"``, ``"1/3"``)."""
+    return _described({"type": "string", "pattern": RATIO_PATTERN}, description)
+
+
+def _array(items: Schema, description: str = "", min_items: int = 1) -> Schema:
+    return _described({"type": "array", "items": items, "minItems": min_items}, description)
+
+
+def _obj(
+    properties: dict[str, Schema],
+    required: tuple[str, ...] = (),
+    description: str = "",
+    **extra: Any,
+) -> Schema:
+    """A table with exactly these keys (unknown keys are errors, as in the loaders)."""
+    out: Schema = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if required:
+        out["required"] = list(required)
+    out.update(extra)
+    return _described(out, description)
+
+
+def _described(schema: Schema, description: str) -> Schema:
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _keyed(types: dict[str, Schema], keys: tuple[str, ...]) -> dict[str, Schema]:
+    """The properties of a table whose keys a loader lists: exactly ``keys``, typed by ``types``.
+
+    A key the loader accepts but ``types`` lacks is still accepted (any value),
+    so a new loader key never makes the schema refuse a valid file; the tests
+    flag it as untyped and undocumented.
+    """
+    return {key: types.get(key, {}) for key in keys}
+
+
+def _header(kind: str, title: str) -> Schema:
+    return {
+        "$schema": DIALECT,
+        "$id": f"https://slotcert.invalid/schema/{kind}@1.json",
+        "title": title,
+    }
+
+
+def _schema_key(kind: str) -> Schema:
+    return {"const": f"slotcert/{kind}@1", "description": "the file kind and format version"}
+
+
+SYMBOL_NAMES = _array({"type": "string", "minLength": 1})
+STRIPS = _array(
+    _array({"type": "string", "minLength": 1}),
+    "one list of symbols per reel, in stop order around the reel",
+)
+WEIGHTS = _array(
+    _array({"type": "integer", "minimum": 1}),
+    "per-stop weights (virtual reels), one list per reel; default 1 each",
+)
+TRIGGER = _obj(
+    {
+        "symbol": _str("the scatter or bonus symbol counted anywhere in the window"),
+        "count": _int(1, "at least this many start the feature"),
+    },
+    ("symbol", "count"),
+)
+JACKPOT_TRIGGER = _obj(
+    {
+        "combo": _array(
+            {"type": "string", "minLength": 1},
+            "a [[pays]] combo: the jackpot replaces that line's fixed pay",
+        ),
+        "min_bet_level": _int(1, "lowest bet level that can win it"),
+        "mystery": _money("probability per credit wagered, in (0, 1)"),
+    },
+    description="exactly one of combo or mystery",
+    oneOf=[{"required": ["combo"]}, {"required": ["mystery"]}],
+)
+OVERFLOW = _str("where contributions above cap go", ("reserve", "next-reset"))
+SPINS = {
+    "oneOf": [
+        {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        },
+        {"type": "integer", "minimum": 1},
+    ],
+    "description": "spins awarded by trigger count, e.g. {3 = 10, 4 = 15}, or one number",
+}
+
+
+# -- machine ---------------------------------------------------------------------------------
+
+
+def machine_schema() -> Schema:
+    """``slotcert/machine@1`` (SPEC 3.1)."""
+    symbol = _obj(
+        {
+            "kind": _str("", ("regular", "wild", "scatter", "bonus", "blank")),
+            "multiplier": _int(1, "wilds only: multiplies the line wins it takes part in"),
+            "substitutes": _array(
+                {"type": "string", "minLength": 1},
+                "wilds only: the regular symbols it stands for (default: every regular)",
+            ),
+            "expands": {
+                "enum": [True, False, "free_spins"],
+                "description": 'wilds: fills its reel when it shows (true, or "free_spins" only)',
+            },
+            "scatter": _bool("wilds: also a scatter, counted and paid anywhere (Book of Ra)"),
+            "wild_in_free_spins": _bool("regular symbols: plays as a wild during free spins"),
+            "sticky": _bool("wilds: stays where it landed until the free spins end"),
+        },
+        ("kind",),
+    )
+    pay = _obj(
+        {
+            "combo": _array(
+                {"type": "string", "minLength": 1},
+                'tokens from reel 1: a symbol, a group or "ANY"',
+            ),
+            "pays": _int(0, "credits per credit of bet level"),
+            "pays_by_level": _array(
+                {"type": "integer", "minimum": 0},
+                "credits per line at each bet level (a max-coin bonus)",
+            ),
+            "anywhere": _bool("lines: counts the symbol anywhere on the line (Double Diamond)"),
+            "free_spins_multiplier": _bool("false: paid as is in free spins (IGT Cleopatra)"),
+        },
+        ("combo",),
+        oneOf=[{"required": ["pays"]}, {"required": ["pays_by_level"]}],
+    )
+    props = {
+        "schema": _schema_key("machine"),
+        "machine": _obj(
+            {
+                "id": _str("model identifier shown on the cabinet"),
+                "name": _str("commercial name"),
+                "manufacturer": _str('default "unknown"'),
+                "version": _str('default "1"'),
+                "instruction_languages": _array(
+                    {"type": "string", "minLength": 1},
+                    'languages printed on the glass (default ["en"])',
+                ),
+                "handpay_limit": _money("wins at or above this are paid by the cashier"),
+            },
+            ("id", "name"),
+        ),
+        "bet": _obj(
+            {
+                "denomination": _money("money per credit"),
+                "currency": _str("ISO 4217 code"),
+                "bet_levels": _array(
+                    {"type": "integer", "minimum": 1},
+                    "credits per line (lines) or per cost unit (ways), strictly increasing",
+                ),
+                "lines": _int(1, "lines games: lines played"),
+                "ways": _int(1, "ways games: rows^reels"),
+                "cost": _int(1, "ways games: credits per bet level"),
+            },
+            ("denomination", "currency", "bet_levels"),
+        ),
+        "symbols": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 64,
+            "additionalProperties": symbol,
+            "propertyNames": {"not": {"const": "ANY"}},
+            "description": "every reel symbol by name",
+        },
+        "groups": {
+            "type": "object",
+            "additionalProperties": SYMBOL_NAMES,
+            "description": "named sets of symbols usable in pays",
+        },
+        "reels": _obj(
+            {
+                "rows": _int(1, "rows of the window"),
+                "strips": STRIPS,
+                "weights": WEIGHTS,
+                "paylines": _array(
+                    _array({"type": "integer", "minimum": 0}),
+                    "lines games: one row per reel for each line, 0 = top",
+                ),
+                "evaluation": _str('default "lines"', ("lines", "ways")),
+                "heights": _array(
+                    _array(
+                        _obj(
+                            {"rows": _int(1, "rows shown"), "weight": _int(1, "relative weight")},
+                            ("rows", "weight"),
+                        )
+                    ),
+                    "ways games: per reel, the rows it shows per spin with their weights",
+                ),
+            },
+            ("rows", "strips"),
+        ),
+        "pays": _array(pay, "line or ways pays", min_items=0),
+        "scatter_pays": _array(
+            _obj(
+                {
+                    "symbol": _str("a scatter or bonus symbol"),
+                    "count": _int(1, "at least this many anywhere"),
+                    "pays": _int(0, "x total bet"),
+                },
+                ("symbol", "count", "pays"),
+            ),
+            min_items=0,
+        ),
+        "free_spins": _obj(
+            {
+                "trigger": TRIGGER,
+                "spins": SPINS,
+                "multiplier": _int(1, "multiplies line, ways and scatter wins (default 1)"),
+                "retrigger": {
+                    "enum": [True, False, "once"],
+                    "description": 'the trigger during the feature awards more spins ("once": '
+                    "one time)",
+                },
+                "max_spins": _int(1, "cap on the spins of one feature"),
+                "strips": STRIPS,
+                "weights": WEIGHTS,
+                "options": _array(
+                    _obj(
+                        {"spins": SPINS, "multiplier": _int(1, "this option's multiplier")},
+                        ("spins",),
+                    ),
+                    "the player's choice when the feature starts; each certified alone",
+                ),
+                "expanding_symbol": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                    "description": "Book of Ra: symbol = draw weight of the expanding symbol",
+                },
+            },
+            ("trigger",),
+        ),
+        "bonus": _obj(
+            {
+                "trigger": TRIGGER,
+                "awards": _array(
+                    _obj(
+                        {"pays": _int(0, "x total bet"), "weight": _int(1, "relative weight")},
+                        ("pays", "weight"),
+                    )
+                ),
+            },
+            ("trigger", "awards"),
+        ),
+        "jackpots": _array(
+            _obj(
+                {
+                    "id": _str("unique among the machine's jackpots"),
+                    "kind": _str("", ("standalone", "linked")),
+                    "contribution": _money("fraction of coin-in added to the pool, in [0, 1)"),
+                    "reset": _money("money the pool restarts at after a hit"),
+                    "trigger": JACKPOT_TRIGGER,
+                    "cap": _money("pool cap; contributions above it go to overflow"),
+                    "overflow": OVERFLOW,
+                    "reserve_rate": _money("hidden fraction of coin-in funding the next reset"),
+                    "link": _str("linked jackpots: the id of its models/links group"),
+                },
+                ("id", "kind", "contribution", "reset", "trigger"),
+            ),
+            min_items=0,
+        ),
+    }
+    props["rules"] = _obj(
+        {
+            "wild_multiplier": _str(
+                "lines: how wild multipliers combine", ("product", "max", "sum")
+            ),
+            "pure_wild_line": _str("lines: what a run of wilds pays", ("highest", "wild_award")),
+            "direction": _str("lines: read left only or both ways", ("left", "both")),
+            "scatter_unit": _str("scatter pays x", ("total_bet", "line_bet")),
+            "exclusive_scatters": _array(
+                {"type": "string", "minLength": 1}, "only the first that pays, pays", 2
+            ),
+            "win_cap": _int(1, "a spin's whole win is capped at this x total bet"),
+        },
+        description="rules of real games (SPEC 3.1a; docs/RULES.md)",
+    )
+    props["full_window_pays"] = _array(
+        _obj(
+            {
+                "symbol": _str('a symbol, a group or "ANY" filling the whole window'),
+                "multiplier": _int(1, "multiplies the spin's line or ways wins"),
+            },
+            ("symbol", "multiplier"),
+        ),
+        min_items=0,
+    )
+    props["hold_and_spin"] = _obj(
+        {
+            "trigger": TRIGGER,
+            "respins": _int(1, "respins left; back to this whenever a coin locks"),
+            "cell_probability": _money("chance an empty cell shows a coin on one respin"),
+            "values": _array(
+                _obj(
+                    {
+                        "weight": _int(1, "relative weight"),
+                        "pays": _int(1, "x total bet"),
+                        "jackpot": _str("a jackpot name (of `jackpots` or a pool id)"),
+                    },
+                    ("weight",),
+                ),
+                "each coin's value",
+            ),
+            "full_window": _str("jackpot awarded as well when every cell locks"),
+            "jackpots": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": 1},
+                "description": "fixed prizes x total bet by name",
+            },
+        },
+        ("trigger", "respins", "cell_probability", "values"),
+    )
+    return {
+        **_header("machine", "slotcert machine model"),
+        **_obj(props, ("schema", "machine", "bet", "symbols", "reels", "pays")),
+    }
+
+
+# -- jurisdiction ----------------------------------------------------------------------------
+
+
+def jurisdiction_schema() -> Schema:
+    """``slotcert/jurisdiction@1`` (SPEC 3.2)."""
+    props = {
+        "schema": _schema_key("jurisdiction"),
+        "id": _str("short code, e.g. PT"),
+        "name": _str("full name, with the regulation"),
+        "min_rtp": _money('minimum return as a fraction, e.g. "0.80"'),
+        "applies_to": _str(
+            "the worst bet level governs, or the machine as a whole", ("each_bet_level", "machine")
+        ),
+        "jackpot_counts_toward_minimum": _bool("jackpot return counts toward min_rtp"),
+        "confidence": _money("confidence of the simulation interval, in [0.5, 1)"),
+        "min_award_odds": _int(0, "every award possible at least once in N games; 0 = off"),
+        "required_meters": _array({"type": "string"}, "meters a dump must carry"),
+        "display_languages": _array({"type": "string"}, "pay-glass languages"),
+        "meter_digits": _int(4, "meter rollover modulus 10^digits"),
+        "max_rtp_drop_per_level": _money("largest return drop allowed between bet levels"),
+    }
+    from certify.model.jurisdiction import _OPTIONAL, _REQUIRED
+
+    return {
+        **_header("jurisdiction", "slotcert jurisdiction"),
+        **_obj(_keyed(props, _REQUIRED + _OPTIONAL), _REQUIRED),
+    }
+
+
+# -- link ------------------------------------------------------------------------------------
+
+
+def link_schema() -> Schema:
+    """``slotcert/link@1`` (SPEC 3.3): a superjackpot group."""
+    member = _obj(
+        {
+            "machine_id": _str("the cabinet's floor id, unique in the group"),
+            "model": _str("a machine model id, or a machine file path (relative to the link)"),
+            "bet_level": _int(1, "the bet level the member plays"),
+            "casino": _str("casino of the member"),
+            "location": _str("room or area in the casino"),
+            "spins_per_day": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "play rate used by pool simulations",
+            },
+        },
+        ("machine_id", "model", "bet_level", "casino"),
+    )
+    props = {
+        "schema": _schema_key("link"),
+        "id": _str("group id; machines' linked jackpots name it"),
+        "name": _str("display name"),
+        "currency": _str("ISO 4217 code"),
+        "contribution": _money("fraction of coin-in added to the pool, in [0, 1)"),
+        "reset": _money("money the pool restarts at after a hit"),
+        "cap": _money("pool cap"),
+        "overflow": OVERFLOW,
+        "reserve_rate": _money("hidden fraction of coin-in funding the next reset"),
+        "same_model": _bool("members must share model and stakes (default true)"),
+        "trigger": JACKPOT_TRIGGER,
+        "members": _array(member, "the machines of the group"),
+    }
+    from certify.model import links
+
+    member = _obj(
+        _keyed(member["properties"], links._MEMBER_REQUIRED + links._MEMBER_OPTIONAL),
+        links._MEMBER_REQUIRED,
+    )
+    props["members"] = _array(member, "the machines of the group")
+    return {
+        **_header("link", "slotcert superjackpot group"),
+        **_obj(_keyed(props, links._TOP_REQUIRED + links._TOP_OPTIONAL), links._TOP_REQUIRED),
+    }
+
+
+# -- table -----------------------------------------------------------------------------------
+
+TABLE_SECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "roulette": (("wheel", "bets"), ("limits", "simulation")),
+    "fantan": (("rules", "bets"), ("simulation",)),
+    "three_card_poker": (("deck", "rules", "bets"), ("simulation", "capital")),
+    "pai_kao": (("tiles", "rules", "bets"), ("simulation", "capital")),
+}
+
+
+def table_schema() -> Schema:
+    """``slotcert/table@1`` (SPEC 9): roulette, Fantan, three-card poker, Pai Kao."""
+    from certify.tables.layout import BET_TYPES
+
+    numbers = _array({"type": "integer", "minimum": 0}, min_items=0)
+    limit = _obj({"min": _money("table minimum"), "max": _money("table maximum")}, ("min", "max"))
+    roulette_bet = _obj(
+        {
+            "name": _str("unique name of the bet"),
+            "type": _str("", tuple(BET_TYPES)),
+            "pays": _ratio('pays "35" to 1'),
+            "numbers": numbers,
+        },
+        ("name", "type", "pays"),
+    )
+    fantan_bet = _obj(
+        {
+            "name": _str("unique name of the bet"),
+            "type": _str("kind of bet, e.g. fan, nim, nga, kuoc"),
+            "win": _array({"type": "integer", "minimum": 1, "maximum": 4}, "results it wins on"),
+            "tie": _array(
+                {"type": "integer", "minimum": 1, "maximum": 4}, "results it is a push on", 0
+            ),
+            "pays": _ratio('e.g. "3", "1/2"'),
+        },
+        ("name", "type", "win", "pays"),
+    )
+    duel_bet = _obj(
+        {
+            "name": _str("unique name of the bet"),
+            "side": _str("who the bettor backs", ("player", "banker")),
+            "pays": _ratio('e.g. "1"'),
+        },
+        ("name", "side", "pays"),
+    )
+    sections = {
+        "wheel": _obj(
+            {
+                "sequence": _array({"type": "integer", "minimum": 0}, "pockets clockwise"),
+                "red": _array({"type": "integer", "minimum": 1}, "the red numbers"),
+            },
+            ("sequence", "red"),
+        ),
+        "limits": _obj({k: limit for k in BET_TYPES}, description="min/max stake by bet type"),
+        "rules": _obj(
+            {
+                "commission": _ratio("house share of every prize, in [0, 1)"),
+                "results": _array({"type": "integer", "minimum": 1, "maximum": 4}),
+                "banker_wins_zero": _bool("banker wins a zero without figures (default true)"),
+                "banker_wins_equal": _bool("Pai Kao: banker wins equal hands (default true)"),
+            },
+            ("commission",),
+        ),
+        "deck": _obj(
+            {
+                "ranks": _array({"type": "string"}, "ascending"),
+                "suits": _array({"type": "string"}, "ascending"),
+                "figures": _array({"type": "string"}, "cards counting 0 points"),
+                "seats": _int(2, "places dealt, the banker's included"),
+            },
+            ("ranks", "suits", "figures", "seats"),
+        ),
+        "tiles": _obj(
+            {
+                "faces": _array({"type": "string"}, "tile faces, ascending"),
+                "copies": _int(2, "copies of each face"),
+                "seats": _int(2, "places dealt, the banker's included"),
+            },
+            ("faces", "copies", "seats"),
+        ),
+        "simulation": _obj(
+            {
+                "rounds": _int(1, "Monte Carlo rounds"),
+                "seed": _int(0, "seed"),
+                "chunks": _int(1, "independent chunks"),
+            }
+        ),
+        "capital": _obj(
+            {
+                "stakes": _array(_money(), "one stake per player seat"),
+                "capitals": _array(_money(), "banker capitals studied"),
+                "rounds": _int(1, "rounds per capital"),
+                "seed": _int(0, "seed"),
+            },
+            ("stakes", "capitals"),
+        ),
+        "bets": {"type": "array", "minItems": 1, "description": "[[bets]]: see the game kinds"},
+    }
+    game = _obj(
+        {
+            "id": _str("game id"),
+            "name": _str("game name"),
+            "kind": _str("", tuple(TABLE_SECTIONS)),
+            "source": _str("the regulation it implements"),
+        },
+        ("id", "name", "kind", "source"),
+    )
+    bet_of = {
+        "roulette": roulette_bet,
+        "fantan": fantan_bet,
+        "three_card_poker": duel_bet,
+        "pai_kao": duel_bet,
+    }
+    rules_of = {  # (required, optional) keys of [rules] per game kind
+        "fantan": (("commission",), ("results",)),
+        "three_card_poker": (("commission", "banker_wins_zero"), ()),
+        "pai_kao": (("commission", "banker_wins_zero"), ("banker_wins_equal",)),
+    }
+    per_kind = []
+    for kind, (required, optional) in TABLE_SECTIONS.items():
+        then: Schema = {
+            "required": ["schema", "game", *required],
+            "propertyNames": {"enum": ["schema", "game", *required, *optional]},
+            "properties": {"bets": {"items": bet_of[kind]}},
+        }
+        if kind in rules_of:
+            must, may = rules_of[kind]
+            then["properties"]["rules"] = {
+                "required": list(must),
+                "propertyNames": {"enum": [*must, *may]},
+            }
+        per_kind.append(
+            {
+                "if": {
+                    "properties": {"game": {"properties": {"kind": {"const": kind}}}},
+                    "required": ["game"],
+                },
+                "then": then,
+            }
+        )
+    props = {"schema": _schema_key("table"), "game": game, **sections}
+    return {
+        **_header("table", "slotcert table game"),
+        **_obj(props, ("schema", "game"), allOf=per_kind),
+    }
+
+
+BUILDERS = {
+    "machine": machine_schema,
+    "jurisdiction": jurisdiction_schema,
+    "link": link_schema,
+    "table": table_schema,
+}
+
+
+def json_schema(kind: str) -> Schema:
+    """The JSON Schema of file kind ``kind`` (one of :data:`KINDS`)."""
+    try:
+        return BUILDERS[kind]()
+    except KeyError:
+        raise ValueError(f"unknown model kind {kind!r}; one of {', '.join(KINDS)}") from None

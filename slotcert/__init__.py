@@ -1,0 +1,49 @@
+"""``import slotcert``: the Python API of the slotcert toolkit.
+
+>>> import slotcert
+>>> machine = slotcert.load("models/machines/ref-5x3-20.toml")  # doctest: +SKIP
+>>> slotcert.exact(machine).to_frame()  # doctest: +SKIP
+
+See ``docs/API.md``. The functions are those of :mod:`certify.api` (load,
+exact, simulate, certify) plus :func:`reconcile_meters` and
+:func:`write_certificates` from :mod:`slotcert.api`.
+"""
+
+from certify import __version__
+from certify.api import (
+    BatchResult,
+    CertificationResult,
+    ExactResult,
+    ModelError,
+    SimulationRun,
+    UsageError,
+    certify,
+    exact,
+    kind_of,
+    load,
+    load_jurisdiction,
+    load_machine,
+    simulate,
+)
+from slotcert.api import MeterReconciliation, examples, reconcile_meters, write_certificates
+
+__all__ = [
+    "BatchResult",
+    "CertificationResult",
+    "ExactResult",
+    "MeterReconciliation",
+    "ModelError",
+    "SimulationRun",
+    "UsageError",
+    "__version__",
+    "certify",
+    "exact",
+    "examples",
+    "kind_of",
+    "load",
+    "load_jurisdiction",
+    "load_machine",
+    "reconcile_meters",
+    "simulate",
+    "write_certificates",
+]
