@@ -1,0 +1,607 @@
+"""numba kernels of screen games (SPEC 3.1b): cascades and cluster pays.
+
+A *screen* is a cell grid ``grid[reel, row]`` (row 0 at the top) kept per
+chunk. One paid spin plays a sequence of screens (:func:`cascade_spin`): the
+screen is evaluated in full (lines through the line automaton, or clusters;
+then scatters), the cells of every paying line run, cluster and scatter are
+marked, removed, the symbols left fall to the bottom of their reel and the
+gap refills, and the next screen is evaluated, until a screen pays nothing or
+``max_screens`` screens were shown. Screen ``k`` (0-based) pays its wins x
+``mults[min(k, len - 1)]``. A game without a cascade is a sequence of one
+screen (``max_screens`` = 1): cluster games use the same function.
+
+Refill ``"strip"``: a reel at stop ``s`` keeps a pointer to the stop above
+its top cell (``s - 1``); the new cells of a screen, from the lowest up, are
+that stop, the one above, ... (the stop directly above the old top lands
+lowest), so the sequence is a function of the stops. Refill ``"random"``:
+each new cell, reel by reel and from the lowest up, is the symbol at a stop
+drawn by weight with one bounded draw.
+
+The simulation kernel (:func:`simulate_screen_chunks`) plays base and free
+spins in one loop, exactly like :func:`certify.engine._kernels.simulate_chunks`:
+the features start once after the sequence by its largest trigger counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certify._numba import jit, prange
+from certify.engine._kernels import (
+    N_OUT,
+    OUT_BONUS,
+    OUT_FS,
+    OUT_FS_SPINS,
+    OUT_HITS,
+    OUT_MAX,
+    OUT_SPINS,
+    OUT_WIN,
+    bonus_award,
+    fs_added,
+    hist_bin,
+    private,
+)
+from certify.engine._rng import bounded, draw_spin
+
+__all__ = ["N_OUT", "cascade_spin", "cluster_win", "ways_screen", "simulate_screen_chunks"]
+
+
+@jit(inline="always")
+def load_screen(ps, stops, window, length, grid, above):
+    """The first screen of stops ``stops`` into ``grid``; ``above[r]``: the stop above reel r."""
+    for r in range(grid.shape[0]):
+        for row in range(grid.shape[1]):
+            grid[r, row] = window[ps, r, stops[r], row]
+        n = length[ps, r]
+        above[r] = (stops[r] + n - 1) % n
+
+
+@jit(inline="always")
+def line_screen(
+    grid,
+    paylines,
+    trans,
+    live,
+    state_win,
+    state_entry,
+    start,
+    key_entry,
+    entry_len,
+    mark,
+    awards,
+    cw,
+):
+    """Line credits of a screen; marks the cells of every paying run (its wilds included).
+
+    A line's paying award key names its entry (``key_entry``); the run is its
+    first ``entry_len`` cells from reel 1. A line that pays an award (a
+    jackpot entry pays 0 credits on the line) counts as paying. ``awards[key]``
+    grows by ``cw`` per paying line. Returns (credits, whether something paid).
+    """
+    total = 0
+    paid = False
+    n_reels = grid.shape[0]
+    for line in range(paylines.shape[0]):
+        st = start
+        for r in range(n_reels):
+            st = trans[st, grid[r, paylines[line, r]]]
+            if not live[st]:
+                break
+        key = state_entry[st]
+        if key >= 0:
+            total += state_win[st]
+            paid = True
+            awards[key] += cw
+            for r in range(entry_len[key_entry[key]]):
+                mark[r, paylines[line, r]] = True
+    return total, paid
+
+
+@jit(inline="always")
+def ways_screen(
+    grid,
+    ways_match,
+    entry_len,
+    family,
+    rank,
+    credits,
+    fam_len,
+    fam_win,
+    fam_entry,
+    mark,
+    awards,
+    cw,
+):
+    """Ways credits of a screen; marks every cell of every paying ways combination.
+
+    As :func:`certify.engine._kernels.ways_win` on the grid: an entry's ways
+    are the product over its reels of the matching cells (a wild counts its
+    multiplier, ``ways_match``); each family (first token) pays its longest
+    entry, of those the highest base value (``rank``), at ``credits``. The
+    cells that vanish are the matching cells of the paid entry's reels.
+    Returns (credits, whether something paid).
+    """
+    fam_len[:] = 0
+    fam_win[:] = 0
+    rows = grid.shape[1]
+    for e in range(entry_len.shape[0]):
+        prod = 1
+        for r in range(entry_len[e]):
+            col = 0
+            for w in range(rows):
+                col += ways_match[e, r, grid[r, w]]
+            prod *= col
+            if prod == 0:
+                break
+        if prod > 0:
+            f = family[e]
+            v = rank[e] * prod
+            if entry_len[e] > fam_len[f] or (entry_len[e] == fam_len[f] and v > fam_win[f]):
+                fam_len[f] = entry_len[e]
+                fam_win[f] = v
+                fam_entry[f] = e
+    total = 0
+    paid = False
+    for f in range(fam_len.shape[0]):
+        if fam_len[f] == 0:
+            continue
+        e = fam_entry[f]
+        if rank[e] == credits[e]:
+            total += fam_win[f]
+        else:  # the free spins' own credits: the ways once more
+            prod = 1
+            for r in range(entry_len[e]):
+                col = 0
+                for w in range(rows):
+                    col += ways_match[e, r, grid[r, w]]
+                prod *= col
+            total += credits[e] * prod
+        paid = True
+        awards[e] += cw
+        for r in range(entry_len[e]):
+            for w in range(rows):
+                if ways_match[e, r, grid[r, w]] > 0:
+                    mark[r, w] = True
+    return total, paid
+
+
+@jit(inline="always")
+def cluster_win(
+    grid, cl_syms, n_syms, cl_member, cl_pay, cl_entry, mark, queue, seen, stamp, awards, aw_off, cw
+):
+    """Cluster credits of a screen; marks the cells of every paying group.
+
+    For each paying symbol ``s`` (``cl_syms[:n_syms]``) the groups are the
+    connected components, by edges, of the cells that show ``s`` or a wild
+    that joins it (``cl_member[s, symbol]`` != 0), grown from a cell showing
+    ``s`` itself (wilds alone do not make a group of ``s``). Components are
+    disjoint, so a cell belongs to at most one group per symbol; a wild may
+    join groups of different symbols. A group of ``size`` cells pays
+    ``cl_pay[s, size]`` (the largest met entry, x total bet, in credits).
+    ``seen`` is stamped (``stamp`` grows by one per symbol) instead of
+    cleared. Returns (credits, whether something paid, new stamp).
+    """
+    n_reels, rows = grid.shape[0], grid.shape[1]
+    total = 0
+    paid = False
+    for k in range(n_syms):
+        s = cl_syms[k]
+        stamp += 1
+        for r0 in range(n_reels):
+            for w0 in range(rows):
+                i0 = r0 * rows + w0
+                if grid[r0, w0] != s or seen[i0] == stamp:
+                    continue
+                seen[i0] = stamp
+                queue[0] = i0
+                head, tail = 0, 1
+                while head < tail:
+                    i = queue[head]
+                    head += 1
+                    r, w = i // rows, i % rows
+                    for d in range(4):
+                        rr = r - 1 if d == 0 else (r + 1 if d == 1 else r)
+                        ww = w - 1 if d == 2 else (w + 1 if d == 3 else w)
+                        if rr < 0 or rr >= n_reels or ww < 0 or ww >= rows:
+                            continue
+                        j = rr * rows + ww
+                        if seen[j] != stamp and cl_member[s, grid[rr, ww]] != 0:
+                            seen[j] = stamp
+                            queue[tail] = j
+                            tail += 1
+                e = cl_entry[s, tail]
+                if e >= 0:
+                    total += cl_pay[s, tail]
+                    paid = True
+                    awards[aw_off + e] += cw
+                    for q in range(tail):
+                        mark[queue[q] // rows, queue[q] % rows] = True
+    return total, paid, stamp
+
+
+@jit(inline="always")
+def scatter_screen(grid, counted_of, cnt, scatter_pay, excl, mark):
+    """Scatter credits of a screen (highest count pays; exclusive scatters: the first only).
+
+    Counts every counted symbol into ``cnt`` and marks the cells of every
+    scatter that pays. Returns (credits, whether something paid).
+    """
+    cnt[:] = 0
+    n_reels, rows = grid.shape[0], grid.shape[1]
+    for r in range(n_reels):
+        for w in range(rows):
+            c = counted_of[grid[r, w]]
+            if c >= 0:
+                cnt[c] += 1
+    total = 0
+    taken = False
+    paid = False
+    for c in range(scatter_pay.shape[0]):
+        pay = scatter_pay[c, cnt[c]]
+        if excl[c] != 0:
+            if taken:
+                pay = 0
+            elif pay > 0:
+                taken = True
+        if pay > 0:
+            total += pay
+            paid = True
+            for r in range(n_reels):
+                for w in range(rows):
+                    if counted_of[grid[r, w]] == c:
+                        mark[r, w] = True
+    return total, paid
+
+
+@jit(inline="always")
+def refill_screen(
+    ps, grid, mark, above, window, length, total_weight, cumulative, rand, s0, s1, s2, s3
+):
+    """Remove the marked cells, let the rest fall, refill the gap; return the RNG state.
+
+    ``rand`` 0: the new cells are the stops above the window (``above``),
+    the lowest new cell first; 1: each is drawn from the reel's stops by weight.
+    """
+    n_reels, rows = grid.shape[0], grid.shape[1]
+    for r in range(n_reels):
+        j = rows - 1
+        for row in range(rows - 1, -1, -1):
+            if not mark[r, row]:
+                grid[r, j] = grid[r, row]
+                j -= 1
+        n = length[ps, r]
+        for row in range(j, -1, -1):
+            if rand == 0:
+                grid[r, row] = window[ps, r, above[r], 0]
+                above[r] = (above[r] + n - 1) % n
+            else:
+                v, s0, s1, s2, s3 = bounded(total_weight[ps, r], s0, s1, s2, s3)
+                lo, hi = 0, cumulative.shape[2] - 1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if cumulative[ps, r, mid] > v:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                grid[r, row] = window[ps, r, lo, 0]
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def cascade_spin(
+    ps,
+    phase,
+    stops,
+    window,
+    length,
+    total_weight,
+    cumulative,
+    paylines,
+    entry_len,
+    level,
+    scr,
+    scatter_pay,
+    excl,
+    fs_counted,
+    bonus_counted,
+    grid,
+    mark,
+    above,
+    cnt,
+    queue,
+    seen,
+    fam,
+    stamp,
+    awards,
+    cw,
+    s0,
+    s1,
+    s2,
+    s3,
+):
+    """Play one spin's sequence of screens from ``stops`` on reel set ``ps``.
+
+    ``phase`` 0 base game, 1 free spins (the automaton's start state);
+    ``scatter_pay`` is the phase's table. Award keys (lines) or cluster
+    entries (at ``scr.aw_off``) grow by ``cw`` per paid line or group.
+    Returns (credits, of which scatter credits, largest free-spin trigger
+    count, largest bonus trigger count, screens shown, stamp, s0, s1, s2, s3);
+    credits include the screen multipliers, not the free-spin multiplier.
+    ``fam`` (3, families): the ways families' scratch rows. Keep this at 30
+    arguments or fewer: CPython 3.11 passes more as ``*args``, which numba
+    cannot inline.
+    """
+    load_screen(ps, stops, window, length, grid, above)
+    mults = scr.mults
+    total, scatter_total, fs_top, bonus_top, n = 0, 0, 0, 0, 0
+    while True:
+        mark[:, :] = False
+        if scr.cluster != 0:
+            win, paid, stamp = cluster_win(
+                grid,
+                scr.cl_syms,
+                scr.n_cl_syms,
+                scr.cl_member,
+                scr.cl_pay,
+                scr.cl_entry,
+                mark,
+                queue,
+                seen,
+                stamp,
+                awards,
+                scr.aw_off,
+                cw,
+            )
+        elif scr.ways != 0:
+            win, paid = ways_screen(
+                grid,
+                scr.ways_match,
+                entry_len,
+                scr.family,
+                level.credits[0],
+                level.credits[phase],
+                fam[0],
+                fam[1],
+                fam[2],
+                mark,
+                awards,
+                cw,
+            )
+        else:
+            win, paid = line_screen(
+                grid,
+                paylines,
+                level.trans,
+                level.live,
+                level.state_win,
+                level.state_entry,
+                scr.start[phase],
+                scr.key_entry,
+                entry_len,
+                mark,
+                awards,
+                cw,
+            )
+        sc, sc_paid = scatter_screen(grid, scr.counted_of, cnt, scatter_pay, excl, mark)
+        if fs_counted >= 0 and cnt[fs_counted] > fs_top:
+            fs_top = cnt[fs_counted]
+        if bonus_counted >= 0 and cnt[bonus_counted] > bonus_top:
+            bonus_top = cnt[bonus_counted]
+        m = mults[min(n, mults.shape[0] - 1)]
+        total += (win + sc) * m
+        scatter_total += sc * m
+        n += 1
+        if not (paid or sc_paid) or n >= scr.max_screens:
+            break
+        s0, s1, s2, s3 = refill_screen(
+            ps,
+            grid,
+            mark,
+            above,
+            window,
+            length,
+            total_weight,
+            cumulative,
+            scr.refill_random,
+            s0,
+            s1,
+            s2,
+            s3,
+        )
+    return total, scatter_total, fs_top, bonus_top, n, stamp, s0, s1, s2, s3
+
+
+@jit(parallel=True)
+def simulate_screen_chunks(  # noqa: C901
+    states, chunk_spins, reels, level, game, scr, hist, out, out_sq, out_awards, out_hist
+):
+    """Simulate every chunk of a screen game (one RNG stream each) into per-chunk statistics.
+
+    The same loop, statistics and stream use as ``simulate_chunks`` (generic
+    path: one stop draw per reel and spin, then the sequence's random
+    refills, then the bonus draw): base spins and the free spins they trigger
+    (with the feature's reel set and multiplier), bonus, hits, histogram.
+    ``out_awards`` counts base-game award keys, then cluster entries (at
+    ``scr.aw_off``), unshifted.
+    """
+    set_of, window, length = reels.set_of, reels.window, reels.length
+    total_weight, lookup, cumulative, mode = (
+        reels.total_weight,
+        reels.lookup,
+        reels.cumulative,
+        reels.mode,
+    )
+    scatter_pay, bonus_pay, cap = level.scatter_pay, level.bonus_pay, level.cap
+    paylines, entry_len = game.paylines, game.entry_len
+    fs_counted, fs_min, fs_spins, fs_mult = (
+        game.fs_counted,
+        game.fs_min,
+        game.fs_spins,
+        game.fs_mult,
+    )
+    fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
+    bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
+    excl = game.scatter_excl
+    edges, small_bins = hist.edges, hist.small_bins
+    n_reels, rows = window.shape[1], window.shape[3]
+    for c in prange(states.shape[0]):
+        s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
+        stops = private(n_reels)
+        above = private(n_reels)
+        grid = np.zeros((n_reels, rows), dtype=np.int64)
+        mark = np.zeros((n_reels, rows), dtype=np.bool_)
+        cnt = private(scatter_pay.shape[1])
+        queue = private(n_reels * rows)
+        seen = private(n_reels * rows)
+        fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+        awards = private(out_awards.shape[1])
+        hist_c = private(edges.shape[0])
+        stamp = 0
+        total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
+        s_sq = 0.0
+        played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
+        retriggers = 0
+        n = chunk_spins[c]
+        while True:
+            if remaining > 0:
+                remaining -= 1
+                fs = 1
+                n_fs_spins += 1
+            else:
+                if played > 0:
+                    if cap > 0 and win > cap:
+                        win = cap
+                    total += win
+                    s_sq += float(win) * float(win)
+                    if win > 0 or triggered:
+                        hits += 1
+                    top = max(top, win)
+                    hist_c[hist_bin(win, edges, small_bins)] += 1
+                if played == n:
+                    break
+                played += 1
+                fs = 0
+                win, triggered = 0, False
+            ps = set_of[fs]
+            s0, s1, s2, s3 = draw_spin(
+                s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
+            )
+            spin, _, fs_top, bonus_top, _, stamp, s0, s1, s2, s3 = cascade_spin(
+                ps,
+                fs,
+                stops,
+                window,
+                length,
+                total_weight,
+                cumulative,
+                paylines,
+                entry_len,
+                level,
+                scr,
+                scatter_pay[fs],
+                excl,
+                fs_counted,
+                bonus_counted,
+                grid,
+                mark,
+                above,
+                cnt,
+                queue,
+                seen,
+                fam,
+                stamp,
+                awards,
+                1 - fs,
+                s0,
+                s1,
+                s2,
+                s3,
+            )
+            win += spin * fs_mult if fs else spin
+            if bonus_counted >= 0 and bonus_top >= bonus_min:
+                pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
+                win += pay
+                if fs == 0:
+                    n_bonus += 1
+                    triggered = True
+            if fs_counted >= 0 and fs_top >= fs_min:
+                if fs == 0:
+                    triggered = True
+                    n_fs += 1
+                    remaining = fs_spins[fs_top]
+                    awarded = remaining
+                    retriggers = fs_retriggers  # -1: unlimited
+                elif retriggers != 0:
+                    add = fs_added(fs_top, fs_spins, fs_max, awarded)
+                    remaining += add
+                    awarded += add
+                    retriggers -= 1
+        out[c, OUT_SPINS] = n
+        out[c, OUT_WIN] = total
+        out[c, OUT_HITS] = hits
+        out[c, OUT_MAX] = top
+        out[c, OUT_FS] = n_fs
+        out[c, OUT_BONUS] = n_bonus
+        out[c, OUT_FS_SPINS] = n_fs_spins
+        out_sq[c] = s_sq
+        out_awards[c, :] = awards
+        out_hist[c, :] = hist_c
+
+
+@jit
+def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out):
+    """Each row of stops played as one sequence, refill by strip: a test and replay hook.
+
+    ``out[i]`` = (credits, scatter credits, largest free-spin trigger count,
+    largest bonus trigger count, screens shown).
+    """
+    ps = reels.set_of[phase]
+    n_reels, rows = reels.window.shape[1], reels.window.shape[3]
+    above = np.zeros(n_reels, dtype=np.int64)
+    grid = np.zeros((n_reels, rows), dtype=np.int64)
+    mark = np.zeros((n_reels, rows), dtype=np.bool_)
+    cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
+    queue = np.zeros(n_reels * rows, dtype=np.int64)
+    seen = np.zeros(n_reels * rows, dtype=np.int64)
+    fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+    awards = np.zeros(scr.aw_off + scr.cl_entry.max() + 2, dtype=np.int64)
+    s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+    stamp = 0
+    for i in range(stop_rows.shape[0]):
+        stops = stop_rows[i].copy()
+        spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(
+            ps,
+            phase,
+            stops,
+            reels.window,
+            reels.length,
+            reels.total_weight,
+            reels.cumulative,
+            game.paylines,
+            game.entry_len,
+            level,
+            scr,
+            scatter_pay,
+            excl,
+            game.fs_counted,
+            game.bonus_counted,
+            grid,
+            mark,
+            above,
+            cnt,
+            queue,
+            seen,
+            fam,
+            stamp,
+            awards,
+            0,
+            s0,
+            s1,
+            s2,
+            s3,
+        )
+        out[i, 0] = spin
+        out[i, 1] = sc
+        out[i, 2] = fs_top
+        out[i, 3] = bonus_top
+        out[i, 4] = n

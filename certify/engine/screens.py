@@ -1,0 +1,266 @@
+"""Screen games (SPEC 3.1b) in the Monte Carlo engine: cascades and cluster pays.
+
+:func:`screen_inputs` builds the kernels' :class:`ScreenInputs` from a
+machine's tables at one bet level, :func:`run_screen_chunks` runs chunks of
+spins through :func:`certify.engine._screens.simulate_screen_chunks` and
+returns exactly what :func:`certify.engine.simulate.run_chunks` returns, so a
+dispatcher can call either. A machine is a screen game when it has a
+``cascade`` or ``evaluation = "cluster"`` (:func:`is_screen_game`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from certify.engine._kernels import N_OUT
+from certify.engine._screens import play_stops, simulate_screen_chunks
+from certify.engine.kernel_inputs import (
+    game_inputs,
+    hist_inputs,
+    level_inputs,
+    reel_inputs,
+    reel_sets,
+)
+from certify.engine.rng import chunk_states
+from certify.engine.tables import HIST_BINS, GameTables
+from certify.errors import Problem
+
+__all__ = [
+    "ScreenInputs",
+    "cascade_of",
+    "cluster_pays_of",
+    "is_screen_game",
+    "play_sequences",
+    "run_screen_chunks",
+    "screen_inputs",
+    "screen_problems",
+    "simulate_screen_chunks",
+]
+
+
+class ScreenInputs(NamedTuple):
+    """What the screen kernels read beyond the engine's named inputs (one bet level)."""
+
+    start: np.ndarray  # (2,) line automaton start state: base game, free spins
+    key_entry: np.ndarray  # (keys,) the entry an award key pays
+    counted_of: np.ndarray  # (symbols,) counted index of a symbol (-1: not counted)
+    mults: np.ndarray  # (k,) screen multipliers, the last repeats
+    max_screens: int
+    refill_random: int  # 0: strip, 1: random
+    cluster: int  # 0: lines, 1: cluster pays
+    cl_syms: np.ndarray  # (n,) symbols that pay as clusters
+    n_cl_syms: int
+    cl_member: np.ndarray  # (symbols, symbols) 1: a cell of symbol b joins a group of a
+    cl_pay: np.ndarray  # (symbols, cells + 1) credits of a group of each size
+    cl_entry: np.ndarray  # (symbols, cells + 1) the cluster_pays entry paid (-1 none)
+    aw_off: int  # award slot of cluster entry 0 (after the line award keys)
+    weight: np.ndarray  # (sets, reels, stops) stop weights (exact enumeration)
+    ways: int  # 1: a ways game
+    ways_match: np.ndarray  # (entries, reels, symbols) ways a cell brings (a dummy for lines)
+    family: np.ndarray  # (entries,) ways family (at least one slot)
+
+
+def cascade_of(machine: Any) -> Any:
+    """The machine's ``Cascade`` or None (read by name: set by the loader)."""
+    return getattr(machine, "cascade", None)
+
+
+def cluster_pays_of(machine: Any) -> tuple:
+    """The machine's ``ClusterPay`` entries (empty for a lines or ways game)."""
+    return tuple(getattr(machine, "cluster_pays", ()) or ())
+
+
+def is_screen_game(machine: Any) -> bool:
+    """Whether a machine plays through the screen kernels (a cascade, or cluster pays)."""
+    return cascade_of(machine) is not None or machine.evaluation == "cluster"
+
+
+def screen_problems(machine: Any, file: str = "") -> list[Problem]:
+    """Located errors for what the screen kernels do not play (empty: supported).
+
+    Window transforms (variable heights, expanding, sticky and free-spin
+    wilds, the drawn expanding symbol, full-window pays) and hold and spin
+    are refused in screen games; so are, with a cascade,
+    ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
+    are not defined by a run from reel 1.
+    """
+    where = file or machine.source or machine.id
+    out: list[Problem] = []
+    if not is_screen_game(machine):
+        return out
+    window_rules = [
+        ("reels.heights", machine.heights is not None),
+        ("full_window_pays", bool(machine.full_window_pays)),
+        ("hold_and_spin", machine.hold_and_spin is not None),
+        (
+            "free_spins.expanding_symbol",
+            bool(machine.free_spins and machine.free_spins.expanding_symbol),
+        ),
+    ]
+    for s in machine.symbols:
+        for key in ("expands", "wild_in_free_spins", "sticky"):
+            window_rules.append((f"symbols.{s.name}.{key}", bool(getattr(s, key))))
+    for key, used in window_rules:
+        if used:
+            out.append(
+                Problem(where, key, "not supported in a cascade or cluster game", "unsupported")
+            )
+    if cascade_of(machine) is not None:
+        if machine.rules.direction != "left":
+            out.append(
+                Problem(
+                    where,
+                    "rules.direction",
+                    f'"{machine.rules.direction}" with a cascade is not supported',
+                    "unsupported",
+                )
+            )
+        for e in machine.pays:
+            if e.anywhere:
+                out.append(
+                    Problem(
+                        where,
+                        f"pays[{e.index}].anywhere",
+                        "an anywhere pay with a cascade is not supported",
+                        "unsupported",
+                    )
+                )
+    return out
+
+
+def _key_entry(award_keys: np.ndarray) -> np.ndarray:
+    out = np.zeros(max(award_keys.shape[0], 1), dtype=np.int64)
+    for i in range(award_keys.shape[0]):
+        entries = np.nonzero(award_keys[i])[0]
+        if award_keys[i].sum() != 1:
+            raise ValueError(f"award key {i} pays {award_keys[i].sum()} entries: not a cascade run")
+        out[i] = entries[0]
+    return out
+
+
+def _cluster_tables(t: GameTables, total_bet: int) -> tuple[np.ndarray, ...]:
+    """(paying symbols, member table, credits and entry by (symbol, group size))."""
+    m = t.machine
+    n_sym = len(t.symbol_ids)
+    cells = m.rows * m.reels
+    pays = cluster_pays_of(m)
+    member = np.zeros((n_sym, n_sym), dtype=np.int64)
+    credit = np.zeros((n_sym, cells + 1), dtype=np.int64)
+    entry = np.full((n_sym, cells + 1), -1, dtype=np.int64)
+    syms: list[int] = []
+    for i, cp in sorted(enumerate(pays), key=lambda ie: ie[1].size):
+        s = t.symbol_ids[cp.symbol]
+        if s not in syms:
+            syms.append(s)
+        if cp.size <= cells:
+            credit[s, cp.size :] = cp.pays * total_bet
+            entry[s, cp.size :] = i
+    for s in syms:
+        name = m.symbols[s].name
+        for x, sym in enumerate(m.symbols):
+            if x == s or (sym.kind == "wild" and name in sym.substitutes):
+                member[s, x] = 1
+    syms_arr = np.array(sorted(syms) or [0], dtype=np.int64)
+    return syms_arr, member, credit, entry
+
+
+def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
+    """The screen kernels' inputs of one bet level."""
+    m = t.machine
+    lt = t.levels[level_index]
+    cascade = cascade_of(m)
+    counted_of = np.full(len(t.symbol_ids), -1, dtype=np.int64)
+    for c, name in enumerate(t.counted_names):
+        counted_of[t.symbol_ids[name]] = c
+    syms, member, credit, entry = _cluster_tables(t, lt.total_bet)
+    sets = reel_sets(t)
+    shape = max(s.weight.shape[1] for s in sets)
+    weight = np.zeros((len(sets), m.reels, shape), dtype=np.int64)
+    for i, s in enumerate(sets):
+        weight[i, :, : s.weight.shape[1]] = s.weight
+    return ScreenInputs(
+        start=lt.start.astype(np.int64),
+        key_entry=_key_entry(lt.award_keys),
+        counted_of=counted_of,
+        mults=np.array(cascade.multipliers if cascade else (1,), dtype=np.int64),
+        max_screens=int(cascade.max_screens) if cascade else 1,
+        refill_random=1 if cascade is not None and cascade.refill == "random" else 0,
+        cluster=1 if m.evaluation == "cluster" else 0,
+        cl_syms=syms,
+        n_cl_syms=len({cp.symbol for cp in cluster_pays_of(m)}),
+        cl_member=member,
+        cl_pay=credit,
+        cl_entry=entry,
+        aw_off=lt.n_keys,
+        weight=weight,
+        ways=1 if t.is_ways else 0,
+        ways_match=t.ways_match if t.is_ways else np.zeros((1, 1, 1), dtype=np.int64),
+        family=t.ways_family if t.ways_family.size else np.zeros(1, dtype=np.int64),
+    )
+
+
+def run_screen_chunks(
+    tables: GameTables,
+    level_index: int,
+    seed: int,
+    first_chunk: int,
+    sizes: np.ndarray,
+    stream: int = 0,
+) -> tuple:
+    """Run chunks ``first_chunk ..`` of a screen game; the outputs of ``run_chunks``.
+
+    Returns (statistics (n, 7), sums of squares (n,), base-game award counts
+    per pay entry (n, entries), histograms (n, HIST_BINS)); chunk ``i`` draws
+    from stream ``(seed, stream, i)`` whatever the threads.
+    """
+    n = sizes.shape[0]
+    lt = tables.levels[level_index]
+    scr = screen_inputs(tables, level_index)
+    states = chunk_states(seed, first_chunk, n, stream)
+    out = np.zeros((n, N_OUT), dtype=np.int64)
+    sq = np.zeros(n, dtype=np.float64)
+    awards = np.zeros((n, lt.n_keys + len(cluster_pays_of(tables.machine)) + 1), dtype=np.int64)
+    hist = np.zeros((n, HIST_BINS), dtype=np.int64)
+    simulate_screen_chunks(
+        states,
+        sizes.astype(np.int64),
+        reel_inputs(tables),
+        level_inputs(lt, tables),
+        game_inputs(tables),
+        scr,
+        hist_inputs(lt.total_bet),
+        out,
+        sq,
+        awards,
+        hist,
+    )
+    return out, sq, awards[:, : lt.n_keys] @ lt.award_keys, hist
+
+
+def play_sequences(
+    tables: GameTables, level_index: int, stops: np.ndarray, phase: int = 0
+) -> np.ndarray:
+    """Play rows of stops as strip-refill sequences (a test and replay hook).
+
+    Returns (n, 5) int64: credits (screen multipliers included, not the
+    free-spin multiplier), scatter credits, largest free-spin trigger count,
+    largest bonus trigger count, screens shown.
+    """
+    lt = tables.levels[level_index]
+    scr = screen_inputs(tables, level_index)._replace(refill_random=0)
+    out = np.zeros((stops.shape[0], 5), dtype=np.int64)
+    scatter = lt.scatter_pay if phase == 0 else lt.scatter_pay_fs
+    play_stops(
+        np.ascontiguousarray(stops, dtype=np.int64),
+        phase,
+        reel_inputs(tables),
+        level_inputs(lt, tables),
+        game_inputs(tables),
+        scr,
+        scatter,
+        tables.scatter_excl,
+        out,
+    )
+    return out

@@ -1,0 +1,213 @@
+"""Screen games (SPEC 3.1b): the ``[cascade]`` block and ``[[cluster_pays]]``.
+
+A cascade ("avalanche", "tumble") makes one paid spin a sequence of screens:
+the cells of every paying line run (or cluster) and of every paying scatter
+vanish, the symbols above fall, the gap refills (``refill = "strip"``: from
+the stops above the window on the same strip; ``"random"``: each new cell
+drawn from the reel's stops by weight), and the new screen is evaluated
+again, its wins multiplied by the screen's multiplier.
+
+A cluster game (``evaluation = "cluster"``) pays groups of equal symbols
+touching by an edge by their size.
+
+The readers record located problems through a
+:class:`~certify.model.reader.Reader` instead of raising, like the rest of
+the loader. :func:`check_cascade_cycle` finds the longest sequence of the full
+cycle of a ``refill = "strip"`` cascade, so the loader can refuse one that can
+exceed ``max_screens``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from certify.errors import Problem
+from certify.model.reader import Reader, join
+from certify.model.schema import Symbol
+
+REFILLS = ("strip", "random")
+DEFAULT_MAX_SCREENS = 50
+_CASCADE_OPTIONAL = ("multipliers", "max_screens")
+_CLUSTER_KINDS = ("regular", "wild", "blank")
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """A cascade: winning cells vanish, the rest fall, the gap refills.
+
+    Parameters
+    ----------
+    refill : str
+        ``"strip"`` (the stops above the window on the same strip: the whole
+        sequence is fixed by the stops) or ``"random"`` (each new cell drawn
+        independently from the reel's stops by weight).
+    multipliers : tuple of int
+        Win multiplier of the 1st, 2nd, ... screen; the last one repeats.
+    max_screens : int
+        Screens of one sequence at most (the first screen included).
+
+    """
+
+    refill: str
+    multipliers: tuple[int, ...] = (1,)
+    max_screens: int = DEFAULT_MAX_SCREENS
+
+    def multiplier(self, screen: int) -> int:
+        """Multiplier of screen ``screen`` (0: the first screen)."""
+        return self.multipliers[min(screen, len(self.multipliers) - 1)]
+
+
+@dataclass(frozen=True)
+class ClusterPay:
+    """A group of at least ``size`` cells of ``symbol`` pays ``pays`` x total bet."""
+
+    symbol: str
+    size: int
+    pays: int
+
+
+def read_cascade(rd: Reader, raw: Any, where: str = "cascade") -> Cascade | None:
+    """Read and check a ``[cascade]`` table.
+
+    Parameters
+    ----------
+    rd : Reader
+        Collects the located problems (nothing is raised here).
+    raw : Any
+        The parsed TOML value, or None when the machine has no cascade.
+    where : str
+        Key path of the block, for the messages.
+
+    Returns
+    -------
+    Cascade or None
+        None when ``raw`` is None or not a table (an error is recorded). After
+        recorded problems the result holds placeholders: the caller raises
+        through ``rd.raise_if_errors()`` before using it.
+
+    """
+    if raw is None:
+        return None
+    t = rd.table(raw, where, ("refill",), _CASCADE_OPTIONAL)
+    if not isinstance(raw, dict):
+        return None
+    refill = rd.string(t, "refill", where, REFILLS) or "strip"
+    multipliers: list[int] = []
+    at = join(where, "multipliers")
+    for i, value in enumerate(rd.array(t, "multipliers", where, default=[1]) or []):
+        multipliers.append(rd.check_int(value, join(at, i), 1) or 1)
+    max_screens = rd.integer(t, "max_screens", where, 1, default=DEFAULT_MAX_SCREENS)
+    return Cascade(refill, tuple(multipliers) or (1,), max_screens or DEFAULT_MAX_SCREENS)
+
+
+def read_cluster_pays(
+    rd: Reader,
+    raw: Any,
+    symbols: dict[str, Symbol],
+    where: str = "cluster_pays",
+    cells: int | None = None,
+) -> tuple[ClusterPay, ...]:
+    """Read and check the ``[[cluster_pays]]`` array.
+
+    Parameters
+    ----------
+    rd : Reader
+        Collects the located problems.
+    raw : Any
+        The parsed TOML value (None: no cluster pays).
+    symbols : dict of str to Symbol
+        The machine's symbols: an entry must name one of kind regular, wild
+        or blank.
+    where : str
+        Key path of the array.
+    cells : int, optional
+        Cells of the window (rows x reels): a larger size can never pay (a
+        warning).
+
+    Returns
+    -------
+    tuple of ClusterPay
+        In file order.
+
+    """
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        rd.error(where, "must be a non-empty array of tables", "type")
+        return ()
+    out: list[ClusterPay] = []
+    seen: set[tuple[str, int]] = set()
+    for i, spec in enumerate(raw):
+        at = join(where, i)
+        t = rd.table(spec, at, ("symbol", "size", "pays"))
+        if not isinstance(spec, dict):
+            continue
+        name = rd.string(t, "symbol", at)
+        if name is not None and name not in symbols:
+            rd.error(join(at, "symbol"), f'unknown symbol "{name}"', "unknown_symbol")
+        elif name is not None and symbols[name].kind not in _CLUSTER_KINDS:
+            rd.error(
+                join(at, "symbol"),
+                f"{name!r} is {symbols[name].kind}; a cluster pays regular, wild or blank symbols",
+                "bad_kind",
+            )
+        size = rd.integer(t, "size", at, 2) or 2
+        pays = rd.integer(t, "pays", at, 1) or 1
+        if cells is not None and size > cells:
+            rd.warn(
+                join(at, "size"),
+                f"a group of {size} can never show in a window of {cells} cells",
+                "impossible_pay",
+            )
+        key = (name or "", size)
+        if name is not None and key in seen:
+            rd.error(at, f"a second entry for {size} x {name!r}", "duplicate")
+        seen.add(key)
+        out.append(ClusterPay(name or "", size, pays))
+    return tuple(out)
+
+
+def check_cascade_cycle(machine: Any) -> int | None:
+    """The longest sequence (in screens) of the full cycle of a ``refill = "strip"`` cascade.
+
+    Parameters
+    ----------
+    machine : Machine or GameTables
+        A machine with a cascade (its ``cascade`` attribute).
+
+    Returns
+    -------
+    int or None
+        The longest sequence over every stop combination of the base strips
+        and of the free spins' (the first screen included; a probe stops at
+        ``10 x max_screens + 100`` screens, so an endless cascade reports
+        that many), or None when there is no strip cascade, the game is not
+        played by the screen kernels, or the cycle is larger than
+        :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
+
+    """
+    from certify.exact.screens import longest_cascade  # engine side: imported when used
+
+    return longest_cascade(machine)
+
+
+def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Problem | None:
+    """The located error of a strip cascade whose cycle can exceed ``max_screens``, or None.
+
+    The message reads ``cascade.max_screens: a cycle of 60 screens exceeds 50``.
+    """
+    cascade = getattr(machine, "cascade", None)
+    if cascade is None:
+        return None
+    longest = check_cascade_cycle(machine)
+    if longest is None or longest <= cascade.max_screens:
+        return None
+    endless = longest >= 10 * cascade.max_screens + 100  # the probe's limit
+    size = f"at least {longest} screens (it may never end)" if endless else f"{longest} screens"
+    return Problem(
+        file,
+        join(where, "max_screens"),
+        f"a cycle of {size} exceeds {cascade.max_screens}",
+        "cascade_too_long",
+    )
