@@ -16,8 +16,8 @@ from typing import Any
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
-from certify.exact import ExactResult, LevelExact, compute_exact
-from certify.exact.cycle import exact_infeasible
+from certify.exact import ExactResult, LevelExact, compute_exact, exact_refusal
+from certify.exact.calculator import check_screen_cycle
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.jurisdiction import Jurisdiction
@@ -137,8 +137,9 @@ def _certify_variant(
 ) -> Certification:
     """Certify one machine (or one free-spin option of it)."""
     started = time.perf_counter()
+    check_screen_cycle(machine)
     tables = compile_machine(machine)
-    refused = exact_infeasible(tables)
+    refused = exact_refusal(tables)
     exact = None if refused else compute_exact(tables)
     cert = Certification(
         machine,

@@ -29,6 +29,7 @@ LOADERS = {
         "certify/model/rules.py",
         "certify/model/features.py",
         "certify/model/hold.py",
+        "certify/model/screens.py",
     ],
     "jurisdiction": ["certify/model/jurisdiction.py"],
     "link": ["certify/model/links.py"],
@@ -108,7 +109,7 @@ def test_wrong_types_and_choices_are_rejected():
     data = tomllib.loads(REF.read_text(encoding="utf-8"))
     for change in (
         lambda d: d["bet"].__setitem__("denomination", 0.01),  # money is a string
-        lambda d: d["reels"].__setitem__("evaluation", "cluster"),
+        lambda d: d["reels"].__setitem__("evaluation", "clusters"),
         lambda d: d["pays"][0].__setitem__("pays_by_level", [1, 2, 3]),  # both pays forms
         lambda d: d["free_spins"]["spins"].__setitem__("three", 10),
     ):

@@ -200,6 +200,9 @@ def validate_file(path: Path) -> list[Problem]:
     from certify.engine.limits import check_machine
 
     check_machine(machine, problems)  # what the engine refuses is invalid here too
+    from certify.exact.calculator import check_screen_cycle
+
+    check_screen_cycle(machine)  # a strip cascade longer than its max_screens
     return problems + return_warnings(machine)
 
 

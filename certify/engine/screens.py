@@ -10,7 +10,7 @@ dispatcher can call either. A machine is a screen game when it has a
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from certify.engine.kernel_inputs import (
 )
 from certify.engine.rng import chunk_states
 from certify.engine.tables import HIST_BINS, GameTables
-from certify.errors import Problem
+from certify.model.screens import cascade_of, cluster_pays_of, is_screen_game, screen_problems
 
 __all__ = [
     "ScreenInputs",
@@ -60,74 +60,6 @@ class ScreenInputs(NamedTuple):
     ways: int  # 1: a ways game
     ways_match: np.ndarray  # (entries, reels, symbols) ways a cell brings (a dummy for lines)
     family: np.ndarray  # (entries,) ways family (at least one slot)
-
-
-def cascade_of(machine: Any) -> Any:
-    """The machine's ``Cascade`` or None (read by name: set by the loader)."""
-    return getattr(machine, "cascade", None)
-
-
-def cluster_pays_of(machine: Any) -> tuple:
-    """The machine's ``ClusterPay`` entries (empty for a lines or ways game)."""
-    return tuple(getattr(machine, "cluster_pays", ()) or ())
-
-
-def is_screen_game(machine: Any) -> bool:
-    """Whether a machine plays through the screen kernels (a cascade, or cluster pays)."""
-    return cascade_of(machine) is not None or machine.evaluation == "cluster"
-
-
-def screen_problems(machine: Any, file: str = "") -> list[Problem]:
-    """Located errors for what the screen kernels do not play (empty: supported).
-
-    Window transforms (variable heights, expanding, sticky and free-spin
-    wilds, the drawn expanding symbol, full-window pays) and hold and spin
-    are refused in screen games; so are, with a cascade,
-    ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
-    are not defined by a run from reel 1.
-    """
-    where = file or machine.source or machine.id
-    out: list[Problem] = []
-    if not is_screen_game(machine):
-        return out
-    window_rules = [
-        ("reels.heights", machine.heights is not None),
-        ("full_window_pays", bool(machine.full_window_pays)),
-        ("hold_and_spin", machine.hold_and_spin is not None),
-        (
-            "free_spins.expanding_symbol",
-            bool(machine.free_spins and machine.free_spins.expanding_symbol),
-        ),
-    ]
-    for s in machine.symbols:
-        for key in ("expands", "wild_in_free_spins", "sticky"):
-            window_rules.append((f"symbols.{s.name}.{key}", bool(getattr(s, key))))
-    for key, used in window_rules:
-        if used:
-            out.append(
-                Problem(where, key, "not supported in a cascade or cluster game", "unsupported")
-            )
-    if cascade_of(machine) is not None:
-        if machine.rules.direction != "left":
-            out.append(
-                Problem(
-                    where,
-                    "rules.direction",
-                    f'"{machine.rules.direction}" with a cascade is not supported',
-                    "unsupported",
-                )
-            )
-        for e in machine.pays:
-            if e.anywhere:
-                out.append(
-                    Problem(
-                        where,
-                        f"pays[{e.index}].anywhere",
-                        "an anywhere pay with a cascade is not supported",
-                        "unsupported",
-                    )
-                )
-    return out
 
 
 def _key_entry(award_keys: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from certify.engine.kernel_inputs import (
 )
 from certify.engine.prefix import PrefixTables
 from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
+from certify.engine.screens import is_screen_game, run_screen_chunks
 from certify.engine.tables import HIST_BINS, GameTables, compile_machine
 from certify.model.schema import Machine
 
@@ -124,6 +125,8 @@ def run_chunks(
 
     (statistics, sums of squares, base-game award counts, histograms).
     """
+    if is_screen_game(tables.machine):  # cascades, cluster pays: their own kernel
+        return run_screen_chunks(tables, level_index, seed, first_chunk, sizes, stream)
     n = sizes.shape[0]
     px = prefix_tables(tables, level_index)
     lt = tables.levels[level_index]

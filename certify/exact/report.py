@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from certify.engine import compile_machine
-from certify.exact.cycle import compute_exact, cycle_size, enumerated_size, exact_infeasible
+from certify.exact.calculator import compute_exact, exact_refusal
+from certify.exact.cycle import cycle_size, enumerated_size
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.schema import Machine
@@ -34,7 +35,7 @@ def _lowest_rtp(report: dict[str, Any]) -> float:
 
 def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
     tables = compile_machine(machine)
-    refused = exact_infeasible(tables)
+    refused = exact_refusal(tables)
     result = None if refused else compute_exact(tables)
     levels = []
     for lt in tables.levels:

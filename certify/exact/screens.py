@@ -16,12 +16,14 @@ gives the whole :class:`~certify.exact.cycle.ExactResult` of a screen game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
 from certify.engine.screens import cascade_of, cluster_pays_of, screen_inputs, screen_problems
 from certify.engine.tables import GameTables, LevelTables, compile_machine
+from certify.errors import Problem
 from certify.exact import _screens as k
 from certify.exact.cycle import (
     AwardExact,
@@ -35,6 +37,7 @@ from certify.exact.cycle import (
     spin_score,
 )
 from certify.exact.features import feature_moments, spin_classes
+from certify.model.reader import join
 from certify.model.schema import Machine
 
 MAX_SCREEN_CYCLE = 20_000_000
@@ -294,3 +297,46 @@ def _awards(
             AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0, bonus_p)
         )
     return out
+
+
+def check_cascade_cycle(machine: Any) -> int | None:
+    """The longest sequence (in screens) of the full cycle of a ``refill = "strip"`` cascade.
+
+    Parameters
+    ----------
+    machine : Machine or GameTables
+        A machine with a cascade (its ``cascade`` attribute).
+
+    Returns
+    -------
+    int or None
+        The longest sequence over every stop combination of the base strips
+        and of the free spins' (the first screen included; a probe stops at
+        ``10 x max_screens + 100`` screens, so an endless cascade reports
+        that many), or None when there is no strip cascade, the game is not
+        played by the screen kernels, or the cycle is larger than
+        :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
+
+    """
+    return longest_cascade(machine)
+
+
+def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Problem | None:
+    """The located error of a strip cascade whose cycle can exceed ``max_screens``, or None.
+
+    The message reads ``cascade.max_screens: a cycle of 60 screens exceeds 50``.
+    """
+    cascade = getattr(machine, "cascade", None)
+    if cascade is None:
+        return None
+    longest = check_cascade_cycle(machine)
+    if longest is None or longest <= cascade.max_screens:
+        return None
+    endless = longest >= 10 * cascade.max_screens + 100  # the probe's limit
+    size = f"at least {longest} screens (it may never end)" if endless else f"{longest} screens"
+    return Problem(
+        file,
+        join(where, "max_screens"),
+        f"a cycle of {size} exceeds {cascade.max_screens}",
+        "cascade_too_long",
+    )

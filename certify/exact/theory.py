@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from certify.errors import EngineError
-from certify.exact.cycle import ExactResult, compute_exact
+from certify.exact.calculator import compute_exact
+from certify.exact.cycle import ExactResult
 from certify.model.schema import Machine
 
 

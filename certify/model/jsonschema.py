@@ -241,7 +241,7 @@ def machine_schema() -> Schema:
                     _array({"type": "integer", "minimum": 0}),
                     "lines games: one row per reel for each line, 0 = top",
                 ),
-                "evaluation": _str('default "lines"', ("lines", "ways")),
+                "evaluation": _str('default "lines"', ("lines", "ways", "cluster")),
                 "heights": _array(
                     _array(
                         _obj(
@@ -374,6 +374,29 @@ def machine_schema() -> Schema:
             },
         },
         ("trigger", "respins", "cell_probability", "values"),
+    )
+    props["cascade"] = _obj(
+        {
+            "refill": _str("where the new cells come from", ("strip", "random")),
+            "multipliers": _array(
+                {"type": "integer", "minimum": 1},
+                "win multiplier of screen 1, 2, ...; the last repeats",
+            ),
+            "max_screens": _int(1, "longest sequence (a strip cascade's cycle is checked)"),
+        },
+        ("refill",),
+        description="winning symbols vanish and the rest fall (SPEC 3.1b)",
+    )
+    props["cluster_pays"] = _array(
+        _obj(
+            {
+                "symbol": _str("the symbol of the group"),
+                "size": _int(2, "the smallest group size this entry pays"),
+                "pays": _int(0, "x total bet"),
+            },
+            ("symbol", "size", "pays"),
+        ),
+        'cluster games (reels.evaluation = "cluster"): pays by group size',
     )
     return {
         **_header("machine", "slotcert machine model"),

@@ -36,6 +36,11 @@ from certify.model.schema import (
     Symbol,
     Trigger,
 )
+from certify.model.screens import (
+    read_cascade,
+    read_cluster_pays,
+    screen_problems,
+)
 
 MACHINE_SCHEMA = "slotcert/machine@1"
 MAX_SYMBOLS = 64
@@ -49,6 +54,8 @@ _TOP_OPTIONAL = (
     "rules",
     "full_window_pays",
     "hold_and_spin",
+    "cascade",
+    "cluster_pays",
 )
 PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier")
 
@@ -118,6 +125,17 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     if hold is not None:
         check_hold_window(rd, hold, reels["rows"] * len(reels["strips"]), "hold_and_spin")
     check_features(rd, symbols, pays, free, hold, bonus)
+    cascade = read_cascade(rd, data.get("cascade"))
+    cells = reels["rows"] * len(reels["strips"])
+    clusters = (
+        read_cluster_pays(rd, data["cluster_pays"], symbols, cells=cells)
+        if "cluster_pays" in data
+        else ()
+    )
+    if reels["evaluation"] == "cluster" and not clusters:
+        rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", "missing_key")
+    if clusters and reels["evaluation"] != "cluster":
+        rd.error("cluster_pays", 'needs reels.evaluation = "cluster"', "rule_not_applicable")
     rd.raise_if_errors()
     machine = Machine(
         **info,
@@ -132,9 +150,14 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         rules=rules,
         full_window_pays=full_window,
         hold_and_spin=hold,
+        cascade=cascade,
+        cluster_pays=clusters,
         source=file,
         **reels,
     )
+    screen = screen_problems(machine, file)
+    if screen:
+        raise ModelError(rd.problems + screen)
     return machine, rd.problems
 
 
@@ -314,21 +337,30 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
     rows = rd.integer(t, "rows", path, 1) or 1
     strips, weights = read_strips(rd, t, path, symbols)
     strips = strips or ()
-    evaluation = rd.string(t, "evaluation", path, ("lines", "ways"), default="lines") or "lines"
+    evaluation = (
+        rd.string(t, "evaluation", path, ("lines", "ways", "cluster"), default="lines") or "lines"
+    )
     paylines: list[tuple[int, ...]] = []
     if evaluation == "lines":
         paylines = _paylines(rd, t, rows, len(strips), bet.get("lines"))
     else:
         if "paylines" in t:
-            rd.error(join(path, "paylines"), "a ways game has no paylines", "ways_paylines")
-        if bet.get("ways") is not None and strips and bet["ways"] != rows ** len(strips):
+            rd.error(
+                join(path, "paylines"), f"a {evaluation} game has no paylines", "ways_paylines"
+            )
+        if (
+            evaluation == "ways"
+            and bet.get("ways") is not None
+            and strips
+            and bet["ways"] != rows ** len(strips)
+        ):
             rd.error(
                 "bet.ways",
                 f"must be rows^reels = {rows ** len(strips)}, got {bet['ways']}",
                 "ways_count",
             )
         if bet.get("cost") is None:
-            rd.error("bet.cost", "is required for a ways game", "missing_key")
+            rd.error("bet.cost", f"is required for a {evaluation} game", "missing_key")
     return {
         "rows": rows,
         "strips": strips,

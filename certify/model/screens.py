@@ -12,7 +12,7 @@ touching by an edge by their size.
 
 The readers record located problems through a
 :class:`~certify.model.reader.Reader` instead of raising, like the rest of
-the loader. :func:`check_cascade_cycle` finds the longest sequence of the full
+the loader. :func:`certify.exact.screens.check_cascade_cycle` finds the longest sequence of the full
 cycle of a ``refill = "strip"`` cascade, so the loader can refuse one that can
 exceed ``max_screens``.
 """
@@ -168,46 +168,69 @@ def read_cluster_pays(
     return tuple(out)
 
 
-def check_cascade_cycle(machine: Any) -> int | None:
-    """The longest sequence (in screens) of the full cycle of a ``refill = "strip"`` cascade.
+def cascade_of(machine: Any) -> Any:
+    """The machine's ``Cascade`` or None (read by name: set by the loader)."""
+    return getattr(machine, "cascade", None)
 
-    Parameters
-    ----------
-    machine : Machine or GameTables
-        A machine with a cascade (its ``cascade`` attribute).
 
-    Returns
-    -------
-    int or None
-        The longest sequence over every stop combination of the base strips
-        and of the free spins' (the first screen included; a probe stops at
-        ``10 x max_screens + 100`` screens, so an endless cascade reports
-        that many), or None when there is no strip cascade, the game is not
-        played by the screen kernels, or the cycle is larger than
-        :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
+def cluster_pays_of(machine: Any) -> tuple:
+    """The machine's ``ClusterPay`` entries (empty for a lines or ways game)."""
+    return tuple(getattr(machine, "cluster_pays", ()) or ())
 
+
+def is_screen_game(machine: Any) -> bool:
+    """Whether a machine plays through the screen kernels (a cascade, or cluster pays)."""
+    return cascade_of(machine) is not None or machine.evaluation == "cluster"
+
+
+def screen_problems(machine: Any, file: str = "") -> list[Problem]:
+    """Located errors for what the screen kernels do not play (empty: supported).
+
+    Window transforms (variable heights, expanding, sticky and free-spin
+    wilds, the drawn expanding symbol, full-window pays) and hold and spin
+    are refused in screen games; so are, with a cascade,
+    ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
+    are not defined by a run from reel 1.
     """
-    from certify.exact.screens import longest_cascade  # engine side: imported when used
-
-    return longest_cascade(machine)
-
-
-def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Problem | None:
-    """The located error of a strip cascade whose cycle can exceed ``max_screens``, or None.
-
-    The message reads ``cascade.max_screens: a cycle of 60 screens exceeds 50``.
-    """
-    cascade = getattr(machine, "cascade", None)
-    if cascade is None:
-        return None
-    longest = check_cascade_cycle(machine)
-    if longest is None or longest <= cascade.max_screens:
-        return None
-    endless = longest >= 10 * cascade.max_screens + 100  # the probe's limit
-    size = f"at least {longest} screens (it may never end)" if endless else f"{longest} screens"
-    return Problem(
-        file,
-        join(where, "max_screens"),
-        f"a cycle of {size} exceeds {cascade.max_screens}",
-        "cascade_too_long",
-    )
+    where = file or machine.source or machine.id
+    out: list[Problem] = []
+    if not is_screen_game(machine):
+        return out
+    window_rules = [
+        ("reels.heights", machine.heights is not None),
+        ("full_window_pays", bool(machine.full_window_pays)),
+        ("hold_and_spin", machine.hold_and_spin is not None),
+        (
+            "free_spins.expanding_symbol",
+            bool(machine.free_spins and machine.free_spins.expanding_symbol),
+        ),
+    ]
+    for s in machine.symbols:
+        for key in ("expands", "wild_in_free_spins", "sticky"):
+            window_rules.append((f"symbols.{s.name}.{key}", bool(getattr(s, key))))
+    for key, used in window_rules:
+        if used:
+            out.append(
+                Problem(where, key, "not supported in a cascade or cluster game", "unsupported")
+            )
+    if cascade_of(machine) is not None:
+        if machine.rules.direction != "left":
+            out.append(
+                Problem(
+                    where,
+                    "rules.direction",
+                    f'"{machine.rules.direction}" with a cascade is not supported',
+                    "unsupported",
+                )
+            )
+        for e in machine.pays:
+            if e.anywhere:
+                out.append(
+                    Problem(
+                        where,
+                        f"pays[{e.index}].anywhere",
+                        "an anywhere pay with a cascade is not supported",
+                        "unsupported",
+                    )
+                )
+    return out

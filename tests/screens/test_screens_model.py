@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 from test_cascade_hand import hand_machine
 
+from certify.exact.screens import cascade_cycle_problem, check_cascade_cycle
 from certify.model.reader import Reader
 from certify.model.schema import Symbol
 from certify.model.screens import (
     Cascade,
     ClusterPay,
-    cascade_cycle_problem,
-    check_cascade_cycle,
     read_cascade,
     read_cluster_pays,
 )

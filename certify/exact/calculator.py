@@ -1,0 +1,40 @@
+"""The exact calculator's entry point: the full cycle, or the screen-by-screen cycle.
+
+Games that play over several screens (cascades, cluster pays) are enumerated
+by :mod:`certify.exact.screens`; every other game by :mod:`certify.exact.cycle`.
+"""
+
+from __future__ import annotations
+
+from certify.engine.screens import is_screen_game
+from certify.engine.tables import GameTables, compile_machine
+from certify.errors import ModelError
+from certify.exact import cycle
+from certify.exact.screens import (
+    cascade_cycle_problem,
+    compute_screen_exact,
+    screen_infeasible_reason,
+)
+from certify.model.schema import Machine
+
+
+def check_screen_cycle(machine: Machine) -> None:
+    """A located error when a strip cascade's cycle can exceed ``cascade.max_screens``."""
+    problem = cascade_cycle_problem(machine, machine.source or machine.id)
+    if problem is not None:
+        raise ModelError([problem])
+
+
+def exact_refusal(tables: GameTables) -> str | None:
+    """Why the exact figures of ``tables`` cannot be computed (None: they can)."""
+    if is_screen_game(tables.machine):
+        return screen_infeasible_reason(tables)
+    return cycle.exact_infeasible(tables)
+
+
+def compute_exact(machine: Machine | GameTables) -> cycle.ExactResult | None:
+    """Exact figures of every bet level, or None when refused (:func:`exact_refusal`)."""
+    tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
+    if is_screen_game(tables.machine):
+        return compute_screen_exact(tables)
+    return cycle.compute_exact(tables)
