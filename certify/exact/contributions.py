@@ -1,0 +1,362 @@
+"""Exact contribution to return of every pay entry, scatter pay, feature and bonus award.
+
+The full-cycle kernels (:mod:`certify.exact._kernels`) count how often each
+pay entry pays, not the credits it pays, and a line's credits depend on the
+wilds that took part (multipliers) and a ways win on the number of ways. The
+credits each entry pays are summed here, exactly and independently of the
+kernels, by the **per-reel decomposition** (the method of
+:mod:`certify.exact.decompose`, with integer weights instead of
+probabilities):
+
+* **lines**: reels stop independently, so for each payline the weighted
+  number of stop combinations that end in each state of the line automaton
+  follows from pushing an integer weight vector over the automaton's states
+  through one reel at a time. A settled state fixes the paying entry (chosen
+  by the automaton's ranks: highest base value, jackpot combinations first)
+  and its credits *with the wild multipliers*; summing ``weight x credits`` by
+  entry gives each entry's credits over the whole cycle as an integer.
+* **ways**: an entry's win is ``credits x`` the product over its reels of the
+  ways (wild multipliers counted) it finds on each reel, and a family
+  (entries with the same first token) pays only its longest matching entry
+  (ties: the larger win, then the lower index, as the kernel chooses). The
+  joint distribution of a family's per-entry products is pushed reel by reel
+  (a dictionary from the tuple of products to its weight), which is exact.
+* **scatter pays**: the count of each counted symbol is a convolution of
+  per-reel count distributions; each scatter entry pays its credits at the
+  level (so the scatter unit is whatever the level tables hold) on the counts
+  from its own up to the next higher entry of the same symbol.
+* **free spins**: by Wald's identity the feature's mean is ``E[N] x E[X]``,
+  ``N`` the free spins played per paid spin (trigger count distribution and
+  the exact retrigger/cap recursion of :mod:`certify.exact.features`) and
+  ``E[X]`` one free spin's mean: the free-spin multiplier times the line, ways
+  and scatter means on the feature's strips, plus the bonus mean (bonus
+  awards are not multiplied). Each component's share is reported.
+* **bonus awards**: trigger probability x the award's weight share x its pay.
+
+The integer sums are exact; they become floats only when divided by the cycle
+size and the total bet, so every figure here equals the full cycle's to
+floating-point rounding (tests check the rows add up to the certified return
+to 1e-12 on every shipped and test model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
+from certify.exact.decompose import count_distribution, trigger_probability
+from certify.exact.features import feature_moments
+
+
+@dataclass(frozen=True)
+class EntrySums:
+    """Per pay entry over a weighted cycle of one reel set (exact integers).
+
+    ``hits[e]`` sums, over every stop combination, its weight times the
+    number of lines (or ways families) that pay entry ``e``; ``credits[e]``
+    sums weight x the credits entry ``e`` pays (wild multipliers and ways
+    included). ``total`` is the cycle's total weight.
+    """
+
+    hits: list[int]
+    credits: list[int]
+    total: int
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One row of the PAR sheet's award table: an award's frequency and return."""
+
+    section: str  # base | free_spins | bonus | jackpot
+    kind: str  # line | ways | scatter | free_spins | bonus | bonus_award | jackpot
+    combo: tuple[str, ...]
+    pays: int | None  # credits at the level (line/way, scatter: total credits); None for features
+    probability: float  # expected occurrences per paid spin
+    rtp: float  # contribution to return per unit wagered
+
+
+@dataclass(frozen=True)
+class FreeSpinsBreakdown:
+    """What the free-spins feature returns, component by component, per paid spin."""
+
+    trigger_probability: float
+    expected_spins: float  # free spins played per paid spin
+    spins_per_trigger: float
+    spin_mean: float  # credits of one free spin (multiplier applied), bonus included
+    rows: list[Contribution] = field(default_factory=list)  # per entry, scatter, bonus
+
+    @property
+    def rtp(self) -> float:
+        """The feature's contribution to return (sum of its rows)."""
+        return float(sum(r.rtp for r in self.rows))
+
+
+@dataclass(frozen=True)
+class LevelContributions:
+    """Every contribution of one bet level; base-game rows, features, bonus awards."""
+
+    level_index: int
+    level: int
+    total_bet: int
+    base: list[Contribution]
+    free_spins: FreeSpinsBreakdown | None
+    bonus_trigger_probability: float
+    bonus_awards: list[Contribution]
+
+    @property
+    def base_rtp(self) -> float:
+        """Paytable return (lines/ways, scatter, free spins, bonus): no jackpots."""
+        fs = self.free_spins.rtp if self.free_spins else 0.0
+        return float(sum(r.rtp for r in self.base) + fs + sum(r.rtp for r in self.bonus_awards))
+
+
+METHOD = (
+    "per-reel decomposition with integer weights (lines: automaton state weights "
+    "per payline; ways: joint per-reel products per family); free spins by Wald's "
+    "identity over the exact retrigger/cap recursion"
+)
+
+
+def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums:
+    """Weighted hits and credits of every pay entry over the cycle of ``reels`` at ``lt``."""
+    if tables.is_ways:
+        return _ways_sums(tables, reels, lt)
+    return _line_sums(tables, reels, lt)
+
+
+def _cycle_total(reels: ReelSet) -> int:
+    total = 1
+    for r in range(reels.length.shape[0]):
+        total *= int(reels.total_weight[r])
+    return total
+
+
+def _symbol_weights(reels: ReelSet, reel: int, row: int, n_symbols: int) -> list[int]:
+    n = int(reels.length[reel])
+    out = [0] * n_symbols
+    for stop in range(n):
+        out[int(reels.window[reel, stop, row])] += int(reels.weight[reel, stop])
+    return out
+
+
+def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums:
+    n_entries = len(tables.machine.pays)
+    n_symbols = len(tables.symbol_ids)
+    hits = [0] * n_entries
+    credits = [0] * n_entries
+    live = lt.live
+    for line in tables.paylines:
+        # integer weights per automaton state; Python ints never overflow
+        p: dict[int, int] = {0: 1}
+        for reel, row in enumerate(line):
+            dist = _symbol_weights(reels, reel, int(row), n_symbols)
+            nxt: dict[int, int] = {}
+            for state, w in p.items():
+                if not live[state]:
+                    nxt[state] = nxt.get(state, 0) + w * _rest(reels, reel)
+                    continue
+                row_t = lt.trans[state]
+                for sym, ws in enumerate(dist):
+                    if ws:
+                        t = int(row_t[sym])
+                        nxt[t] = nxt.get(t, 0) + w * ws
+            p = nxt
+        for state, w in p.items():
+            e = int(lt.state_entry[state])
+            if e >= 0:
+                hits[e] += w
+                credits[e] += w * int(lt.state_win[state])
+    return EntrySums(hits, credits, _cycle_total(reels))
+
+
+def _rest(reels: ReelSet, reel: int) -> int:
+    """Total weight of one reel: a settled line still spans every stop of it."""
+    return int(reels.total_weight[reel])
+
+
+def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums:
+    n_entries = len(tables.machine.pays)
+    ways = ways_sums(reels.window, tables.ways_match)  # [reel, stop, entry]
+    lengths = [int(x) for x in tables.entry_len]
+    credit = [int(x) for x in lt.credits]
+    hits = [0] * n_entries
+    credits = [0] * n_entries
+    families: dict[int, list[int]] = {}
+    for e in range(n_entries):
+        families.setdefault(int(tables.ways_family[e]), []).append(e)
+    n_reels = reels.length.shape[0]
+    for members in families.values():
+        # joint distribution of the members' products so far (0 = no match)
+        states: dict[tuple[int, ...], int] = {(1,) * len(members): 1}
+        for r in range(n_reels):
+            per_stop: dict[tuple[int, ...], int] = {}
+            for stop in range(int(reels.length[r])):
+                key = tuple(int(ways[r, stop, e]) if r < lengths[e] else 1 for e in members)
+                per_stop[key] = per_stop.get(key, 0) + int(reels.weight[r, stop])
+            nxt: dict[tuple[int, ...], int] = {}
+            for prods, w in states.items():
+                for key, ws in per_stop.items():
+                    new = tuple(a * b for a, b in zip(prods, key))
+                    nxt[new] = nxt.get(new, 0) + w * ws
+            states = nxt
+        for prods, w in states.items():
+            best, best_len, best_win = -1, 0, 0
+            for e, prod in zip(members, prods):  # the kernel's order and rule
+                if prod > 0:
+                    win = credit[e] * prod
+                    if lengths[e] > best_len or (lengths[e] == best_len and win > best_win):
+                        best, best_len, best_win = e, lengths[e], win
+            if best >= 0:
+                hits[best] += w
+                credits[best] += w * best_win
+    return EntrySums(hits, credits, _cycle_total(reels))
+
+
+def _scatter_rows(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, section: str
+) -> list[tuple[tuple[str, ...], int, float]]:
+    """(combo, credits, probability per spin of ``reels``) of each scatter pay."""
+    m = tables.machine
+    out = []
+    for sp in m.scatter_pays:
+        c = tables.counted_names.index(sp.symbol)
+        dist = count_distribution(reels, c)
+        higher = [s.count for s in m.scatter_pays if s.symbol == sp.symbol and s.count > sp.count]
+        upto = min(higher) if higher else dist.shape[0]
+        pays = int(lt.scatter_pay[c, sp.count]) if sp.count < lt.scatter_pay.shape[1] else 0
+        out.append(((sp.symbol,) * sp.count, pays, float(dist[sp.count : upto].sum())))
+    return out
+
+
+def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
+    """Bonus award credits, their probabilities given a trigger, and the mean award."""
+    if tables.bonus_counted < 0:
+        return [], [], 0.0
+    weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(np.int64)
+    total = int(weights.sum())
+    pays = [int(x) for x in lt.bonus_pay]
+    probs = [int(w) / total for w in weights]
+    mean = sum(int(w) * p for w, p in zip(weights, pays)) / total
+    return pays, probs, mean
+
+
+def expected_free_spins(tables: GameTables) -> tuple[float, float]:
+    """(P(trigger), free spins played per paid spin), exact (retrigger and cap included)."""
+    if tables.fs_counted < 0:
+        return 0.0, 0.0
+    fs_dist = count_distribution(tables.free, tables.fs_counted)
+    classes: dict[int, tuple[float, float, float]] = {}
+    for count, q in enumerate(fs_dist):
+        a = int(tables.fs_spins[count]) if tables.fs_retrigger else 0
+        old = classes.get(a, (0.0, 0.0, 0.0))
+        classes[a] = (old[0] + float(q), 0.0, 0.0)
+    base_dist = count_distribution(tables.base, tables.fs_counted)
+    spins = 0.0
+    for count in range(tables.fs_min, base_dist.shape[0]):
+        if base_dist[count] > 0:
+            spins += (
+                base_dist[count]
+                * feature_moments(classes, int(tables.fs_spins[count]), tables.fs_max)[2]
+            )
+    return float(base_dist[tables.fs_min :].sum()), spins
+
+
+def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributions:
+    """Every award's exact frequency and contribution to return at one bet level."""
+    m = tables.machine
+    tb = lt.total_bet
+    kind = "ways" if tables.is_ways else "line"
+    base = entry_sums(tables, tables.base, lt)
+    rows = [
+        Contribution(
+            "base",
+            kind,
+            e.combo,
+            int(lt.credits[e.index]),
+            base.hits[e.index] / base.total,
+            base.credits[e.index] / base.total / tb,
+        )
+        for e in m.pays
+    ]
+    for combo, pays, p in _scatter_rows(tables, tables.base, lt, "base"):
+        rows.append(Contribution("base", "scatter", combo, pays, p, p * pays / tb))
+    bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
+    p_bonus = (
+        trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)
+        if tables.bonus_counted >= 0
+        else 0.0
+    )
+    bonus_combo = (m.bonus.trigger.symbol,) * m.bonus.trigger.count if m.bonus else ()
+    awards = [
+        Contribution(
+            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb
+        )
+        for pays, q in zip(bonus_pays, bonus_probs)
+    ]
+    return LevelContributions(
+        lt.level_index,
+        lt.level,
+        tb,
+        rows,
+        _free_spins(tables, lt, base if tables.free is tables.base else None, bonus_mean),
+        p_bonus,
+        awards,
+    )
+
+
+def _free_spins(
+    tables: GameTables, lt: LevelTables, base: EntrySums | None, bonus_mean: float
+) -> FreeSpinsBreakdown | None:
+    m = tables.machine
+    if m.free_spins is None or tables.fs_counted < 0:
+        return None
+    p_trigger, n_spins = expected_free_spins(tables)
+    tb, mult = lt.total_bet, tables.fs_mult
+    sums = base if base is not None else entry_sums(tables, tables.free, lt)
+    kind = "ways" if tables.is_ways else "line"
+    rows = [
+        Contribution(
+            "free_spins",
+            kind,
+            e.combo,
+            int(lt.credits[e.index]) * mult,
+            n_spins * sums.hits[e.index] / sums.total,
+            n_spins * mult * sums.credits[e.index] / sums.total / tb,
+        )
+        for e in m.pays
+    ]
+    mean = mult * sum(sums.credits) / sums.total
+    for combo, pays, p in _scatter_rows(tables, tables.free, lt, "free_spins"):
+        rows.append(
+            Contribution(
+                "free_spins",
+                "scatter",
+                combo,
+                pays * mult,
+                n_spins * p,
+                n_spins * p * pays * mult / tb,
+            )
+        )
+        mean += mult * p * pays
+    if tables.bonus_counted >= 0 and m.bonus is not None:
+        p_bonus = trigger_probability(tables.free, tables.bonus_counted, tables.bonus_min)
+        rows.append(
+            Contribution(
+                "free_spins",
+                "bonus",
+                (m.bonus.trigger.symbol,) * m.bonus.trigger.count,
+                None,
+                n_spins * p_bonus,
+                n_spins * p_bonus * bonus_mean / tb,
+            )
+        )
+        mean += p_bonus * bonus_mean
+    per_trigger = n_spins / p_trigger if p_trigger > 0 else 0.0
+    return FreeSpinsBreakdown(p_trigger, n_spins, per_trigger, mean, rows)
+
+
+def machine_contributions(tables: GameTables) -> list[LevelContributions]:
+    """:func:`level_contributions` of every bet level of a compiled machine."""
+    return [level_contributions(tables, lt) for lt in tables.levels]
