@@ -252,9 +252,12 @@ def _par_tables(
                 p = _float(values.get("probability"))
                 one_in = _float(values.get("one_in"))
                 flag = (p is not None and p <= 0) or bool(limit and one_in and one_in > limit)
+            cells = [_cell(c, v, section.percent) for c, v in values.items()]
+            if "one_in" in values and values["one_in"] is None and values.get("probability") == 0:
+                cells[section.columns.index("one_in")] = "never"
             rows.append(
                 {
-                    "cells": [_cell(c, v, section.percent) for c, v in values.items()],
+                    "cells": cells,
                     "flag": flag,
                     "total": values.get("kind") == "total",
                 }
@@ -319,6 +322,8 @@ def _simulations(
             list(convergence or []) if not out else []
         )
         hist = _histogram(sim.get("win_histogram")) or (list(histogram or []) if not out else [])
+        if not rows and not hist:
+            continue
         out.append(
             {
                 "label": label,

@@ -52,16 +52,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     key = load_public_key(args.public_key) if args.public_key else None
     data = _read_json(Path(args.certificate))
     if not isinstance(data, dict):
-        raise InputError(f"{args.certificate}: not a slotcert certificate: not a JSON object")
+        read_certificate(args.certificate)  # raises, saying what is missing
     status, lines = check_signature(data, key)
-    for line in lines:
-        print(f"{args.certificate}: {line}" if not line.startswith("  ") else line)
+    shown = [line if line.startswith("  ") else f"{args.certificate}: {line}" for line in lines]
     if status in ("wrong-key", "invalid", "altered") or (status == "unsigned" and key):
+        print("\n".join(shown))
         return EXIT_CHANGED
     if args.model is None:
-        if key is None:
-            print("  (no MODEL and no --public-key: nothing else to check)")
+        print("\n".join(shown))
         return EXIT_UNCHANGED
+    code = _compare_model(args)
+    print("\n".join(shown))  # the signature's status last: the changes come first
+    return code
+
+
+def _compare_model(args: argparse.Namespace) -> int:
     recorded, canonical = read_certificate(args.certificate)
     machine = load_machine(args.model)
     current = fingerprint(machine)
