@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             + (f"  ({row['error']})" if row["error"] else "")
         )
         for warning in row.get("warnings") or []:
-            print(f"{'':>14}warning: {warning}")
+            print(f"{'':>14}{warning}")
     print(summary_line(rows, out / ("batch.json" if args.no_html else "index.html")))
     return code
 
@@ -258,7 +258,7 @@ def _certify_one(
         verdict=cert.verdict,
         certificate=certificate["certificate"]["number"],
         warnings=[
-            f"{f['code']}: {f['message']}"
+            f"{f['severity']}: {f['code']}: {f['message']}"
             for f in certificate["findings"]
             if f["severity"] in ("warning", "error")
         ],

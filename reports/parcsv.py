@@ -25,7 +25,7 @@ def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return repr(value)
+        return repr(float(value))  # numpy floats print as np.float64(...)
     return str(value)
 
 
