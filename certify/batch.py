@@ -17,7 +17,7 @@ from certify.engine.simulate import run_chunks
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact
-from certify.exact.contributions import LevelContributions, level_contributions
+from certify.exact.contributions import LevelContributions, MaxWin, level_contributions, max_win
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
@@ -55,6 +55,7 @@ class LevelCertification:
     contributions: LevelContributions | None = None  # exact PAR rows (None without exact)
     trace: list[tuple[int, float, float]] = field(default_factory=list)  # (spins, rtp, std_error)
     pools: list[PoolReturn] = field(default_factory=list)  # jackpot return, pool by pool
+    max_win: MaxWin | None = None  # exact largest win of a paid spin (jackpots aside), if known
 
 
 @dataclass
@@ -153,6 +154,7 @@ def certify_machine(
                 contributions=level_contributions(tables, lt) if level_exact else None,
                 trace=trace,
                 pools=level_pools(machine, lt.level_index, level_exact),
+                max_win=max_win(tables, lt) if level_exact else None,
             )
         )
     _judge(cert, exact)

@@ -77,8 +77,14 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
     ex, sim = lc.exact, lc.simulation
     exact = None
     if ex is not None:
+        mw = lc.max_win
         exact = {
             "standard_deviation": ex.sigma,
+            "max_win_x_bet": None
+            if mw is None or mw.credits is None
+            else mw.credits / lc.total_bet,
+            "max_win_probability": None if mw is None else mw.probability,
+            "max_win_note": "" if mw is None else mw.reason or "exact (jackpots aside)",
             "rtp": ex.rtp + lc.jackpot_rtp,
             "base_rtp": ex.rtp,
             "jackpot_rtp": lc.jackpot_rtp,

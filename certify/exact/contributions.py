@@ -360,3 +360,73 @@ def _free_spins(
 def machine_contributions(tables: GameTables) -> list[LevelContributions]:
     """:func:`level_contributions` of every bet level of a compiled machine."""
     return [level_contributions(tables, lt) for lt in tables.levels]
+
+
+MAX_WIN_COMBOS = 2_000_000  # distinct stop combinations enumerated for the exact maximum win
+
+
+@dataclass(frozen=True)
+class MaxWin:
+    """The largest win of one paid spin and its probability, or why it is not known."""
+
+    credits: int | None
+    probability: float | None
+    reason: str = ""
+
+
+def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
+    """Exact maximum win per paid spin (lines games without free spins, small cycles).
+
+    Every distinct stop combination is evaluated (the finishing automaton per
+    line, scatter pays, the largest bonus award when the bonus triggers); the
+    probability is the weight of the combinations that reach the maximum
+    (times the largest award's weight share when it needs the bonus). Free
+    spins make the maximum a property of a whole feature sequence, not
+    known exactly here; ways games and cycles of more than
+    :data:`MAX_WIN_COMBOS` distinct combinations are not enumerated.
+    """
+    if tables.fs_counted >= 0:
+        return MaxWin(None, None, "free spins: the maximum of a feature sequence is not computed")
+    if tables.is_ways:
+        return MaxWin(None, None, "ways game: not enumerated")
+    reels = tables.base
+    lengths = [int(x) for x in reels.length]
+    size = int(np.prod(lengths, dtype=object))
+    if size > MAX_WIN_COMBOS:
+        return MaxWin(None, None, f"{size:,} stop combinations: not enumerated")
+    grids = np.meshgrid(*[np.arange(n) for n in lengths], indexing="ij")
+    stops = np.stack([g.ravel() for g in grids], axis=1)
+    weight = np.ones(stops.shape[0], dtype=object)
+    for r in range(len(lengths)):
+        weight = weight * reels.weight[r, stops[:, r]].astype(object)
+    step, _, win1, _ = lt.finishing
+    total = np.zeros(stops.shape[0], dtype=np.int64)
+    for line in tables.paylines:
+        state = np.zeros(stops.shape[0], dtype=np.int64)
+        for r, row in enumerate(line):
+            state = step[state, reels.window[r, stops[:, r], int(row)]]
+        total += win1[state]
+    triggered = np.zeros(stops.shape[0], dtype=bool)
+    reel_index = np.arange(len(lengths))[None, :]
+    for c in range(len(tables.counted_names)):
+        count = reels.counted[c, reel_index, stops].sum(axis=1)
+        total += lt.scatter_pay[c, count]
+        if c == tables.bonus_counted:
+            triggered = count >= tables.bonus_min
+    # each bonus award value with its probability given a trigger
+    awards: dict[int, float] = {0: 1.0}
+    if tables.bonus_counted >= 0:
+        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum]))
+        awards = {}
+        for pays, w in zip(lt.bonus_pay, weights, strict=True):
+            awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
+    plain = total[~triggered]
+    top = max(
+        int(plain.max()) if plain.size else -1,
+        int(total[triggered].max()) + max(awards) if triggered.any() else -1,
+    )
+    cycle = float(reels.cycle)
+    p = float(sum(weight[~triggered & (total == top)])) / cycle
+    for value, share in awards.items():
+        p += share * float(sum(weight[triggered & (total + value == top)])) / cycle
+    return MaxWin(top, p)

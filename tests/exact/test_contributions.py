@@ -127,3 +127,28 @@ def test_free_spin_rows_carry_the_multiplier():
     # Wald: E[feature] = E[free spins] x E[one free spin]
     assert _close(fs.expected_spins * fs.spin_mean / lt.total_bet, exact.levels[0].free_spins_rtp)
     assert fs.spins_per_trigger >= 10  # 10 spins for the fewest trigger symbols, retriggers on top
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["tiny_lines.toml", "published/wizard_fruit_slot.toml", "published/igt_red_white_blue.toml"],
+)
+def test_max_win_equals_brute_force(name):
+    """The exact maximum win and its probability equal the twin's full cycle."""
+    from certify.exact.contributions import max_win
+
+    m = load_machine(DATA / name)
+    tables = compile_machine(m)
+    assert m.bonus is None and m.free_spins is None
+    for lt in tables.levels:
+        best, weight, total = -1, 0, 0
+        for stops, w in twin.cycle(m, m.strips, m.weights):
+            value, _ = twin.spin_value(m, twin.window(m.strips, stops, m.rows), lt.level_index)
+            total += w
+            if value > best:
+                best, weight = value, w
+            elif value == best:
+                weight += w
+        got = max_win(tables, lt)
+        assert got.credits == best
+        assert got.probability == pytest.approx(weight / total, rel=1e-12)
