@@ -240,6 +240,9 @@ def _par_tables(
     for section in par_sections(certificate, machine):
         if section.name == "summary":
             continue
+        if section.name == "levels":
+            out.append(_transposed(section))
+            continue
         rows = []
         for raw in section.rows:
             values = dict(zip(section.columns, raw, strict=False))
@@ -278,6 +281,28 @@ def _par_tables(
             }
         )
     return out
+
+
+def _transposed(section: Any) -> dict[str, Any]:
+    """A table of figures per level, one column per level (26 figures do not fit across)."""
+    levels = [f"level {row[0]}" for row in section.rows]
+    rows = []
+    for i, column in enumerate(section.columns[1:], start=1):
+        rows.append(
+            {
+                "cells": [column.replace("_", " ")]
+                + [_cell(column, row[i], section.percent) for row in section.rows],
+                "flag": False,
+                "total": False,
+            }
+        )
+    return {
+        "name": section.name,
+        "title": section.title,
+        "columns": ["figure", *levels],
+        "rows": rows,
+        "numeric": [False] + [True] * len(levels),
+    }
 
 
 def _signature(certificate: dict[str, Any]) -> str:
