@@ -1,7 +1,9 @@
 """The certificate JSON (``slotcert/certificate@1``) of a certified machine.
 
 Keys are sorted on output; everything that varies between identical runs
-(run time, host, date) lives under ``run`` so golden comparisons can drop it.
+lives under ``run`` (run time, host) and ``certificate`` (the issue date and
+the certificate number made from it, added by ``slotcert certify``, see
+:mod:`reports.signing`), so comparisons can drop those two.
 """
 
 from __future__ import annotations
