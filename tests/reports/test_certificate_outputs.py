@@ -291,3 +291,54 @@ def test_certified_report_golden(small_certified):
     html = render_machine_report(data, machine)
     masked = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "data:image/png;base64,MASKED", html)
     _golden("small_certified.html", _stable(masked))
+
+
+def test_lab_config_file(tmp_path, capsys):
+    lab = tmp_path / "lab.toml"
+    lab.write_text(
+        'schema = "slotcert/lab@1"\nname = "Laboratório Nacional"\nid = "LN-01"\n'
+        'accreditation = "IPAC L0123"\n',
+        encoding="utf-8",
+    )
+    code, out = _run_certify(
+        tmp_path,
+        "--lab-config",
+        str(lab),
+        "--no-html",
+        models=[str(MACHINES / "classic-3r-1.toml")],
+    )
+    data = json.loads((out / "CLASSIC-3R-1.certificate.json").read_text())
+    ident = data["certificate"]
+    assert ident["lab"] == {
+        "name": "Laboratório Nacional",
+        "id": "LN-01",
+        "accreditation": "IPAC L0123",
+    }
+    assert ident["number"].startswith("LN01-PT-")
+    assert ident["model_fingerprint"] == data["machine"]["fingerprint"]
+    assert ident["jurisdiction"] == "PT" and ident["tool_version"] == data["tool"]["version"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ident["issued_utc"])
+    lab.write_text('name = "X"\nphone = "1"\n', encoding="utf-8")
+    assert _run_certify(tmp_path, "--lab-config", str(lab), "--no-html")[0] == 2
+    assert "phone: unknown key" in capsys.readouterr().err
+
+
+def test_signed_certificate_without_a_key_names_its_signer(tmp_path, capsys):
+    assert main(["keygen", str(tmp_path / "k")]) == 0
+    capsys.readouterr()
+    key = tmp_path / "k" / "slotcert-signing.key"
+    _, out = _run_certify(
+        tmp_path, "--sign-key", str(key), "--no-html", models=[str(MACHINES / "classic-3r-1.toml")]
+    )
+    capsys.readouterr()
+    cert = out / "CLASSIC-3R-1.certificate.json"
+    assert main(["verify", str(cert)]) == 0
+    text = capsys.readouterr().out
+    assert "signed by key sha256:" in text and "--public-key" in text
+    # an edited signature block does not verify
+    data = json.loads(cert.read_text())
+    data["signature"]["digests"]["verdict"] = "0" * 16
+    cert.write_text(json.dumps(data))
+    pub = tmp_path / "k" / "slotcert-signing.pub"
+    assert main(["verify", str(cert), "--public-key", str(pub)]) == 1
+    assert "signature block was altered" in capsys.readouterr().out
