@@ -20,7 +20,7 @@ from benchmarks.measure import (
 )
 from benchmarks.twin_speed import twin_spins_per_second
 from certify.engine import compile_machine
-from certify.engine.simulate import prefix_tables
+from certify.engine.kernel_inputs import prefix_tables
 from certify.model import load_machine
 
 FULL = os.environ.get("SLOTCERT_BENCH_FULL") == "1"
@@ -38,6 +38,24 @@ def test_spins_per_second(benchmark, path):
         benchmark.extra_info["prefix_depth"] = px.depth.tolist()
         benchmark.extra_info["prefix_table_bytes"] = px.nbytes
         benchmark.extra_info["lines_alive_after_prefix"] = px.mean_alive
+
+
+def test_rules_on_the_fast_path(benchmark):
+    """The reference game with wild_multiplier = "max" and direction = "both", beside itself.
+
+    Both rules live in the line automaton, so the game keeps the two-draw fast
+    path; reading every line both ways keeps all 20 lines alive after the
+    reels 1-3 prefix (right runs start on reels 3-5), which is what it costs.
+    """
+    from certify.engine.simulate import fast_flag
+
+    path = MACHINES.parents[1] / "tests" / "data" / "rules" / "ref_max_both.toml"
+    tables = compile_machine(load_machine(path))
+    assert fast_flag(tables, prefix_tables(tables, 0)) == 1
+    rate = benchmark.pedantic(spins_per_second, args=(path, SPINS // 4, 1), rounds=1, iterations=1)
+    benchmark.extra_info["spins_per_second_max_both"] = rate
+    benchmark.extra_info["spins_per_second_reference"] = spins_per_second(REFERENCE, SPINS, 1)
+    benchmark.extra_info["lines_alive_after_prefix"] = prefix_tables(tables, 0).mean_alive
 
 
 def test_twin_vs_engine_ratio(benchmark):

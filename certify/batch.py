@@ -6,6 +6,7 @@ package's job.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,12 +19,13 @@ from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact
 from certify.exact.contributions import LevelContributions, MaxWin, level_contributions, max_win
+from certify.exact.cycle import infeasible_reason
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
 from certify.model.loader import MACHINE_SCHEMA, parse_machine, read_toml
 from certify.model.schema import Machine
-from certify.stats import LevelVerdict, interval, level_verdict, worst
+from certify.stats import VERDICT_ORDER, LevelVerdict, interval, level_verdict, worst
 
 ProgressFn = Callable[[str, int, SimulationResult], None]
 
@@ -71,6 +73,7 @@ class Certification:
     verdict: str = "error"
     runtime_s: float = 0.0
     exact_cycle: int | None = None
+    options: list[Certification] = field(default_factory=list)  # one per free-spin option
 
 
 def load_for_certification(path: str | Path) -> tuple[Machine, list[Finding]]:
@@ -102,7 +105,43 @@ def certify_machine(
 
     ``runner`` says where simulation chunks run (see :mod:`certify.cluster`);
     the default is the numba kernel in this process. Figures do not depend on it.
+    A game whose free spins offer the player a choice (``[[free_spins.options]]``)
+    is certified once per option; the worst option governs (a player may always
+    choose it): its figures are the machine's, every option is in ``options``.
     """
+    variants = machine.option_variants()
+    if len(variants) == 1:
+        return _certify_variant(machine, jurisdiction, spins, seed, progress, warnings, runner)
+    certs = [
+        _certify_variant(v, jurisdiction, spins, seed, progress, warnings, runner) for v in variants
+    ]
+    worst_cert = max(certs, key=_badness)
+    return dataclasses.replace(
+        worst_cert,
+        machine=machine,
+        options=certs,
+        runtime_s=sum(c.runtime_s for c in certs),
+    )
+
+
+def _badness(cert: Certification) -> tuple[int, float]:
+    """Order of options: the worse verdict, then the lower return at the worst level."""
+    figures = [lc.exact.rtp for lc in cert.levels if lc.exact] + [
+        lc.simulation.rtp for lc in cert.levels if not lc.exact and lc.simulation is not None
+    ]
+    return VERDICT_ORDER.index(cert.verdict), -min(figures, default=0.0)
+
+
+def _certify_variant(
+    machine: Machine,
+    jurisdiction: Jurisdiction,
+    spins: int,
+    seed: int,
+    progress: ProgressFn | None,
+    warnings: list[Finding] | None,
+    runner: Any,
+) -> Certification:
+    """Certify one machine (or one free-spin option of it)."""
     started = time.perf_counter()
     tables = compile_machine(machine)
     exact = compute_exact(tables)
@@ -116,12 +155,9 @@ def certify_machine(
         exact_cycle=exact.cycle if exact else None,
     )
     if exact is None:
+        reason = infeasible_reason(tables) or "the exact figures cannot be computed"
         cert.findings.append(
-            Finding(
-                "warning",
-                "exact_infeasible",
-                "the full cycle is too large to enumerate; the verdict rests on simulation",
-            )
+            Finding("warning", "exact_infeasible", f"{reason}; the verdict rests on simulation")
         )
     if spins == 0:
         cert.findings.append(

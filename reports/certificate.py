@@ -32,7 +32,9 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
     m, j = cert.machine, cert.jurisdiction
     canonical = canonical_form(m)
     conf = float(j.confidence)
+    options = {"free_spin_options": _options(cert, conf)} if cert.options else {}
     return {
+        **options,
         "schema": CERTIFICATE_SCHEMA,
         "tool": {"name": "slotcert", "version": __version__},
         "machine": {
@@ -73,6 +75,25 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
             "threads": os.environ.get("NUMBA_NUM_THREADS", str(os.cpu_count())),
         },
     }
+
+
+def _options(cert: Certification, conf: float) -> list[dict[str, Any]]:
+    """Each free-spin option the player may choose, certified as its own return."""
+    out = []
+    for option in cert.options:
+        fs = option.machine.free_spins
+        assert fs is not None
+        out.append(
+            {
+                "option": option.machine.option_label,
+                "spins": {str(k): v for k, v in fs.spins},
+                "multiplier": fs.multiplier,
+                "verdict": option.verdict,
+                "governs": option.levels is cert.levels,
+                "bet_levels": [_level(lc, cert.seed, conf) for lc in option.levels],
+            }
+        )
+    return out
 
 
 def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
@@ -200,11 +221,11 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
     if ex is None or pc is None:
         return []
     out = []
-    for a, c in zip(ex.awards, pc.base, strict=False):
-        row = _row(lc.level, c)
-        row["probability"] = a.probability  # the full cycle's count (equal to the decomposition's)
-        row["one_in"] = a.one_in if np.isfinite(a.one_in) else None
-        out.append(row)
+    for c in pc.base:  # probabilities: the decomposition's (equal to the cycle's, tested)
+        out.append(_row(lc.level, c))
+    if getattr(ex, "win_cap_rtp", 0.0):
+        out.append(_row(lc.level, Contribution("base", "win_cap", (), None, 0.0, ex.win_cap_rtp)))
+        out[-1]["one_in"] = None
     fs = pc.free_spins
     if fs is not None and machine.free_spins is not None:
         trig = machine.free_spins.trigger

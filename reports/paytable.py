@@ -177,8 +177,8 @@ class _Glass:
     def sequences(self) -> Section:
         m, tr = self.m, self.tr
         rule = tr.t("rule_lines" if m.evaluation == "lines" else "rule_ways")
-        paragraphs = [rule, *self.wild_rules(), *self.group_rules()]
-        rows = tuple(Row(self.tokens(p.combo), self.pay_cells(p)) for p in m.pays)
+        paragraphs = [rule, *self.line_rules(), *self.wild_rules(), *self.group_rules()]
+        rows = tuple(Row(self.marked(p), self.pay_cells(p)) for p in m.pays)
         return Section(
             tr.t("winning_sequences"),
             tuple(paragraphs),
@@ -214,14 +214,39 @@ class _Glass:
     def tokens(self, combo: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(self.tr.t("any_symbol") if tok == ANY else tok for tok in combo)
 
+    def marked(self, entry: PayEntry) -> tuple[str, ...]:
+        """An entry's tokens, marked ◊ (anywhere on the line), ‡ (not multiplied in free spins)."""
+        marks = ("◊" if entry.anywhere else "") + ("" if entry.free_spins_multiplier else "‡")
+        tokens = self.tokens(entry.combo)
+        return (*tokens[:-1], tokens[-1] + (" " + marks if marks else ""))
+
+    def line_rules(self) -> list[str]:
+        """The rules of real games (SPEC 3.1a) that change how lines pay, in words."""
+        m, tr = self.m, self.tr
+        out = []
+        if m.rules.direction == "both":
+            out.append(tr.t("rule_both_ways"))
+        if m.rules.pure_wild_line == "wild_award":
+            out.append(tr.t("rule_wild_award"))
+        for symbol in dict.fromkeys(e.combo[0] for e in m.pays if e.anywhere):
+            out.append(tr.t("anywhere_rule", symbol=symbol))
+        if any(not e.free_spins_multiplier for e in m.pays):
+            out.append(tr.t("unmultiplied_rule"))
+        if m.rules.win_cap is not None:
+            out.append(tr.t("win_cap", cap=tr.number(m.rules.win_cap)))
+        return out
+
     def wild_rules(self) -> list[str]:
         out = []
+        key = {"max": "wild_multiplier_max", "sum": "wild_multiplier_sum"}.get(
+            self.m.rules.wild_multiplier, "wild_multiplier"
+        )
         for sym in self.m.symbols:
             if sym.kind != "wild":
                 continue
             out.append(self.tr.t("wild", symbol=sym.name, members=", ".join(sym.substitutes)))
             if sym.multiplier > 1:
-                out.append(self.tr.t("wild_multiplier", symbol=sym.name, multiplier=sym.multiplier))
+                out.append(self.tr.t(key, symbol=sym.name, multiplier=sym.multiplier))
         return out
 
     def group_rules(self) -> list[str]:
@@ -246,13 +271,19 @@ class _Glass:
         rows = tuple(
             Row(
                 (self.count_label(s.symbol, s.count, counts[s.symbol]),),
-                tuple(self.credits_cell(s.pays * m.total_bet(lv)) for lv in m.bet_levels),
+                tuple(self.credits_cell(s.pays * m.scatter_bet(lv)) for lv in m.bet_levels),
             )
             for s in m.scatter_pays
         )
+        rule = "scatter_rule_line_bet" if m.rules.scatter_unit == "line_bet" else "scatter_rule"
+        paragraphs = [tr.t(rule, symbol=s) for s in symbols]
+        if m.rules.exclusive_scatters:
+            paragraphs.append(
+                tr.t("exclusive_scatters", symbols=", ".join(m.rules.exclusive_scatters))
+            )
         return Section(
             tr.t("scatter_pays"),
-            tuple(tr.t("scatter_rule", symbol=s) for s in symbols),
+            tuple(paragraphs),
             columns=(tr.t("sequence"), *self.level_columns()),
             rows=rows,
         )
@@ -280,9 +311,23 @@ class _Glass:
                 awards=awards,
             )
         ]
-        if fs.multiplier > 1:
+        if fs.options:
+            choices = "; ".join(
+                tr.t("free_spins_option", spins=o.spins[0][1], multiplier=o.multiplier)
+                for o in fs.options
+            )
+            text = [
+                tr.t(
+                    "free_spins_trigger",
+                    count=fs.trigger.count,
+                    symbol=fs.trigger.symbol,
+                    awards=tr.t("free_spins_options", options=choices),
+                )
+            ]
+        elif fs.multiplier > 1:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
-        text.append(tr.t("free_spins_retrigger" if fs.retrigger else "free_spins_no_retrigger"))
+        retrigger = "free_spins_retrigger_once" if fs.retrigger_once else "free_spins_retrigger"
+        text.append(tr.t(retrigger if fs.retrigger else "free_spins_no_retrigger"))
         if fs.max_spins is not None:
             text.append(tr.t("free_spins_max", spins=fs.max_spins))
         if fs.strips is not None:

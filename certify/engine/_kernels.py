@@ -20,12 +20,14 @@ N_OUT = 7
 
 @jit(inline="always")
 def ways_win(
-    stops, ways_sum, entry_len, family, credits, fam_len, fam_win, fam_entry, awards, count
+    stops, ways_sum, entry_len, family, rank, credits, fam_len, fam_win, fam_entry, awards, count
 ):
     """Sum of ways wins of one spin: each family pays its longest matching entry.
 
     ``ways_sum[r, stop, e]``: the ways (multiplied) entry ``e`` finds on reel
-    ``r`` at ``stop`` (see :func:`certify.engine.tables.ways_sums`).
+    ``r`` at ``stop`` (see :func:`certify.engine.tables.ways_sums`). Among a
+    family's longest entries the one of highest base value (``rank`` x ways)
+    pays ``credits`` x ways (the free spins' own credits may differ).
     """
     fam_len[:] = 0
     fam_win[:] = 0
@@ -37,7 +39,7 @@ def ways_win(
                 break
         if prod > 0:
             f = family[e]
-            w = credits[e] * prod
+            w = rank[e] * prod
             if entry_len[e] > fam_len[f] or (entry_len[e] == fam_len[f] and w > fam_win[f]):
                 fam_len[f] = entry_len[e]
                 fam_win[f] = w
@@ -45,18 +47,36 @@ def ways_win(
     total = 0
     for f in range(fam_len.shape[0]):
         if fam_len[f] > 0:
-            total += fam_win[f]
+            e = fam_entry[f]
+            if rank[e] == credits[e]:
+                total += fam_win[f]
+            else:  # the free spins' own credits: the ways once more
+                prod = 1
+                for r in range(entry_len[e]):
+                    prod *= ways_sum[r, stops[r], e]
+                total += credits[e] * prod
             if count:
-                awards[fam_entry[f]] += 1
+                awards[e] += 1
     return total
 
 
 @jit(inline="always")
-def scatter_win(counts, scatter_pay):
-    """Scatter pays: for each counted symbol, the pay of its highest reached count."""
+def scatter_win(counts, scatter_pay, excl):
+    """Scatter pays: for each counted symbol, the pay of its highest reached count.
+
+    Of the exclusive scatters (``excl[c]`` = 1, first in the counted order)
+    only the first that pays, pays.
+    """
     total = 0
+    taken = False
     for c in range(scatter_pay.shape[0]):
-        total += scatter_pay[c, counts[c]]
+        pay = scatter_pay[c, counts[c]]
+        if excl[c] != 0:
+            if taken:
+                pay = 0
+            elif pay > 0:
+                taken = True
+        total += pay
     return total
 
 
@@ -71,11 +91,18 @@ def bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3):
 
 
 @jit(inline="always")
-def scatter_packed(packed, scatter_pay):
+def scatter_packed(packed, scatter_pay, excl):
     """Scatter pays of a packed counts word (see :func:`scatter_win`)."""
     total = 0
+    taken = False
     for c in range(scatter_pay.shape[0]):
-        total += scatter_pay[c, count_field(packed, c)]
+        pay = scatter_pay[c, count_field(packed, c)]
+        if excl[c] != 0:
+            if taken:
+                pay = 0
+            elif pay > 0:
+                taken = True
+        total += pay
     return total
 
 
@@ -107,6 +134,7 @@ def ways_spin(
     counts_pack,
     entry_len,
     family,
+    rank,
     credits,
     fam_len,
     fam_win,
@@ -116,7 +144,17 @@ def ways_spin(
 ):
     """Ways credits of one spin on reel set ``ps`` and its packed counts."""
     win = ways_win(
-        stops, ways_sum[ps], entry_len, family, credits, fam_len, fam_win, fam_entry, awards, count
+        stops,
+        ways_sum[ps],
+        entry_len,
+        family,
+        rank,
+        credits,
+        fam_len,
+        fam_win,
+        fam_entry,
+        awards,
+        count,
     )
     packed = np.uint64(0)
     for r in range(stops.shape[0]):
@@ -156,7 +194,7 @@ def simulate_chunks(  # noqa: C901
     game,
     hist,
     out,
-    out_sq,  # noqa: C901
+    out_sq,
     out_classes,
     out_awards,
     out_hist,
@@ -177,19 +215,28 @@ def simulate_chunks(  # noqa: C901
     the entries paid by lines alive after the prefix, shifted by one (slot 0:
     no entry); the second half of both rows holds the free spins' counts.
     """
-    set_of, window, length, total_weight, lookup, cumulative, counts_pack, mode = reels[:8]
-    ways_sum = reels[8]
-    depth, head_first, head, combos = px[0], px[1], px[2], px[3]
-    alive_line, alive_state = px[4], px[5]
-    tail_on, tail_counts, tail_sym, prefix_rows, tail_pairs = px[6], px[7], px[8], px[9], px[10]
-    credits, scatter_pay, bonus_pay = level[4], level[5], level[6]
-    step, pair, win1, entry1 = level[8], level[9], level[10], level[11]
-    alarm_add, alarm_mask = level[12], level[13]
-    paylines, entry_len, family = game[0], game[3], game[4]
-    fs_counted, fs_min, fs_spins, fs_mult = game[5], game[6], game[7], game[8]
-    fs_retrigger, fs_max = game[9], game[10]
-    bonus_counted, bonus_min, bonus_cum, n_families = game[11], game[12], game[13], game[14]
-    edges, small_bins = hist
+    set_of, window, length = reels.set_of, reels.window, reels.length
+    total_weight, lookup, cumulative = reels.total_weight, reels.lookup, reels.cumulative
+    counts_pack, mode, ways_sum = reels.counts_pack, reels.mode, reels.ways_sum
+    depth, head_first, head, combos = px.depth, px.head_first, px.head, px.combos
+    alive_line, alive_state = px.alive_line, px.alive_state
+    tail_on, tail_counts, tail_sym = px.tail_on, px.tail_counts, px.tail_sym
+    prefix_rows, tail_pairs = px.prefix_rows, px.tail_pairs
+    credits, scatter_pay, bonus_pay = level.credits, level.scatter_pay, level.bonus_pay
+    step, pair, win1, entry1 = level.step, level.pair, level.win1, level.entry1
+    alarm_add, alarm_mask = level.alarm_add, level.alarm_mask
+    paylines, entry_len, family = game.paylines, game.entry_len, game.family
+    fs_counted, fs_min, fs_spins, fs_mult = (
+        game.fs_counted,
+        game.fs_min,
+        game.fs_spins,
+        game.fs_mult,
+    )
+    fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
+    bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
+    scatter_excl, cap = game.scatter_excl, level.cap
+    n_families = game.n_families
+    edges, small_bins = hist.edges, hist.small_bins
     n_classes = out_classes.shape[1] // 2
     n_entries = out_awards.shape[1] // 2 - 1
     for c in prange(states.shape[0]):
@@ -215,6 +262,7 @@ def simulate_chunks(  # noqa: C901
         total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
         s_sq = 0.0
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
+        retriggers = 0
         n = chunk_spins[c]
         while True:
             if remaining > 0:
@@ -223,6 +271,8 @@ def simulate_chunks(  # noqa: C901
                 n_fs_spins += 1
             else:
                 if played > 0:
+                    if cap > 0 and win > cap:
+                        win = cap
                     total += win
                     s_sq += float(win) * float(win)
                     if win > 0 or triggered:
@@ -345,7 +395,8 @@ def simulate_chunks(  # noqa: C901
                     counts_pack,
                     entry_len,
                     family,
-                    credits,
+                    credits[0],
+                    credits[fs],
                     fam_len,
                     fam_win,
                     fam_entry,
@@ -353,10 +404,10 @@ def simulate_chunks(  # noqa: C901
                     fs == 0,
                 )
             # a scatter pay, bonus or free-spin trigger needs some count at its
-            # threshold: one SWAR test of the packed counts (``alarm`` in level_args)
+            # threshold: one SWAR test of the packed counts (``alarm_words`` in kernel_inputs)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
             if alarm:
-                spin += scatter_packed(packed, scatter_pay)
+                spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
             win += spin * fs_mult if fs else spin
             if not alarm:
                 continue
@@ -374,10 +425,12 @@ def simulate_chunks(  # noqa: C901
                         n_fs += 1
                         remaining = fs_spins[seen]
                         awarded = remaining
-                    elif fs_retrigger:
+                        retriggers = fs_retriggers  # -1: unlimited
+                    elif retriggers != 0:
                         add = fs_added(seen, fs_spins, fs_max, awarded)
                         remaining += add
                         awarded += add
+                        retriggers -= 1
         out[c, OUT_SPINS] = n
         out[c, OUT_WIN] = total
         out[c, OUT_HITS] = hits
@@ -397,12 +450,23 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
 
     A test hook running the simulation kernel's own spin evaluation.
     """
-    set_of, window, length, counts_pack = reels[0], reels[1], reels[2], reels[6]
-    credits, step, pair, win1, entry1 = level[4], level[8], level[9], level[10], level[11]
-    paylines, entry_len, family, n_families = game[0], game[3], game[4], game[14]
+    set_of, window, length, counts_pack = (
+        reels.set_of,
+        reels.window,
+        reels.length,
+        reels.counts_pack,
+    )
+    credits, step, pair = level.credits, level.step, level.pair
+    win1, entry1 = level.win1, level.entry1
+    paylines, entry_len, family, n_families = (
+        game.paylines,
+        game.entry_len,
+        game.family,
+        game.n_families,
+    )
     for i in prange(stop_rows.shape[0]):
-        classes = np.zeros(px[3].shape[0], dtype=np.int64)  # classes <= combos
-        awards = np.zeros(credits.shape[0] + 1, dtype=np.int64)
+        classes = np.zeros(px.combos.shape[0], dtype=np.int64)  # classes <= combos
+        awards = np.zeros(level.win1.shape[0] + credits.shape[1] + 1, dtype=np.int64)
         fam_len = np.zeros(n_families, dtype=np.int64)
         fam_win = np.zeros(n_families, dtype=np.int64)
         fam_entry = np.zeros(n_families, dtype=np.int64)
@@ -418,15 +482,15 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
                 pair,
                 win1,
                 entry1,
-                px[0],
-                px[1],
-                px[2],
-                px[3],
-                px[4],
-                px[5],
-                px[6],
-                px[7],
-                px[8],
+                px.depth,
+                px.head_first,
+                px.head,
+                px.combos,
+                px.alive_line,
+                px.alive_state,
+                px.tail_on,
+                px.tail_counts,
+                px.tail_sym,
                 counts_pack,
                 classes,
                 0,
@@ -437,11 +501,12 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
             out[i], out_packed[i] = ways_spin(
                 set_of[fs],
                 stops,
-                reels[8],
+                reels.ways_sum,
                 counts_pack,
                 entry_len,
                 family,
-                credits,
+                credits[0],
+                credits[fs],
                 fam_len,
                 fam_win,
                 fam_entry,
@@ -474,9 +539,20 @@ def replay_stops(state, n, ps, reels, px, out, fast):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
         if fast is not None:
-            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(px[9][ps], px[10][ps], s0, s1, s2, s3)
-            decode_stops(row, pair, px[0][ps], reels[2][ps], out[i])
+            row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(
+                px.prefix_rows[ps], px.tail_pairs[ps], s0, s1, s2, s3
+            )
+            decode_stops(row, pair, px.depth[ps], reels.length[ps], out[i])
         else:
             s0, s1, s2, s3 = draw_spin(
-                s0, s1, s2, s3, ps, reels[3], reels[4], reels[5], reels[7], out[i]
+                s0,
+                s1,
+                s2,
+                s3,
+                ps,
+                reels.total_weight,
+                reels.lookup,
+                reels.cumulative,
+                reels.mode,
+                out[i],
             )

@@ -21,6 +21,12 @@ import numpy as np
 
 from certify._numba import jit
 
+# the words of a combo record (``PrefixTables.combos``): meta (class in bits
+# 0-15, extra alive lines in 16-23, first extra line in 24-47, first alive
+# line in 48-63), settled credits, packed counted symbols, first line's state
+COMBO_META, COMBO_WIN, COMBO_COUNTS, COMBO_STATE = range(4)
+COMBO_WORDS = 4
+
 
 @jit
 def build_prefix(
@@ -33,6 +39,7 @@ def build_prefix(
     state_entry,
     counted,
     depth,
+    start,
     alive_n,
     alive_line,
     alive_state,
@@ -54,7 +61,7 @@ def build_prefix(
             rest //= length[r]
         n_alive, n_paid = 0, 0
         for line in range(n_lines):
-            st = 0
+            st = start
             for r in range(depth):
                 st = trans[st, window[r, stops[r], paylines[line, r]]]
                 if not live[st]:
@@ -129,6 +136,66 @@ def finish_line(ps, line, st, d, stops, window, paylines, step, pair, suffix, ta
 
 
 @jit(inline="always")
+def combo_class(meta):
+    """Class of a combo (its settled wins, entries and counted symbols)."""
+    return field(meta, 0, 16)
+
+
+@jit(inline="always")
+def combo_extra_n(meta):
+    """Number of alive lines of a combo after its first."""
+    return field(meta, 16, 8)
+
+
+@jit(inline="always")
+def combo_first_extra(meta):
+    """Index in ``alive_line`` / ``alive_state`` of a combo's second alive line."""
+    return field(meta, 24, 24)
+
+
+@jit(inline="always")
+def combo_line0(meta):
+    """A combo's first alive line (any line when none is alive: its state is null)."""
+    return np.int64(meta >> np.uint64(48))
+
+
+@jit(inline="always")
+def finish_combo(
+    ps,
+    combo,
+    suffix,
+    combos,
+    alive_line,
+    alive_state,
+    tail_sym,
+    pair,
+    win1,
+    entry1,
+    w,
+    awards,
+    award_base,
+):
+    """Credits of a combo finished by the stop pair ``suffix`` of the last two reels.
+
+    The combo's settled credits plus each alive line finished by one lookup
+    of the two-reel automaton ``pair``; each line's paying entry is counted
+    with weight ``w`` in ``awards[award_base + entry + 1]`` (slot
+    ``award_base``: no entry). Shared by the simulation (``w`` = 1) and the
+    exact calculator's combo sums (``w`` = the combination's weight).
+    """
+    meta = combos[combo, COMBO_META]
+    st = np.int64(pair[combos[combo, COMBO_STATE], tail_sym[ps, suffix, combo_line0(meta)]])
+    win = np.int64(combos[combo, COMBO_WIN]) + win1[st]
+    awards[award_base + entry1[st]] += w
+    first = combo_first_extra(meta)
+    for a in range(first, first + combo_extra_n(meta)):
+        st = np.int64(pair[alive_state[a], tail_sym[ps, suffix, alive_line[a]]])
+        win += win1[st]
+        awards[award_base + entry1[st]] += w
+    return win
+
+
+@jit(inline="always")
 def tail_spin(
     ps,
     combo,
@@ -151,17 +218,23 @@ def tail_spin(
     ``combo`` is the prefix's combo, ``suffix`` the stop pair of the last two
     reels; each line is finished by one lookup of the two-reel automaton.
     """
-    meta = combos[combo, 0]
-    class_hits[hit_base + field(meta, 0, 16)] += 1
-    packed = combos[combo, 2] + tail_counts[ps, suffix]
-    st = np.int64(pair[combos[combo, 3], tail_sym[ps, suffix, meta >> np.uint64(48)]])
-    win = np.int64(combos[combo, 1]) + win1[st]
-    awards[award_base + entry1[st]] += 1
-    first = field(meta, 24, 24)
-    for a in range(first, first + field(meta, 16, 8)):
-        st = np.int64(pair[alive_state[a], tail_sym[ps, suffix, alive_line[a]]])
-        win += win1[st]
-        awards[award_base + entry1[st]] += 1
+    class_hits[hit_base + combo_class(combos[combo, COMBO_META])] += 1
+    packed = combos[combo, COMBO_COUNTS] + tail_counts[ps, suffix]
+    win = finish_combo(
+        ps,
+        combo,
+        suffix,
+        combos,
+        alive_line,
+        alive_state,
+        tail_sym,
+        pair,
+        win1,
+        entry1,
+        1,
+        awards,
+        award_base,
+    )
     return win, packed
 
 
@@ -199,10 +272,10 @@ def lines_spin(
     in for it, is finished without a branch); returns (credits, packed counts).
     """
     combo = np.int64(head[prefix_row(ps, stops, length, depth, head_first)])
-    meta = combos[combo, 0]
-    class_hits[hit_base + field(meta, 0, 16)] += 1
-    win = np.int64(combos[combo, 1])
-    packed = combos[combo, 2]
+    meta = combos[combo, COMBO_META]
+    class_hits[hit_base + combo_class(meta)] += 1
+    win = np.int64(combos[combo, COMBO_WIN])
+    packed = combos[combo, COMBO_COUNTS]
     d = depth[ps]
     suffix = -1
     n_reels = stops.shape[0]
@@ -216,8 +289,8 @@ def lines_spin(
             packed += counts_pack[ps, r, stops[r]]
     st = finish_line(
         ps,
-        np.int64(meta >> np.uint64(48)),
-        np.int64(combos[combo, 3]),
+        combo_line0(meta),
+        np.int64(combos[combo, COMBO_STATE]),
         d,
         stops,
         window,
@@ -229,8 +302,8 @@ def lines_spin(
     )
     win += win1[st]
     awards[award_base + entry1[st]] += 1
-    first = field(meta, 24, 24)
-    for a in range(first, first + field(meta, 16, 8)):
+    first = combo_first_extra(meta)
+    for a in range(first, first + combo_extra_n(meta)):
         st = finish_line(
             ps,
             np.int64(alive_line[a]),

@@ -19,7 +19,14 @@ from pathlib import Path
 import numpy as np
 
 from certify._numba import SOURCES_DIGEST
-from certify.engine._prefix import build_prefix
+from certify.engine._prefix import (
+    COMBO_COUNTS,
+    COMBO_META,
+    COMBO_STATE,
+    COMBO_WIN,
+    COMBO_WORDS,
+    build_prefix,
+)
 
 # Budget per reel set. Measured on the reference game (52 stops): reels 1-3
 # tables with 28-byte rows (3.9 MB) lost to reels 1-2 tables whose spins walk
@@ -33,10 +40,6 @@ MAX_PREFIX_BYTES = int(os.environ.get("SLOTCERT_PREFIX_BYTES", 8 << 20))
 MAX_DEPTH = 3
 MAX_TAIL_BYTES = 256 * 1024  # tail table of the last two reels' stop pairs
 ROW_BYTES = 2  # uint16 combo index per prefix
-
-
-COMBO_META, COMBO_WIN, COMBO_COUNTS, COMBO_STATE = range(4)
-COMBO_WORDS = 4
 
 
 @dataclass(frozen=True)
@@ -80,22 +83,6 @@ class PrefixTables:
     prefix_rows: np.ndarray
     tail_pairs: np.ndarray
 
-    def as_tuple(self) -> tuple:
-        """What the kernels take (``class_entries`` is applied after them)."""
-        return (
-            self.depth,
-            self.head_first,
-            self.head,
-            self.combos,
-            self.alive_line,
-            self.alive_state,
-            self.tail_on,
-            self.tail_counts,
-            self.tail_sym,
-            self.prefix_rows,
-            self.tail_pairs,
-        )
-
     @property
     def n_classes(self) -> int:
         """Number of classes."""
@@ -130,6 +117,17 @@ class PrefixTables:
         return self.alive_total / max(self.head.shape[0], 1)
 
 
+def meta_field(combos: np.ndarray, shift: int, width: int) -> np.ndarray:
+    """Bits ``shift .. shift + width - 1`` of every combo's meta word (numpy)."""
+    meta = combos[:, COMBO_META]
+    return ((meta >> np.uint64(shift)) & np.uint64((1 << width) - 1)).astype(np.int64)
+
+
+def combo_classes(combos: np.ndarray) -> np.ndarray:
+    """The class of every combo (meta bits 0-15)."""
+    return meta_field(combos, 0, 16)
+
+
 def pack_counts(counts: np.ndarray) -> np.ndarray:
     """Counted-symbol counts (..., k) as one uint64 each, 8 bits per symbol."""
     shifts = (8 * np.arange(counts.shape[-1])).astype(np.uint64)
@@ -157,7 +155,7 @@ def unique_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _raw_rows(
-    window, length, paylines, trans, live, state_win, state_entry, counted, depth
+    window, length, paylines, trans, live, state_win, state_entry, counted, depth, start
 ) -> tuple:
     """Fixed-width rows of one reel set at ``depth``."""
     rows = int(np.prod(length[:depth])) if depth else 1
@@ -178,6 +176,7 @@ def _raw_rows(
         state_entry,
         counted,
         depth,
+        start,
         alive_n,
         alive_line,
         alive_state,
@@ -210,6 +209,7 @@ def build_prefix_tables(
     n_entries: int,
     depth: int | None = None,
     pairs: bool = True,
+    starts: tuple[int, ...] | None = None,
 ) -> PrefixTables:
     """Prefix tables of the reel sets ``(window, length, counted)`` of a lines game.
 
@@ -217,14 +217,17 @@ def build_prefix_tables(
     takes the deepest whose rows fit :data:`MAX_PREFIX_BYTES` (a spin reads one
     set's table at a time; its combos are few). ``pairs``: whether the level
     has a two-reel automaton (see :func:`certify.engine.tables.finishing_automaton`),
-    which the tail tables need.
+    which the tail tables need. ``starts``: the automaton state each set's
+    lines start in (default 0; free spins that pay from their own tables
+    start in their own part of the automaton).
     """
+    starts = starts or (0,) * len(sets)
     depths = [
         choose_depth(length, paylines.shape[0]) if depth is None else depth for _, length, _ in sets
     ]
     raw = [
-        _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d)
-        for (window, length, counted), d in zip(sets, depths)
+        _raw_rows(window, length, paylines, trans, live, state_win, state_entry, counted, d, st)
+        for (window, length, counted), d, st in zip(sets, depths, starts)
     ]
     tails = tail_tables(sets, depths, paylines, trans.shape[1], pairs)
     tables = _pack(raw, depths, state_win, state_entry, n_entries, tails)
@@ -239,6 +242,7 @@ def build_prefix_tables(
             n_entries,
             max(max(depths) - 1, 0),
             pairs,
+            starts,
         )
     return tables
 
@@ -395,24 +399,25 @@ def consistent(
     damaged or foreign file under the right name) is used only if this holds.
     """
     sets = len(lengths)
-    if px.depth.shape != (sets,) or px.head_first.shape != (sets,) or px.combos.ndim != 2:
+    if px.depth.shape != (sets,) or px.head_first.shape != (sets,):
         return False
     rows = [int(np.prod(ln[:d])) for ln, d in zip(lengths, px.depth.tolist())]
-    meta = px.combos[:, 0]
-    first = (meta >> np.uint64(24)) & np.uint64((1 << 24) - 1)
-    extra = (meta >> np.uint64(16)) & np.uint64(255)
+    if px.combos.ndim != 2 or px.combos.shape[1] != COMBO_WORDS:
+        return False
+    first = meta_field(px.combos, 24, 24)
+    extra = meta_field(px.combos, 16, 8)
+    line0 = meta_field(px.combos, 48, 16)
     return bool(
         px.head_first.tolist() == np.concatenate([[0], np.cumsum(rows)[:-1]]).tolist()
         and px.head.shape == (sum(rows),)
-        and px.combos.shape[1] == COMBO_WORDS
         and int(px.head.max(initial=0)) < px.combos.shape[0]
         and int((first + extra).max(initial=0)) <= px.alive_line.shape[0]
         and px.alive_line.shape == px.alive_state.shape
         and int(px.alive_line.max(initial=0)) < n_lines
-        and int((meta >> np.uint64(48)).max(initial=0)) < n_lines
-        and int((meta & np.uint64(0xFFFF)).max(initial=0)) < px.class_entries.shape[0]
+        and int(line0.max(initial=0)) < n_lines
+        and int(combo_classes(px.combos).max(initial=0)) < px.class_entries.shape[0]
         and int(px.alive_state.max(initial=0)) < trans.shape[0]
-        and int(px.combos[:, 3].max(initial=0)) <= trans.shape[0]  # the null state
+        and int(px.combos[:, COMBO_STATE].max(initial=0)) <= trans.shape[0]  # the null state
         and px.tail_sym.shape[:2] == px.tail_counts.shape
         and px.tail_on.shape == (sets,)
         and int(px.tail_sym.max(initial=0)) < trans.shape[1] ** 2
@@ -429,6 +434,7 @@ def cached_prefix_tables(
     n_entries: int,
     depth: int | None = None,
     pairs: bool = True,
+    starts: tuple[int, ...] | None = None,
 ) -> PrefixTables:
     """:func:`build_prefix_tables`, kept on disk (``.npz``, no pickle) between processes.
 
@@ -438,10 +444,13 @@ def cached_prefix_tables(
     folder = cache_dir()
     if folder is None:
         return build_prefix_tables(
-            sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs
+            sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs, starts
         )
     arrays = [a for s in sets for a in s] + [paylines, trans, live, state_win, state_entry]
-    path = folder / f"prefix-{_cache_key(arrays, (n_entries, depth, pairs))}.npz"
+    scalars = (
+        (n_entries, depth, pairs) if not any(starts or ()) else (n_entries, depth, pairs, starts)
+    )
+    path = folder / f"prefix-{_cache_key(arrays, scalars)}.npz"
     with (
         contextlib.suppress(OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile),
         np.load(path, allow_pickle=False) as stored,
@@ -451,7 +460,7 @@ def cached_prefix_tables(
         if consistent(loaded, [length for _, length, _ in sets], paylines.shape[0], trans):
             return loaded
     tables = build_prefix_tables(
-        sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs
+        sets, paylines, trans, live, state_win, state_entry, n_entries, depth, pairs, starts
     )
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)

@@ -10,19 +10,19 @@ import numba
 import numpy as np
 
 from certify.engine import _kernels as k
-from certify.engine.prefix import PrefixTables, cached_prefix_tables, pack_counts
-from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
-from certify.engine.tables import (
-    HIST_BINS,
-    GameTables,
-    LevelTables,
-    ReelSet,
-    compile_machine,
-    ways_sums,
+from certify.engine.kernel_inputs import (
+    game_inputs,
+    hist_inputs,
+    level_inputs,
+    prefix_inputs,
+    prefix_tables,
+    reel_inputs,
+    reel_sets,
 )
+from certify.engine.prefix import PrefixTables
+from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
+from certify.engine.tables import HIST_BINS, GameTables, compile_machine
 from certify.model.schema import Machine
-
-SMALL_WINS = 4096  # wins below this many credits find their histogram bin in a table
 
 
 @dataclass
@@ -91,129 +91,6 @@ class SimulationResult:
         self.histogram = self.histogram + hist.sum(axis=0)
 
 
-def reel_sets(t: GameTables) -> list[ReelSet]:
-    """The distinct reel sets of a game: base, then the free-spin strips if their own."""
-    return [t.base] if t.free is t.base else [t.base, t.free]
-
-
-def _stack(arrays: list[np.ndarray]) -> np.ndarray:
-    """Stack per-set arrays, zero-padding the trailing axes to a common shape."""
-    shape = np.max([a.shape for a in arrays], axis=0)
-    out = np.zeros((len(arrays), *shape), dtype=arrays[0].dtype)
-    for i, a in enumerate(arrays):
-        out[i][tuple(slice(0, n) for n in a.shape)] = a
-    return out
-
-
-def reel_args(t: GameTables) -> tuple:
-    """The reel-set tuple the kernels take, every set stacked on a first axis.
-
-    (set of base / free spins, window, length, total weight, draw -> stop
-    lookup, cumulative weights, packed counted symbols, draw mode, ways per
-    reel, stop and entry of a ways game).
-    """
-    sets = reel_sets(t)
-    weighted = any(s.weighted for s in sets)
-    mode = 0 if not weighted else (1 if all(s.lookup.shape[1] > 1 for s in sets) else 2)
-    cumulative = _stack([s.cumulative for s in sets])
-    for i, s in enumerate(sets):  # padding must sort after every draw
-        cumulative[i, :, s.cumulative.shape[1] :] = s.total_weight[:, None]
-    return (
-        np.array([0, len(sets) - 1], dtype=np.int64),
-        _stack([s.window for s in sets]),
-        _stack([s.length for s in sets]),
-        _stack([s.total_weight for s in sets]),
-        _stack([s.lookup for s in sets]),
-        cumulative,
-        _stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]),
-        mode,
-        _stack(
-            [
-                ways_sums(s.window, t.ways_match)
-                if t.is_ways
-                else np.zeros((1, 1, 1), dtype=np.int64)
-                for s in sets
-            ]
-        ),
-    )
-
-
-def level_args(level: LevelTables, t: GameTables) -> tuple:
-    """The bet-level tuple the kernels take (flat: parallel loops take no nested tuples)."""
-    return (
-        level.trans,
-        level.live,
-        level.state_win,
-        level.state_entry,
-        level.credits,
-        level.scatter_pay,
-        level.bonus_pay,
-        level.total_bet,
-        *level.finishing,
-        *alarm_words(level, t),
-    )
-
-
-def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64]:
-    """Words (add, mask) that flag a spin whose counted symbols may pay or trigger.
-
-    ``(packed + add) & mask`` is non-zero when some counted symbol reaches a
-    count that pays a scatter or triggers the bonus or free spins.
-    Each 8-bit count field gets 128 - threshold added, so its top bit is set
-    exactly when count >= threshold (counts stay below 128: no carries).
-    """
-    add, mask = 0, 0
-    for c in range(len(t.counted_names)):
-        paying = np.nonzero(level.scatter_pay[c])[0]
-        limits = [int(paying[0])] if paying.size else []
-        limits += [t.bonus_min] if c == t.bonus_counted else []
-        limits += [t.fs_min] if c == t.fs_counted else []
-        if limits:
-            add |= (128 - min(limits)) << (8 * c)
-            mask |= 128 << (8 * c)
-    return np.uint64(add), np.uint64(mask)
-
-
-def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
-    """The prefix tables of a level (built once per game and level, then cached)."""
-    if level_index not in t.prefix_cache:
-        lt = t.levels[level_index]
-        sets = [(s.window, s.length, s.counted) for s in reel_sets(t)]
-        t.prefix_cache[level_index] = cached_prefix_tables(
-            sets,
-            t.paylines,
-            lt.trans,
-            lt.live,
-            lt.state_win,
-            lt.state_entry,
-            len(t.machine.pays),
-            depth=0 if t.is_ways else None,
-            pairs=lt.finishing[1].shape[1] > 1,
-        )
-    return t.prefix_cache[level_index]
-
-
-def hist_edges(total_bet: int) -> np.ndarray:
-    """Smallest win (credits) of each histogram bin.
-
-    Bin k >= 1 holds wins in [2^(k-11), 2^(k-10)) x total bet; bin 1 also
-    takes anything smaller, the last bin anything larger.
-    """
-    edges = np.zeros(HIST_BINS, dtype=np.int64)
-    for b in range(1, HIST_BINS):
-        edges[b] = -(-(total_bet << max(b - 11, 0)) // (1 << max(11 - b, 0)))
-    edges[1] = 1
-    return edges
-
-
-def hist_args(total_bet: int) -> tuple:
-    """(edges, bin of every win below 4096 credits): the histogram tuple of the kernel."""
-    edges = hist_edges(total_bet)
-    small = np.searchsorted(edges, np.arange(SMALL_WINS), side="right") - 1
-    small[0] = 0
-    return edges, small.astype(np.uint8)
-
-
 def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     """1 when every reel set of a lines game takes the two-draw fast path, else None.
 
@@ -234,27 +111,6 @@ def ways_flag(t: GameTables) -> int | None:
     return 1 if t.is_ways else None
 
 
-def game_args(t: GameTables) -> tuple:
-    """The game tuple the kernels take."""
-    return (
-        t.paylines,
-        t.is_ways,
-        t.ways_match,
-        t.entry_len,
-        t.ways_family,
-        t.fs_counted,
-        t.fs_min,
-        t.fs_spins,
-        t.fs_mult,
-        t.fs_retrigger,
-        t.fs_max,
-        t.bonus_counted,
-        t.bonus_min,
-        t.bonus_weight_cum,
-        int(t.ways_family.max(initial=0)) + 1,
-    )
-
-
 def run_chunks(
     tables: GameTables,
     level_index: int,
@@ -269,21 +125,22 @@ def run_chunks(
     """
     n = sizes.shape[0]
     px = prefix_tables(tables, level_index)
-    n_entries = len(tables.machine.pays)
+    lt = tables.levels[level_index]
+    n_keys = lt.n_keys  # award keys: the entries, then pairs a both-ways line pays
     states = chunk_states(seed, first_chunk, n, stream)
     out = np.zeros((n, k.N_OUT), dtype=np.int64)
     sq = np.zeros(n, dtype=np.float64)
     classes = np.zeros((n, 2 * px.n_classes), dtype=np.int64)
-    awards = np.zeros((n, 2 * (n_entries + 1)), dtype=np.int64)
+    awards = np.zeros((n, 2 * (n_keys + 1)), dtype=np.int64)
     hist = np.zeros((n, HIST_BINS), dtype=np.int64)
     k.simulate_chunks(
         states,
         sizes,
-        reel_args(tables),
-        px.as_tuple(),
-        level_args(tables.levels[level_index], tables),
-        game_args(tables),
-        hist_args(tables.levels[level_index].total_bet),
+        reel_inputs(tables),
+        prefix_inputs(px),
+        level_inputs(lt, tables),
+        game_inputs(tables),
+        hist_inputs(lt.total_bet),
         out,
         sq,
         classes,
@@ -292,8 +149,8 @@ def run_chunks(
         ways_flag(tables),
         fast_flag(tables, px),
     )
-    base_awards = awards[:, 1 : n_entries + 1] + classes[:, : px.n_classes] @ px.class_entries
-    return out, sq, base_awards, hist
+    base_keys = awards[:, 1 : n_keys + 1] + classes[:, : px.n_classes] @ px.class_entries
+    return out, sq, base_keys @ lt.award_keys, hist
 
 
 def simulate(

@@ -5,7 +5,9 @@ Nothing here runs per spin: it is done once per machine and bet level.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,6 +17,15 @@ from certify.model.schema import Machine
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
 WEIGHT_LOOKUP_MAX = 1 << 16
+
+
+class Finishing(NamedTuple):
+    """The line automaton as lines are finished (see :func:`finishing_automaton`)."""
+
+    step: np.ndarray  # (states + 1, symbols) one reel; dead states stay put
+    pair: np.ndarray  # (states + 1, symbols^2) two reels at once, or a (1, 1) dummy
+    win1: np.ndarray  # (states + 1,) credits of the final state
+    entry1: np.ndarray  # (states + 1,) paying entry + 1 (0: none)
 
 
 @dataclass(frozen=True)
@@ -56,14 +67,24 @@ class LevelTables:
     level: int
     total_bet: int
     credits: np.ndarray  # (n_entries,) credits per line/way
-    trans: np.ndarray  # lines: automaton
+    trans: np.ndarray  # lines: automaton (base states, then the free spins' own if any)
     live: np.ndarray
     state_win: np.ndarray
-    state_entry: np.ndarray
+    state_entry: np.ndarray  # award key of a settled state (-1 none), see award_keys
     scatter_pay: np.ndarray  # (n_counted, max_count + 1) credits at this level
     bonus_pay: np.ndarray  # (n_awards,) credits
-    finishing: tuple = field(compare=False)  # lines: see finishing_automaton
+    finishing: Finishing = field(compare=False)  # lines: see finishing_automaton
     signature: tuple = field(default=())
+    credits_fs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    scatter_pay_fs: np.ndarray = field(default_factory=lambda: np.zeros((1, 1), dtype=np.int64))
+    start: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    award_keys: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    cap: int = 0  # win cap in credits (0: none)
+
+    @property
+    def n_keys(self) -> int:
+        """Award keys a settled line state may pay (entries, then pairs of both-ways lines)."""
+        return int(self.award_keys.shape[0])
 
 
 @dataclass(frozen=True)
@@ -80,7 +101,7 @@ class GameTables:
     fs_counted: int  # index in counted (-1 none)
     fs_min: int
     fs_spins: np.ndarray  # (max_count + 1,) spins awarded by count
-    fs_mult: int
+    fs_mult: int  # the feature's multiplier
     fs_retrigger: bool
     fs_max: int  # 0 = no cap
     bonus_counted: int
@@ -89,8 +110,27 @@ class GameTables:
     ways_match: np.ndarray  # (n_entries, reels, n_symbols) multiplier or 0
     ways_family: np.ndarray  # (n_entries,) family id (entries sharing a first token)
     entry_len: np.ndarray  # (n_entries,)
-    levels: list[LevelTables]
+    levels: tuple[LevelTables, ...]
     prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    fs_own_pays: bool = False  # free spins pay from their own premultiplied tables
+    fs_retrigger_once: bool = False
+    scatter_excl: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+
+    @property
+    def fs_spin_mult(self) -> int:
+        """What the kernels multiply a free spin's line and scatter win by.
+
+        1 when the free spins pay from their own tables, premultiplied entry by
+        entry (some entry is not multiplied in the feature), else the multiplier.
+        """
+        return 1 if self.fs_own_pays else self.fs_mult
+
+    @property
+    def fs_retriggers(self) -> int:
+        """Retriggers allowed in one feature: 0, 1 (``"once"``) or -1 (unlimited)."""
+        if not self.fs_retrigger:
+            return 0
+        return 1 if self.fs_retrigger_once else -1
 
 
 MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
@@ -105,8 +145,11 @@ def compile_machine(machine: Machine) -> GameTables:
     base = _reel_set(machine.strips, machine.weights, machine.rows, ids, counted)
     fs = machine.free_spins
     free = base
+    own_pays = fs is not None and any(not e.free_spins_multiplier for e in machine.pays)
     if fs is not None and fs.strips is not None:
         free = _reel_set(fs.strips, fs.weights, machine.rows, ids, counted)
+    elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
+        free = dataclasses.replace(base)
     max_count = machine.rows * machine.reels
     fs_spins = np.zeros(max_count + 1, dtype=np.int64)
     if fs is not None:
@@ -138,11 +181,18 @@ def compile_machine(machine: Machine) -> GameTables:
         else np.zeros((n_entries, machine.reels, len(ids)), dtype=np.int64),
         ways_family=_ways_family(machine),
         entry_len=np.array([len(e.combo) for e in machine.pays], dtype=np.int64),
-        levels=[],
+        levels=(),
+        fs_own_pays=own_pays,
+        fs_retrigger_once=bool(fs and fs.retrigger_once),
+        scatter_excl=np.array(
+            [1 if n in machine.rules.exclusive_scatters else 0 for n in counted] or [0],
+            dtype=np.int64,
+        ),
     )
-    for li, level in enumerate(machine.bet_levels):
-        tables.levels.append(_level_tables(machine, tables, li, level))
-    return tables
+    levels = tuple(
+        _level_tables(machine, tables, li, level) for li, level in enumerate(machine.bet_levels)
+    )
+    return dataclasses.replace(tables, levels=levels)
 
 
 def _check_engine_limits(machine: Machine, counted: list[str]) -> None:
@@ -175,7 +225,8 @@ def _check_engine_limits(machine: Machine, counted: list[str]) -> None:
 
 
 def _counted_symbols(machine: Machine) -> list[str]:
-    names: list[str] = []
+    """Symbols counted anywhere: exclusive scatters first, in their listed order."""
+    names: list[str] = list(machine.rules.exclusive_scatters)
     for sp in machine.scatter_pays:
         names.append(sp.symbol)
     if machine.free_spins is not None:
@@ -270,22 +321,18 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         for sp in sorted(
             (s for s in machine.scatter_pays if s.symbol == name), key=lambda s: s.count
         ):
-            scatter[c, sp.count :] = sp.pays * total_bet
+            scatter[c, sp.count :] = sp.pays * machine.scatter_bet(level)
     bonus = np.array(
         [a.pays * total_bet for a in machine.bonus.awards] if machine.bonus else [0], dtype=np.int64
     )
-    if tables.is_ways:
-        trans = np.zeros((1, len(tables.symbol_ids)), dtype=np.int32)
-        live = np.zeros(1, dtype=np.bool_)
-        win = np.zeros(1, dtype=np.int64)
-        entry = np.full(1, -1, dtype=np.int32)
-    else:
-        dfa = build_line_automaton(machine, credits, rank)
-        trans, live, win, entry = dfa.trans, dfa.live, dfa.win, dfa.best_entry
+    mult = tables.fs_mult if tables.fs_own_pays else 1
+    credits_fs = [c * mult if e.free_spins_multiplier else c for c, e in zip(credits, machine.pays)]
+    trans, live, win, entry, keys, start = _automaton(machine, tables, credits, credits_fs, rank)
     signature = (
         tuple(np.array(credits) * 1.0 / total_bet),
         tuple(scatter.ravel() / total_bet),
         tuple(bonus / total_bet),
+        tuple(np.array(credits_fs) * 1.0 / total_bet),
     )
     return LevelTables(
         li,
@@ -300,6 +347,58 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         bonus,
         finishing_automaton(trans, live, win, entry),
         signature,
+        credits_fs=np.array(credits_fs, dtype=np.int64),
+        scatter_pay_fs=scatter * mult,
+        start=start,
+        award_keys=keys,
+        cap=(machine.rules.win_cap or 0) * total_bet,
+    )
+
+
+def _automaton(
+    machine: Machine,
+    tables: GameTables,
+    credits: list[int],
+    credits_fs: list[int],
+    rank: list[int],
+) -> tuple:
+    """(trans, live, win, award key, key entries, start states) of a level.
+
+    When free spins pay from their own tables the automaton is the union of
+    the base game's and the feature's (premultiplied credits, chosen by the
+    same base ranks); the feature's lines start at its first state.
+    """
+    n_entries = len(machine.pays)
+    if tables.is_ways:
+        return (
+            np.zeros((1, len(tables.symbol_ids)), dtype=np.int32),
+            np.zeros(1, dtype=np.bool_),
+            np.zeros(1, dtype=np.int64),
+            np.full(1, -1, dtype=np.int32),
+            np.eye(n_entries, dtype=np.int64),
+            np.zeros(2, dtype=np.int64),
+        )
+    base = build_line_automaton(machine, credits, rank)
+    if not tables.fs_own_pays:
+        keys = base.key_entries(n_entries)
+        return base.trans, base.live, base.win, base.best_entry, keys, np.zeros(2, dtype=np.int64)
+    free = build_line_automaton(machine, credits_fs, rank)
+    n = base.trans.shape[0]
+    key_index = {k: i for i, k in enumerate(base.keys)}
+    for k in free.keys:
+        key_index.setdefault(k, len(key_index))
+    remap = np.array([key_index[k] for k in free.keys] + [-1], dtype=np.int32)
+    keys = np.zeros((len(key_index), n_entries), dtype=np.int64)
+    for k, i in key_index.items():
+        for e in k:
+            keys[i, e] += 1
+    return (
+        np.vstack([base.trans, free.trans + n]).astype(np.int32),
+        np.concatenate([base.live, free.live]),
+        np.concatenate([base.win, free.win]),
+        np.concatenate([base.best_entry, remap[free.best_entry]]).astype(np.int32),
+        keys,
+        np.array([0, n], dtype=np.int64),
     )
 
 
@@ -322,7 +421,7 @@ PAIR_TABLE_MAX = 1 << 18  # entries; beyond, spins step one reel at a time
 
 def finishing_automaton(
     trans: np.ndarray, live: np.ndarray, win: np.ndarray, entry: np.ndarray
-) -> tuple:
+) -> Finishing:
     """The line automaton as the simulation finishes lines: no live checks needed.
 
     Returns ``(step, pair, win, entry1)`` over the states plus one *null*
@@ -343,7 +442,7 @@ def finishing_automaton(
         pair = np.zeros((1, 1), dtype=np.int32)
     else:
         pair = step[step].reshape(n_states + 1, n_symbols * n_symbols)
-    return (
+    return Finishing(
         step,
         pair,
         np.append(win, 0).astype(np.int64),

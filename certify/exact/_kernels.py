@@ -17,7 +17,7 @@ import numpy as np
 
 from certify._numba import jit, prange
 from certify.engine._kernels import scatter_packed, scatter_win, ways_win
-from certify.engine._prefix import count_field, field
+from certify.engine._prefix import COMBO_COUNTS, count_field, finish_combo
 
 
 @jit(inline="always")
@@ -41,16 +41,35 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min):
 
 
 @jit(inline="always")
-def _accumulate(
-    outer, w, win, counts, fs_counted, bonus_counted, bonus_min, out_w, out_wb, out_wb2, out_hit
-):
-    """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
-    b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
+def _add(outer, b, w, win, cap, out_w, out_wb, out_wb2, out_hit):
+    """Add one (weight, win) outcome to bucket ``b`` of row ``outer`` (win capped at ``cap``)."""
+    if cap > 0 and win > cap:
+        win = cap
     out_w[outer, b] += w
     out_wb[outer, b] += w * win
     out_wb2[outer, b] += float(w) * float(win) * float(win)
     if win > 0:
         out_hit[outer, b] += w
+
+
+@jit(inline="always")
+def _accumulate(
+    outer,
+    w,
+    win,
+    counts,
+    score,
+    fs_counted,
+    bonus_counted,
+    bonus_min,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+):
+    """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
+    b = _bucket(counts, fs_counted, bonus_counted, bonus_min)
+    _add(outer, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
 @jit(inline="always")
@@ -62,7 +81,7 @@ def _settled_leaf(
     wt,
     state_win,
     state_entry,
-    scatter_pay,
+    score,
     tail_w,
     tail_cnt,
     tail_n,
@@ -91,13 +110,14 @@ def _settled_leaf(
     for m in range(tail_n[k]):
         for c in range(cnt_last.shape[0]):
             cnt_last[c] = cnt[k, c] + tail_cnt[k, m, c]
-        win = settled + scatter_win(cnt_last, scatter_pay)
+        win = settled + scatter_win(cnt_last, score.scatter_pay, score.excl)
         w = wt[k] * tail_w[k, m]
         _accumulate(
             outer,
             w,
             win,
             cnt_last,
+            score,
             fs_counted,
             bonus_counted,
             bonus_min,
@@ -119,7 +139,20 @@ def _count_alive(k, ls, live):
 
 @jit(parallel=True)
 def enumerate_lines(
-    window, length, weight, counted, level, game, tails, out_w, out_wb, out_wb2, out_hit, out_aw
+    window,
+    length,
+    weight,
+    counted,
+    level,
+    game,
+    tails,
+    start,
+    score,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
 ):
     """Full cycle of a lines game; one output row per stop of reel 1.
 
@@ -138,6 +171,8 @@ def enumerate_lines(
             level,
             game,
             tails,
+            start,
+            score,
             out_w,
             out_wb,
             out_wb2,
@@ -156,6 +191,8 @@ def _walk_outer(
     level,
     game,
     tails,
+    start,
+    score,
     out_w,
     out_wb,
     out_wb2,
@@ -163,9 +200,14 @@ def _walk_outer(
     out_aw,
 ):
     """The depth-first walk under one stop of reel 1 (its own buffers, no sharing)."""
-    trans, live, state_win, state_entry = level[0], level[1], level[2], level[3]
-    scatter_pay = level[5]
-    paylines, fs_counted, bonus_counted, bonus_min = game[0], game[5], game[11], game[12]
+    trans, live, state_win, state_entry = (
+        level.trans,
+        level.live,
+        level.state_win,
+        level.state_entry,
+    )
+    paylines, fs_counted = game.paylines, game.fs_counted
+    bonus_counted, bonus_min = game.bonus_counted, game.bonus_min
     tail_w, tail_cnt, tail_n, tail_total = tails
     n_reels = length.shape[0]
     n_lines = paylines.shape[0]
@@ -176,6 +218,7 @@ def _walk_outer(
     wt = np.ones(n_reels + 1, dtype=np.int64)
     cnt_last = np.zeros(counted.shape[0], dtype=np.int64)
     alive = np.zeros(n_lines, dtype=np.int64)
+    ls[0, :] = start
     stops[0] = outer
     _prefix(0, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
     k = 1
@@ -195,7 +238,7 @@ def _walk_outer(
                 wt,
                 state_win,
                 state_entry,
-                scatter_pay,
+                score,
                 tail_w,
                 tail_cnt,
                 tail_n,
@@ -222,7 +265,7 @@ def _walk_outer(
                 state_entry,
                 counted,
                 weight,
-                scatter_pay,
+                score,
                 ls,
                 cnt,
                 wt,
@@ -263,7 +306,7 @@ def _walk_last_reel(
     state_entry,
     counted,
     weight,
-    scatter_pay,
+    score,
     ls,
     cnt,
     wt,
@@ -301,7 +344,7 @@ def _walk_last_reel(
         state_entry,
         counted,
         weight,
-        scatter_pay,
+        score,
         ls,
         cnt,
         wt,
@@ -331,7 +374,7 @@ def _last_reel(
     state_entry,
     counted,
     weight,
-    scatter_pay,
+    score,
     ls,
     cnt,
     wt,
@@ -363,12 +406,13 @@ def _last_reel(
                 out_aw[outer, state_entry[st]] += w
         for c in range(counted.shape[0]):
             cnt_last[c] = cnt[last, c] + counted[c, last, s]
-        win += scatter_win(cnt_last, scatter_pay)
+        win += scatter_win(cnt_last, score.scatter_pay, score.excl)
         _accumulate(
             outer,
             w,
             win,
             cnt_last,
+            score,
             fs_counted,
             bonus_counted,
             bonus_min,
@@ -393,7 +437,7 @@ def enumerate_combos(
     step_pair,
     win1,
     entry1,
-    scatter_pay,
+    score,
     fs_counted,
     bonus_counted,
     bonus_min,
@@ -409,57 +453,71 @@ def enumerate_combos(
     symbols, alive lines and their states) has the same future, so the cycle
     is the sum over combos (weight ``combo_w``) of the sum over the stop pairs
     of the last two reels (weight ``tail_w``), each line finished in one
-    lookup of the two-reel automaton ``step_pair``. Pay entries settled by the
+    lookup of the two-reel automaton ``step_pair`` (the simulation's own
+    :func:`~certify.engine._prefix.finish_combo`). ``out_aw[i, e + 1]``
+    counts entry ``e`` (column 0: no entry); pay entries settled by the
     prefix are added by the caller (class entries x weight).
     """
     for i in prange(active.shape[0]):
         c = active[i]
         w_c = combo_w[c]
-        meta = combos[c, 0]
-        base_win = np.int64(combos[c, 1])
-        base_counts = combos[c, 2]
-        line0 = np.int64(meta >> np.uint64(48))
-        state0 = np.int64(combos[c, 3])
-        first, n_extra = field(meta, 24, 24), field(meta, 16, 8)
+        base_counts = combos[c, COMBO_COUNTS]
         for j in range(tail_w.shape[0]):
             tw = tail_w[j]
             if tw == 0:
                 continue
             w = w_c * tw
             packed = base_counts + tail_counts[ps, j]
-            st = step_pair[state0, tail_sym[ps, j, line0]]
-            win = base_win + win1[st]
-            if entry1[st] > 0:
-                out_aw[i, entry1[st] - 1] += w
-            for a in range(first, first + n_extra):
-                st = step_pair[alive_state[a], tail_sym[ps, j, alive_line[a]]]
-                win += win1[st]
-                if entry1[st] > 0:
-                    out_aw[i, entry1[st] - 1] += w
-            win += scatter_packed(packed, scatter_pay)
+            win = finish_combo(
+                ps,
+                c,
+                j,
+                combos,
+                alive_line,
+                alive_state,
+                tail_sym,
+                step_pair,
+                win1,
+                entry1,
+                w,
+                out_aw[i],
+                0,
+            )
+            win += scatter_packed(packed, score.scatter_pay, score.excl)
             b = 0
             if fs_counted >= 0:
                 b = 2 * count_field(packed, fs_counted)
             if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
                 b += 1
-            out_w[i, b] += w
-            out_wb[i, b] += w * win
-            out_wb2[i, b] += float(w) * float(win) * float(win)
-            if win > 0:
-                out_hit[i, b] += w
+            _add(i, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
 @jit(parallel=True)
 def enumerate_ways(
-    ways_sum, length, weight, counted, level, game, out_w, out_wb, out_wb2, out_hit, out_aw
+    ways_sum,
+    length,
+    weight,
+    counted,
+    level,
+    game,
+    phase,
+    score,
+    out_w,
+    out_wb,
+    out_wb2,
+    out_hit,
+    out_aw,
 ):
     """Full cycle of a ways game; one output row per stop of reel 1.
 
-    ``ways_sum``: see :func:`certify.engine.tables.ways_sums`.
+    ``ways_sum``: see :func:`certify.engine.tables.ways_sums`; ``phase``: 0
+    base game, 1 free spins (their own credits); ``score``: scatter pays and
+    the win cap (:class:`~certify.engine.kernel_inputs.SpinScore`).
     """
-    credits, scatter_pay = level[4], level[5]
-    entry_len, family = game[3], game[4]
-    fs_counted, bonus_counted, bonus_min, n_families = game[5], game[11], game[12], game[14]
+    rank, credits = level.credits[0], level.credits[phase]
+    entry_len, family = game.entry_len, game.family
+    fs_counted, bonus_counted, bonus_min = game.fs_counted, game.bonus_counted, game.bonus_min
+    n_families = game.n_families
     n_reels = length.shape[0]
     for outer in prange(length[0]):
         stops = np.zeros(n_reels, dtype=np.int64)
@@ -479,6 +537,7 @@ def enumerate_ways(
                 ways_sum,
                 entry_len,
                 family,
+                rank,
                 credits,
                 fam_len,
                 fam_win,
@@ -493,12 +552,13 @@ def enumerate_ways(
                 for r in range(n_reels):
                     n += counted[c, r, stops[r]]
                 counts[c] = n
-            win += scatter_win(counts, scatter_pay)
+            win += scatter_win(counts, score.scatter_pay, score.excl)
             _accumulate(
                 outer,
                 w,
                 win,
                 counts,
+                score,
                 fs_counted,
                 bonus_counted,
                 bonus_min,

@@ -41,7 +41,7 @@ to 1e-12 on every shipped and test model).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -63,6 +63,8 @@ class EntrySums:
     hits: list[int]
     credits: list[int]
     total: int
+    # lines paying two entries at once (direction = "both"): key -> (entries, hits, credits)
+    pairs: dict[int, tuple[tuple[int, ...], int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -119,11 +121,17 @@ METHOD = (
 )
 
 
-def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums:
-    """Weighted hits and credits of every pay entry over the cycle of ``reels`` at ``lt``."""
+def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int = 0) -> EntrySums:
+    """Weighted hits and credits of every pay entry over the cycle of ``reels`` at ``lt``.
+
+    ``phase`` 0 is the base game, 1 the free spins: when the feature pays from
+    its own tables (an entry with ``free_spins_multiplier = false``) its lines
+    start at the feature's start state and its ways pay ``credits_fs``.
+    """
     if tables.is_ways:
-        return _ways_sums(tables, reels, lt)
-    return _line_sums(tables, reels, lt)
+        credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
+        return _ways_sums(tables, reels, lt, credits)
+    return _line_sums(tables, reels, lt, int(lt.start[phase]))
 
 
 def _cycle_total(reels: ReelSet) -> int:
@@ -141,15 +149,17 @@ def _symbol_weights(reels: ReelSet, reel: int, row: int, n_symbols: int) -> list
     return out
 
 
-def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums:
+def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int) -> EntrySums:
     n_entries = len(tables.machine.pays)
     n_symbols = len(tables.symbol_ids)
     hits = [0] * n_entries
     credits = [0] * n_entries
+    pairs: dict[int, tuple[tuple[int, ...], int, int]] = {}
     live = lt.live
+    keys = lt.award_keys
     for line in tables.paylines:
         # integer weights per automaton state; Python ints never overflow
-        p: dict[int, int] = {0: 1}
+        p: dict[int, int] = {start: 1}
         for reel, row in enumerate(line):
             dist = _symbol_weights(reels, reel, int(row), n_symbols)
             nxt: dict[int, int] = {}
@@ -164,11 +174,19 @@ def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums
                         nxt[t] = nxt.get(t, 0) + w * ws
             p = nxt
         for state, w in p.items():
-            e = int(lt.state_entry[state])
-            if e >= 0:
-                hits[e] += w
-                credits[e] += w * int(lt.state_win[state])
-    return EntrySums(hits, credits, _cycle_total(reels))
+            k = int(lt.state_entry[state])
+            if k < 0:
+                continue
+            entries = tuple(e for e in range(n_entries) for _ in range(int(keys[k, e])))
+            win = w * int(lt.state_win[state])
+            for e in entries:
+                hits[e] += w  # as the kernels count awards: each entry a pair pays
+            if len(entries) == 1:
+                credits[entries[0]] += win
+            else:  # one line paid two entries (both ways): the pair is its own row
+                _, h, c = pairs.get(k, (entries, 0, 0))
+                pairs[k] = (entries, h + w, c + win)
+    return EntrySums(hits, credits, _cycle_total(reels), pairs)
 
 
 def _rest(reels: ReelSet, reel: int) -> int:
@@ -176,11 +194,11 @@ def _rest(reels: ReelSet, reel: int) -> int:
     return int(reels.total_weight[reel])
 
 
-def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums:
+def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.ndarray) -> EntrySums:
     n_entries = len(tables.machine.pays)
     ways = ways_sums(reels.window, tables.ways_match)  # [reel, stop, entry]
     lengths = [int(x) for x in tables.entry_len]
-    credit = [int(x) for x in lt.credits]
+    credit = [int(x) for x in table]
     hits = [0] * n_entries
     credits = [0] * n_entries
     families: dict[int, list[int]] = {}
@@ -214,20 +232,68 @@ def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables) -> EntrySums
     return EntrySums(hits, credits, _cycle_total(reels))
 
 
+def _joint_counts(reels: ReelSet) -> dict[tuple[int, ...], int]:
+    """Weighted joint distribution of every counted symbol's count in the window."""
+    n_counted = reels.counted.shape[0]
+    joint: dict[tuple[int, ...], int] = {(0,) * n_counted: 1}
+    for r in range(reels.length.shape[0]):
+        per: dict[tuple[int, ...], int] = {}
+        for stop in range(int(reels.length[r])):
+            key = tuple(int(x) for x in reels.counted[:, r, stop])
+            per[key] = per.get(key, 0) + int(reels.weight[r, stop])
+        nxt: dict[tuple[int, ...], int] = {}
+        for a, wa in joint.items():
+            for b, wb in per.items():
+                k = tuple(x + y for x, y in zip(a, b))
+                nxt[k] = nxt.get(k, 0) + wa * wb
+        joint = nxt
+    return joint
+
+
 def _scatter_rows(
-    tables: GameTables, reels: ReelSet, lt: LevelTables, section: str
-) -> list[tuple[tuple[str, ...], int, float]]:
-    """(combo, credits, probability per spin of ``reels``) of each scatter pay."""
+    tables: GameTables, reels: ReelSet, table: np.ndarray
+) -> list[tuple[tuple[str, ...], int, float, float]]:
+    """(combo, credits, probability, mean credits per spin) of each scatter pay of ``reels``.
+
+    Each counted symbol pays its highest reached entry; of the exclusive
+    scatters (first in the counted order) only the first that pays, pays —
+    the kernels' rule, applied to the exact joint distribution of the counts.
+    """
     m = tables.machine
-    out = []
-    for sp in m.scatter_pays:
-        c = tables.counted_names.index(sp.symbol)
-        dist = count_distribution(reels, c)
-        higher = [s.count for s in m.scatter_pays if s.symbol == sp.symbol and s.count > sp.count]
-        upto = min(higher) if higher else dist.shape[0]
-        pays = int(lt.scatter_pay[c, sp.count]) if sp.count < lt.scatter_pay.shape[1] else 0
-        out.append(((sp.symbol,) * sp.count, pays, float(dist[sp.count : upto].sum())))
-    return out
+    if not m.scatter_pays:
+        return []
+    entries = [(tables.counted_names.index(sp.symbol), sp) for sp in m.scatter_pays]
+    excl = [int(x) for x in tables.scatter_excl]
+    hits = [0] * len(entries)
+    credit = [0] * len(entries)
+    joint = _joint_counts(reels)
+    for counts, w in joint.items():
+        taken = False
+        for c in range(len(tables.counted_names)):
+            pay = int(table[c, counts[c]]) if counts[c] < table.shape[1] else 0
+            if c < len(excl) and excl[c]:
+                if taken:
+                    continue
+                if pay > 0:
+                    taken = True
+            if pay <= 0:
+                continue
+            best = max(
+                (i for i, (cc, sp) in enumerate(entries) if cc == c and sp.count <= counts[c]),
+                key=lambda i: entries[i][1].count,
+            )
+            hits[best] += w
+            credit[best] += w * pay
+    total = _cycle_total(reels)
+    return [
+        (
+            (sp.symbol,) * sp.count,
+            int(table[c, sp.count]) if sp.count < table.shape[1] else 0,
+            hits[i] / total,
+            credit[i] / total,
+        )
+        for i, (c, sp) in enumerate(entries)
+    ]
 
 
 def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
@@ -243,45 +309,92 @@ def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[f
 
 
 def expected_free_spins(tables: GameTables) -> tuple[float, float]:
-    """(P(trigger), free spins played per paid spin), exact (retrigger and cap included)."""
+    """(P(trigger), free spins played per paid spin), exact (retrigger and cap included).
+
+    Unlimited retriggers: the exact recursion of :mod:`certify.exact.features`.
+    ``retrigger = "once"``: ``n`` starting spins, the first retrigger among
+    them (probability ``r`` per spin, ``a`` spins added) ends retriggering, so
+    ``E[N] = n + E[min(a, cap - n); retrigger] x sum_{j<n} (1 - r)^j``.
+    """
     if tables.fs_counted < 0:
         return 0.0, 0.0
     fs_dist = count_distribution(tables.free, tables.fs_counted)
+    base_dist = count_distribution(tables.base, tables.fs_counted)
+    once = getattr(tables, "fs_retrigger_once", False)
     classes: dict[int, tuple[float, float, float]] = {}
     for count, q in enumerate(fs_dist):
         a = int(tables.fs_spins[count]) if tables.fs_retrigger else 0
         old = classes.get(a, (0.0, 0.0, 0.0))
         classes[a] = (old[0] + float(q), 0.0, 0.0)
-    base_dist = count_distribution(tables.base, tables.fs_counted)
     spins = 0.0
     for count in range(tables.fs_min, base_dist.shape[0]):
-        if base_dist[count] > 0:
-            spins += (
-                base_dist[count]
-                * feature_moments(classes, int(tables.fs_spins[count]), tables.fs_max)[2]
+        if base_dist[count] <= 0:
+            continue
+        n = int(tables.fs_spins[count])
+        if once and tables.fs_retrigger:
+            if tables.fs_max:
+                n = min(n, tables.fs_max)
+            room = (tables.fs_max - n) if tables.fs_max else None
+            r = sum(q for a, (q, _, _) in classes.items() if a > 0)
+            added = sum(
+                q * (min(a, room) if room is not None else a)
+                for a, (q, _, _) in classes.items()
+                if a > 0
             )
+            played = n + added * sum((1 - r) ** j for j in range(n))
+        else:
+            played = feature_moments(classes, n, tables.fs_max)[2]
+        spins += base_dist[count] * played
     return float(base_dist[tables.fs_min :].sum()), spins
+
+
+def _entry_rows(
+    tables: GameTables, sums: EntrySums, pays: np.ndarray, section: str, scale: float, tb: int
+) -> list[Contribution]:
+    """Rows of every pay entry, then of every pair of entries one line pays (both ways).
+
+    ``scale`` is what one spin of this reel set counts for per paid spin (1 in
+    the base game, the expected free spins in the feature) times the
+    multiplier the kernels apply to its credits.
+    """
+    m = tables.machine
+    kind = "ways" if tables.is_ways else "line"
+    rows = [
+        Contribution(
+            section,
+            kind,
+            e.combo,
+            int(pays[e.index]),
+            sums.hits[e.index] / sums.total,
+            scale * sums.credits[e.index] / sums.total / tb,
+        )
+        for e in m.pays
+    ]
+    for entries, hits, credit in sums.pairs.values():
+        combo: tuple[str, ...] = ()
+        for e in entries:
+            combo += (*(() if not combo else ("+",)), *m.pays[e].combo)
+        rows.append(
+            Contribution(
+                section,
+                "line_pair",
+                combo,
+                None,
+                hits / sums.total,
+                scale * credit / sums.total / tb,
+            )
+        )
+    return rows
 
 
 def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributions:
     """Every award's exact frequency and contribution to return at one bet level."""
     m = tables.machine
     tb = lt.total_bet
-    kind = "ways" if tables.is_ways else "line"
-    base = entry_sums(tables, tables.base, lt)
-    rows = [
-        Contribution(
-            "base",
-            kind,
-            e.combo,
-            int(lt.credits[e.index]),
-            base.hits[e.index] / base.total,
-            base.credits[e.index] / base.total / tb,
-        )
-        for e in m.pays
-    ]
-    for combo, pays, p in _scatter_rows(tables, tables.base, lt, "base"):
-        rows.append(Contribution("base", "scatter", combo, pays, p, p * pays / tb))
+    base = entry_sums(tables, tables.base, lt, 0)
+    rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
+    for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
+        rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb))
     bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
     p_bonus = (
         trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)
@@ -295,12 +408,13 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
         )
         for pays, q in zip(bonus_pays, bonus_probs)
     ]
+    same = tables.free is tables.base and not getattr(tables, "fs_own_pays", False)
     return LevelContributions(
         lt.level_index,
         lt.level,
         tb,
         rows,
-        _free_spins(tables, lt, base if tables.free is tables.base else None, bonus_mean),
+        _free_spins(tables, lt, base if same else None, bonus_mean),
         p_bonus,
         awards,
     )
@@ -309,37 +423,34 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
 def _free_spins(
     tables: GameTables, lt: LevelTables, base: EntrySums | None, bonus_mean: float
 ) -> FreeSpinsBreakdown | None:
+    """The feature's return by component: Wald, E[free spins] x E[one free spin]."""
     m = tables.machine
     if m.free_spins is None or tables.fs_counted < 0:
         return None
     p_trigger, n_spins = expected_free_spins(tables)
-    tb, mult = lt.total_bet, tables.fs_mult
-    sums = base if base is not None else entry_sums(tables, tables.free, lt)
-    kind = "ways" if tables.is_ways else "line"
-    rows = [
-        Contribution(
-            "free_spins",
-            kind,
-            e.combo,
-            int(lt.credits[e.index]) * mult,
-            n_spins * sums.hits[e.index] / sums.total,
-            n_spins * mult * sums.credits[e.index] / sums.total / tb,
-        )
-        for e in m.pays
+    tb = lt.total_bet
+    own = getattr(tables, "fs_own_pays", False)
+    mult = 1 if own else tables.fs_mult  # what the kernels multiply a free spin's win by
+    sums = base if base is not None else entry_sums(tables, tables.free, lt, 1)
+    pays = lt.credits_fs if own else lt.credits * tables.fs_mult
+    rows = [  # probabilities per paid spin
+        replace(r, probability=r.probability * n_spins)
+        for r in _entry_rows(tables, sums, pays, "free_spins", n_spins * mult, tb)
     ]
-    mean = mult * sum(sums.credits) / sums.total
-    for combo, pays, p in _scatter_rows(tables, tables.free, lt, "free_spins"):
+    mean = mult * (sum(sums.credits) + sum(c for _, _, c in sums.pairs.values())) / sums.total
+    scatter_table = lt.scatter_pay_fs if own else lt.scatter_pay
+    for combo, credit, p, smean in _scatter_rows(tables, tables.free, scatter_table):
         rows.append(
             Contribution(
                 "free_spins",
                 "scatter",
                 combo,
-                pays * mult,
+                credit * mult,
                 n_spins * p,
-                n_spins * p * pays * mult / tb,
+                n_spins * mult * smean / tb,
             )
         )
-        mean += mult * p * pays
+        mean += mult * smean
     if tables.bonus_counted >= 0 and m.bonus is not None:
         p_bonus = trigger_probability(tables.free, tables.bonus_counted, tables.bonus_min)
         rows.append(
@@ -408,9 +519,15 @@ def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
         total += win1[state]
     triggered = np.zeros(stops.shape[0], dtype=bool)
     reel_index = np.arange(len(lengths))[None, :]
+    taken = np.zeros(stops.shape[0], dtype=bool)  # an exclusive scatter already paid
+    excl = [int(x) for x in tables.scatter_excl]
     for c in range(len(tables.counted_names)):
         count = reels.counted[c, reel_index, stops].sum(axis=1)
-        total += lt.scatter_pay[c, count]
+        pay = lt.scatter_pay[c, count]
+        if c < len(excl) and excl[c]:
+            pay = np.where(taken, 0, pay)
+            taken |= pay > 0
+        total += pay
         if c == tables.bonus_counted:
             triggered = count >= tables.bonus_min
     # each bonus award value with its probability given a trigger
@@ -420,6 +537,8 @@ def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
         awards = {}
         for pays, w in zip(lt.bonus_pay, weights, strict=True):
             awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
+    if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
+        total = np.minimum(total, lt.cap)
     plain = total[~triggered]
     top = max(
         int(plain.max()) if plain.size else -1,

@@ -6,10 +6,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from certify.engine.simulate import game_args, level_args, prefix_tables, reel_sets
+from certify.engine.kernel_inputs import (
+    SpinScore,
+    game_inputs,
+    level_inputs,
+    prefix_tables,
+    reel_sets,
+)
+from certify.engine.prefix import combo_classes
 from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
 from certify.exact import _kernels as k
-from certify.exact.decompose import count_distribution, scatter_mean
+from certify.exact.decompose import (
+    count_distribution,
+    count_vectors,
+    scatter_mean,
+    scatter_pays_of,
+)
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
 from certify.model.schema import Machine
 
@@ -48,6 +60,7 @@ class LevelExact:
     fs_probability: float
     bonus_probability: float
     awards: list[AwardExact] = field(default_factory=list)
+    win_cap_rtp: float = 0.0  # what the win cap takes off the return (<= 0), SPEC 3.1a
 
     @property
     def sigma(self) -> float:
@@ -123,11 +136,24 @@ def cycle_size(tables: GameTables) -> int:
     return size
 
 
+def infeasible_reason(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | None:
+    """Why the exact figures cannot be computed (None: they can)."""
+    if cycle_size(tables) > max_cycle:
+        return "the full cycle is too large to enumerate"
+    m = tables.machine
+    if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
+        return (
+            f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
+            "whose total distribution the exact calculator does not build"
+        )
+    return None
+
+
 def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> ExactResult | None:
-    """Exact figures of every bet level, or None when the cycle is too large."""
+    """Exact figures of every bet level, or None when not feasible (:func:`infeasible_reason`)."""
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     size = cycle_size(tables)
-    if size > max_cycle:
+    if infeasible_reason(tables, max_cycle) is not None:
         return None
     done: dict[tuple, LevelExact] = {}
     levels = []
@@ -158,18 +184,35 @@ def _rescale(base: LevelExact, lt: LevelTables) -> LevelExact:
     )
 
 
-def enumerate_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
-    """Run the enumeration kernel on one reel set at one level.
+def enumerate_cycle(
+    tables: GameTables, lt: LevelTables, phase: int, capped: bool = True
+) -> _Buckets:
+    """Run the enumeration kernel on the reel set of ``phase`` (0 base game, 1 free spins).
 
     Lines games whose prefix table stops two reels before the end go through
     its combos (:func:`enumerate_by_combos`); the others walk the cycle.
+    Awards are counted per award key (see :attr:`LevelTables.award_keys`).
     """
+    ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
+    reels = reel_sets(tables)[ps]
+    score = spin_score(tables, lt, phase)
+    if not capped:
+        score = score._replace(cap=0)
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
-        ps = next(i for i, s in enumerate(reel_sets(tables)) if s is reels)
         if px.finishes_by_tail(reels.length.shape[0])[ps]:
-            return enumerate_by_combos(tables, reels, lt, ps)
-    return walk_cycle(tables, reels, lt)
+            return enumerate_by_combos(tables, reels, lt, ps, score)
+    return walk_cycle(tables, reels, lt, phase, score)
+
+
+def spin_score(tables: GameTables, lt: LevelTables, phase: int) -> SpinScore:
+    """Scatter pays of a phase and the win cap (base game of a game without features only)."""
+    features = tables.fs_counted >= 0 or tables.bonus_counted >= 0
+    return SpinScore(
+        lt.scatter_pay if phase == 0 else lt.scatter_pay_fs,
+        tables.scatter_excl,
+        lt.cap if phase == 0 and not features else 0,
+    )
 
 
 def _buckets(
@@ -190,28 +233,32 @@ def _buckets(
     )
 
 
-def _outputs(tables: GameTables, rows: int) -> tuple[np.ndarray, ...]:
+def _outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
     n_buckets = 2 * (tables.machine.rows * tables.machine.reels + 1)
     return (
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.float64),
         np.zeros((rows, n_buckets), dtype=np.int64),
-        np.zeros((rows, max(len(tables.machine.pays), 1)), dtype=np.int64),
+        np.zeros((rows, max(lt.n_keys, 1)), dtype=np.int64),
     )
 
 
-def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
+def walk_cycle(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int, score: SpinScore
+) -> _Buckets:
     """The cycle walked stop by stop (depth first under each stop of reel 1)."""
-    out = _outputs(tables, int(reels.length[0]))
+    out = _outputs(tables, lt, int(reels.length[0]))
     if tables.is_ways:
         k.enumerate_ways(
             ways_sums(reels.window, tables.ways_match),
             reels.length,
             reels.weight,
             reels.counted,
-            level_args(lt, tables),
-            game_args(tables),
+            level_inputs(lt, tables),
+            game_inputs(tables),
+            phase,
+            score,
             *out,
         )
     else:
@@ -220,15 +267,19 @@ def walk_cycle(tables: GameTables, reels: ReelSet, lt: LevelTables) -> _Buckets:
             reels.length,
             reels.weight,
             reels.counted,
-            level_args(lt, tables),
-            game_args(tables),
+            level_inputs(lt, tables),
+            game_inputs(tables),
             tail_classes(reels),
+            int(lt.start[phase]),
+            score,
             *out,
         )
     return _buckets(tables, *out)
 
 
-def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps: int) -> _Buckets:
+def enumerate_by_combos(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, ps: int, score: SpinScore
+) -> _Buckets:
     """The cycle of reel set ``ps`` summed over its prefix combos and last-two-reel pairs."""
     px = prefix_tables(tables, lt.level_index)
     depth, n_reels = int(px.depth[ps]), reels.length.shape[0]
@@ -245,8 +296,9 @@ def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps:
     pairs = np.outer(reels.weight[a, : reels.length[a]], reels.weight[b, : reels.length[b]]).ravel()
     tail_w[: pairs.shape[0]] = pairs
     active = np.nonzero(combo_w)[0]
-    out = _outputs(tables, active.shape[0])
-    step, pair, win1, entry1 = lt.finishing
+    w, wb, wb2, hit, _ = _outputs(tables, lt, active.shape[0])
+    awards = np.zeros((active.shape[0], lt.n_keys + 1), dtype=np.int64)
+    fin = lt.finishing
     k.enumerate_combos(
         active,
         combo_w,
@@ -257,19 +309,23 @@ def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps:
         tail_w,
         px.tail_counts,
         px.tail_sym,
-        pair,
-        win1,
-        entry1,
-        lt.scatter_pay,
+        fin.pair,
+        fin.win1,
+        fin.entry1,
+        score,
         tables.fs_counted,
         tables.bonus_counted,
         tables.bonus_min,
-        *out,
+        w,
+        wb,
+        wb2,
+        hit,
+        awards,
     )
-    result = _buckets(tables, *out)
+    result = _buckets(tables, w, wb, wb2, hit, awards[:, 1:])  # column 0: no entry
     # entries the prefixes settled: per class, its weight x every tail
     class_w = np.zeros(px.n_classes, dtype=np.int64)
-    np.add.at(class_w, (px.combos[:, 0] & np.uint64(0xFFFF)).astype(np.int64), combo_w)
+    np.add.at(class_w, combo_classes(px.combos), combo_w)
     settled = (class_w @ px.class_entries) * int(pairs.sum())
     return _Buckets(
         result.w, result.wb, result.wb2, result.hit, result.awards + settled, result.total
@@ -277,7 +333,7 @@ def enumerate_by_combos(tables: GameTables, reels: ReelSet, lt: LevelTables, ps:
 
 
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
-    base = enumerate_cycle(tables, tables.base, lt)
+    base = enumerate_cycle(tables, lt, 0)
     eb, eb2 = _bonus(tables, lt)
     fs_moments = _free_spin_moments(tables, lt, eb, eb2)
     total = base.total
@@ -304,12 +360,16 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     tb = lt.total_bet
     ew = mean / total
     scatter = scatter_mean(tables, tables.base, lt)
+    cap_sum = 0.0  # what the win cap takes off (games without features only)
+    if spin_score(tables, lt, 0).cap > 0:
+        cap_sum = float(line_sum - sum(enumerate_cycle(tables, lt, 0, capped=False).wb))
     return LevelExact(
         level_index=lt.level_index,
         level=lt.level,
         total_bet=tb,
         rtp=ew / tb,
-        line_rtp=(line_sum / total - scatter) / tb,
+        line_rtp=(line_sum / total - scatter - cap_sum / total) / tb,
+        win_cap_rtp=cap_sum / total / tb,
         scatter_rtp=scatter / tb,
         free_spins_rtp=fs_mean / total / tb,
         bonus_rtp=bonus_mean / total / tb,
@@ -334,8 +394,8 @@ def _free_spin_moments(
     """E[F], E[F^2] of the feature by base-game trigger count."""
     if tables.fs_counted < 0:
         return {}
-    fsb = enumerate_cycle(tables, tables.free, lt)
-    mult = tables.fs_mult
+    fsb = enumerate_cycle(tables, lt, 1)
+    mult = tables.fs_spin_mult
     added, q, s1, s2 = [], [], [], []
     for b in range(fsb.w.shape[0]):
         if fsb.w[b] == 0:
@@ -351,7 +411,9 @@ def _free_spin_moments(
     classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
     out = {}
     for count in range(tables.fs_min, tables.fs_spins.shape[0]):
-        ef, ef2, _ = feature_moments(classes, int(tables.fs_spins[count]), tables.fs_max)
+        ef, ef2, _ = feature_moments(
+            classes, int(tables.fs_spins[count]), tables.fs_max, tables.fs_retrigger_once
+        )
         out[count] = (ef, ef2)
     return out
 
@@ -361,22 +423,20 @@ def _awards(
 ) -> list[AwardExact]:
     m = tables.machine
     kind = "ways" if tables.is_ways else "line"
+    per_entry = base.awards @ lt.award_keys  # award keys (pairs of both-ways lines) -> entries
     out = [
-        AwardExact(
-            kind, e.combo, int(lt.credits[e.index]), float(base.awards[e.index]) / base.total
-        )
+        AwardExact(kind, e.combo, int(lt.credits[e.index]), float(per_entry[e.index]) / base.total)
         for e in m.pays
     ]
     for sp in m.scatter_pays:
-        dist = count_distribution(tables.base, tables.counted_names.index(sp.symbol))
+        c = tables.counted_names.index(sp.symbol)
         higher = [s.count for s in m.scatter_pays if s.symbol == sp.symbol and s.count > sp.count]
-        upto = min(higher) if higher else dist.shape[0]
         out.append(
             AwardExact(
                 "scatter",
                 (sp.symbol,) * sp.count,
-                sp.pays * lt.total_bet,
-                float(dist[sp.count : upto].sum()),
+                sp.pays * m.scatter_bet(lt.level),
+                _scatter_probability(tables, lt, c, sp.count, min(higher, default=None)),
             )
         )
     if m.free_spins is not None:
@@ -390,3 +450,18 @@ def _awards(
             AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0, bonus_p)
         )
     return out
+
+
+def _scatter_probability(
+    tables: GameTables, lt: LevelTables, c: int, count: int, upto: int | None
+) -> float:
+    """P(counted symbol ``c`` pays its ``count`` entry): count in [count, upto), and paid."""
+    if not tables.scatter_excl[c]:
+        dist = count_distribution(tables.base, c)
+        return float(dist[count : upto or dist.shape[0]].sum())
+    return sum(  # an exclusive scatter pays only if no earlier one does
+        p
+        for key, p in count_vectors(tables.base).items()
+        if count <= key[c] < (upto or key[c] + 1)
+        and scatter_pays_of(key, lt.scatter_pay, tables.scatter_excl)[c] > 0
+    )

@@ -24,14 +24,14 @@ def symbol_distribution(reels: ReelSet, reel: int, row: int, n_symbols: int) -> 
     return p / reels.total_weight[reel]
 
 
-def line_mean(tables: GameTables, reels: ReelSet, lt: LevelTables) -> float:
-    """Expected credits won on all paylines per spin."""
+def line_mean(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int = 0) -> float:
+    """Expected credits won on all paylines per spin (lines starting in state ``start``)."""
     n_symbols = len(tables.symbol_ids)
     n_states = lt.trans.shape[0]
     total = 0.0
     for line in tables.paylines:
         p = np.zeros(n_states)
-        p[0] = 1.0
+        p[start] = 1.0
         for reel, row in enumerate(line):
             dist = symbol_distribution(reels, reel, int(row), n_symbols)
             nxt = np.where(lt.live, 0.0, p)
@@ -53,12 +53,48 @@ def count_distribution(reels: ReelSet, counted: int) -> np.ndarray:
     return dist
 
 
-def scatter_mean(tables: GameTables, reels: ReelSet, lt: LevelTables) -> float:
+def count_vectors(reels: ReelSet) -> dict[tuple[int, ...], float]:
+    """Joint distribution of the counted symbols' counts anywhere in the window."""
+    dist: dict[tuple[int, ...], float] = {(0,) * reels.counted.shape[0]: 1.0}
+    for r in range(reels.length.shape[0]):
+        per: dict[tuple[int, ...], float] = {}
+        for stop in range(int(reels.length[r])):
+            key = tuple(int(x) for x in reels.counted[:, r, stop])
+            per[key] = per.get(key, 0.0) + float(reels.weight[r, stop]) / reels.total_weight[r]
+        nxt: dict[tuple[int, ...], float] = {}
+        for a, pa in dist.items():
+            for b, pb in per.items():
+                key = tuple(x + y for x, y in zip(a, b))
+                nxt[key] = nxt.get(key, 0.0) + pa * pb
+        dist = nxt
+    return dist
+
+
+def scatter_pays_of(counts: tuple[int, ...], scatter_pay: np.ndarray, excl: np.ndarray) -> list:
+    """Credits each counted symbol's scatter pays at ``counts`` (exclusive scatters applied)."""
+    out, taken = [], False
+    for c, n in enumerate(counts):
+        pay = int(scatter_pay[c, n])
+        if excl[c]:
+            pay, taken = (0 if taken else pay), taken or pay > 0
+        out.append(pay)
+    return out
+
+
+def scatter_mean(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, scatter_pay: np.ndarray | None = None
+) -> float:
     """Expected scatter pay (credits) per spin."""
+    pay = lt.scatter_pay if scatter_pay is None else scatter_pay
+    if tables.scatter_excl.any():  # exclusive scatters: their counts jointly
+        return sum(
+            p * sum(scatter_pays_of(key, pay, tables.scatter_excl))
+            for key, p in count_vectors(reels).items()
+        )
     total = 0.0
     for c in range(len(tables.counted_names)):
         dist = count_distribution(reels, c)
-        total += float(dist @ lt.scatter_pay[c, : dist.shape[0]])
+        total += float(dist @ pay[c, : dist.shape[0]])
     return total
 
 
@@ -68,26 +104,31 @@ def trigger_probability(reels: ReelSet, counted: int, minimum: int) -> float:
 
 
 def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
-    """Exact mean return per unit wagered, or None for ways games (not decomposed)."""
-    if tables.is_ways:
+    """Exact mean return per unit wagered, or None where it does not decompose.
+
+    Ways games are not decomposed here, nor games with a win cap (the mean of
+    a capped total is not a sum of per-reel means).
+    """
+    if tables.is_ways or lt.cap > 0:
         return None
     eb = 0.0
     if tables.bonus_counted >= 0:
         weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
         eb = bonus_moments(lt.bonus_pay, weights)[0]
 
-    def spin_mean(reels: ReelSet) -> float:
-        mean = line_mean(tables, reels, lt) + scatter_mean(tables, reels, lt)
-        return mean
+    def spin_mean(reels: ReelSet, phase: int) -> float:
+        scatter = lt.scatter_pay if phase == 0 else lt.scatter_pay_fs
+        start = int(lt.start[phase])
+        return line_mean(tables, reels, lt, start) + scatter_mean(tables, reels, lt, scatter)
 
     def bonus_mean(reels: ReelSet) -> float:
         if tables.bonus_counted < 0:
             return 0.0
         return trigger_probability(reels, tables.bonus_counted, tables.bonus_min) * eb
 
-    mean = spin_mean(tables.base) + bonus_mean(tables.base)
+    mean = spin_mean(tables.base, 0) + bonus_mean(tables.base)
     if tables.fs_counted >= 0:
-        ex = tables.fs_mult * spin_mean(tables.free) + bonus_mean(tables.free)
+        ex = tables.fs_spin_mult * spin_mean(tables.free, 1) + bonus_mean(tables.free)
         fs_dist = count_distribution(tables.free, tables.fs_counted)
         classes: dict[int, tuple[float, float, float]] = {}
         for count, q in enumerate(fs_dist):
@@ -96,6 +137,8 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
             classes[a] = (old[0] + q, old[1] + q * ex, 0.0)
         base_dist = count_distribution(tables.base, tables.fs_counted)
         for count in range(tables.fs_min, base_dist.shape[0]):
-            ef = feature_moments(classes, int(tables.fs_spins[count]), tables.fs_max)[0]
+            ef = feature_moments(
+                classes, int(tables.fs_spins[count]), tables.fs_max, tables.fs_retrigger_once
+            )[0]
             mean += base_dist[count] * ef
     return mean / lt.total_bet

@@ -34,14 +34,46 @@ def spin_classes(
 
 
 def feature_moments(
-    classes: dict[int, tuple[float, float, float]], start: int, cap: int
+    classes: dict[int, tuple[float, float, float]], start: int, cap: int, once: bool = False
 ) -> tuple[float, float, float]:
-    """E[F], E[F^2] and E[spins played] of a feature starting with ``start`` spins."""
+    """E[F], E[F^2] and E[spins played] of a feature starting with ``start`` spins.
+
+    ``once``: the feature can be extended one time only (``retrigger = "once"``).
+    """
     if start <= 0:
         return 0.0, 0.0, 0.0
+    if once:
+        return _once(classes, min(start, cap) if cap > 0 else start, cap)
     if cap <= 0:
         return _uncapped(classes, start)
     return _capped(classes, min(start, cap), cap)
+
+
+def _once(classes: dict, n: int, cap: int) -> tuple[float, float, float]:
+    """A feature that one retrigger may extend: forward over the spins left before it.
+
+    Until the retrigger every spin is a class ``a`` (``a`` > 0: it retriggers
+    with ``a`` spins, capped so that at most ``cap`` are awarded in all);
+    after it the spins left are independent spins whose adds no longer count:
+    r of them have moments r m1 and r m2 + r (r - 1) m1^2.
+    """
+    m1 = sum(v[1] for v in classes.values())
+    m2 = sum(v[2] for v in classes.values())
+
+    def after(r: int) -> tuple[float, float, float]:
+        return r * m1, r * m2 + r * (r - 1) * m1 * m1, float(r)
+
+    v = [(0.0, 0.0, 0.0)]  # moments with r spins left and the retrigger not yet used
+    for r in range(1, n + 1):
+        e1 = e2 = en = 0.0
+        for a, (q, x1, x2) in classes.items():
+            add = min(a, cap - n) if cap > 0 else a
+            w1, w2, wn = v[r - 1] if a == 0 else after(r - 1 + max(add, 0))
+            e1 += x1 + q * w1
+            e2 += x2 + 2 * x1 * w1 + q * w2
+            en += q * (1.0 + wn)
+        v.append((e1, e2, en))
+    return v[n]
 
 
 def _uncapped(classes: dict, n: int) -> tuple[float, float, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from certify.engine import compile_machine
-from certify.exact.cycle import compute_exact, cycle_size
+from certify.exact.cycle import compute_exact, cycle_size, infeasible_reason
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import jackpot_rtp
 from certify.model.schema import Machine
@@ -14,7 +14,25 @@ DEFAULT_CONFIDENCE = 0.99
 
 
 def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
-    """Exact figures per bet level (``exact`` is null where the cycle is too large)."""
+    """Exact figures per bet level (``exact`` is null where not feasible, with the reason).
+
+    A game with free-spin options gets one document per option under
+    ``free_spin_options``; its own ``bet_levels`` are those of the worst option.
+    """
+    variants = machine.option_variants()
+    if len(variants) > 1:
+        options = [_variant_report(v, confidence) for v in variants]
+        worst = min(options, key=_lowest_rtp)
+        return {**worst, "free_spin_options": options}
+    return _variant_report(machine, confidence)
+
+
+def _lowest_rtp(report: dict[str, Any]) -> float:
+    rtps = [lv["exact"]["base_rtp"] for lv in report["bet_levels"] if lv["exact"]]
+    return min(rtps, default=float("inf"))
+
+
+def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
     tables = compile_machine(machine)
     result = compute_exact(tables)
     levels = []
@@ -37,6 +55,7 @@ def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> di
                 "scatter_rtp": ex.scatter_rtp,
                 "free_spins_rtp": ex.free_spins_rtp,
                 "bonus_rtp": ex.bonus_rtp,
+                **({"win_cap_rtp": ex.win_cap_rtp} if ex.win_cap_rtp else {}),
                 "hit_frequency": ex.hit_frequency,
                 "variance": ex.variance,
                 "volatility_index": ex.volatility_index(confidence),
@@ -58,6 +77,8 @@ def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> di
             "name": machine.name,
             "cycle": cycle_size(tables),
             "method": result.method if result else None,
+            **({"option": machine.option_label} if machine.option_label else {}),
+            **({"exact_infeasible": infeasible_reason(tables)} if result is None else {}),
         },
         "bet_levels": levels,
     }

@@ -30,7 +30,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine
+from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine, PayEntry, Rules
 
 CANONICAL_SCHEMA = "slotcert/machine@1"
 ABSENT = "(absent)"
@@ -89,21 +89,47 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
             "weights": _weights(machine.strips, machine.weights),
             "paylines": _lists(machine.paylines),
         },
-        "pays": [
-            {
-                "combo": list(p.combo),
-                "pays": p.pays,
-                "pays_by_level": None if p.pays_by_level is None else list(p.pays_by_level),
-            }
-            for p in machine.pays
-        ],
+        "pays": [_pay(p) for p in machine.pays],
         "scatter_pays": [
             {"symbol": s.symbol, "count": s.count, "pays": s.pays} for s in machine.scatter_pays
         ],
         "free_spins": _free_spins(machine.free_spins),
         "bonus": _bonus(machine.bonus),
         "jackpots": [_jackpot(j) for j in machine.jackpots],
+        **_rules(machine),
     }
+
+
+def _pay(p: PayEntry) -> dict[str, Any]:
+    """A pay entry; the SPEC 3.1a keys only when set (older fingerprints stay valid)."""
+    out: dict[str, Any] = {
+        "combo": list(p.combo),
+        "pays": p.pays,
+        "pays_by_level": None if p.pays_by_level is None else list(p.pays_by_level),
+    }
+    if p.anywhere:
+        out["anywhere"] = True
+    if not p.free_spins_multiplier:
+        out["free_spins_multiplier"] = False
+    return out
+
+
+def _rules(machine: Machine) -> dict[str, Any]:
+    """``rules`` (SPEC 3.1a) and the option label of a variant, only where not the default."""
+    out: dict[str, Any] = {}
+    if machine.rules != Rules():
+        r = machine.rules
+        out["rules"] = {
+            "wild_multiplier": r.wild_multiplier,
+            "pure_wild_line": r.pure_wild_line,
+            "direction": r.direction,
+            "scatter_unit": r.scatter_unit,
+            "exclusive_scatters": list(r.exclusive_scatters),
+            "win_cap": r.win_cap,
+        }
+    if machine.option_label is not None:
+        out["option_label"] = machine.option_label
+    return out
 
 
 def canonical_json(canonical: dict[str, Any]) -> str:
@@ -257,6 +283,17 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         "max_spins": fs.max_spins,
         "strips": _lists(fs.strips),
         "weights": _weights(fs.strips, fs.weights),
+        **({"retrigger_once": True} if fs.retrigger_once else {}),
+        **(
+            {
+                "options": [
+                    {"spins": {str(k): v for k, v in o.spins}, "multiplier": o.multiplier}
+                    for o in fs.options
+                ]
+            }
+            if fs.options
+            else {}
+        ),
     }
 
 

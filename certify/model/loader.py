@@ -13,11 +13,13 @@ from typing import Any
 
 from certify.errors import ModelError, Problem
 from certify.model.reader import Reader, join
+from certify.model.rules import check_anywhere, check_rules, read_rules
 from certify.model.schema import (
     ANY,
     SYMBOL_KINDS,
     Bonus,
     BonusAward,
+    FreeSpinOption,
     FreeSpins,
     Jackpot,
     Machine,
@@ -30,7 +32,8 @@ from certify.model.schema import (
 MACHINE_SCHEMA = "slotcert/machine@1"
 MAX_SYMBOLS = 64
 _TOP_KEYS = ("schema", "machine", "bet", "symbols", "reels", "pays")
-_TOP_OPTIONAL = ("groups", "scatter_pays", "free_spins", "bonus", "jackpots")
+_TOP_OPTIONAL = ("groups", "scatter_pays", "free_spins", "bonus", "jackpots", "rules")
+PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier")
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -84,12 +87,15 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     reels = _reels(rd, data.get("reels", {}), symbols, bet)
     rd.raise_if_errors()
     ctx = _Context(symbols, dict(groups), reels["strips"], len(bet["bet_levels"]))
+    ctx.evaluation = reels["evaluation"]
+    rules = read_rules(rd, data.get("rules"), reels["evaluation"])
     pays = _pays(rd, data.get("pays", []), ctx)
     ctx.pay_combos = {e.combo for e in pays}
     scatter = _scatter_pays(rd, data.get("scatter_pays", []), ctx)
     free = _free_spins(rd, data.get("free_spins"), ctx, reels["rows"])
     bonus = _bonus(rd, data.get("bonus"), ctx)
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
+    check_rules(rd, rules, pays, scatter, free)
     rd.raise_if_errors()
     machine = Machine(
         **info,
@@ -101,6 +107,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         free_spins=free,
         bonus=bonus,
         jackpots=jackpots,
+        rules=rules,
         source=file,
         **reels,
     )
@@ -341,6 +348,7 @@ class _Context:
     ):
         self.symbols, self.groups, self.strips, self.n_levels = symbols, groups, strips, n_levels
         self.pay_combos: set[tuple[str, ...]] = set()
+        self.evaluation = "lines"
 
     def token_ok(self, token: Any) -> bool:
         return isinstance(token, str) and (
@@ -373,10 +381,12 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
         rd.error("pays", "must be an array of [[pays]] tables", "type")
         return ()
     entries: list[PayEntry] = []
-    seen: dict[tuple[str, ...], int] = {}
+    seen: dict[tuple[tuple[str, ...], bool], int] = {}
     for i, spec in enumerate(raw):
         where = join("pays", i)
-        t = rd.table(spec, where, ("combo",), ("pays", "pays_by_level"))
+        t = rd.table(spec, where, ("combo",), PAY_KEYS)
+        anywhere = check_anywhere(rd, t, where, ctx.evaluation)
+        multiplied = rd.boolean(t, "free_spins_multiplier", where, True)
         combo = rd.array(t, "combo", where) or []
         ok = True
         for j, token in enumerate(combo):
@@ -397,13 +407,16 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
         pays, by_level = _pay_value(rd, t, where, ctx.n_levels)
         if ok and combo:
             key = tuple(combo)
-            if key in seen:
+            if (key, anywhere) in seen:
                 rd.error(
-                    join(where, "combo"), f"duplicates pays[{seen[key]}] {combo}", "pay_duplicate"
+                    join(where, "combo"),
+                    f"duplicates pays[{seen[(key, anywhere)]}] {combo}",
+                    "pay_duplicate",
                 )
-            seen.setdefault(key, i)
-            _warn_impossible(rd, ctx, key, where)
-            entries.append(PayEntry(len(entries), key, pays, by_level))
+            seen.setdefault((key, anywhere), i)
+            if not anywhere:
+                _warn_impossible(rd, ctx, key, where)
+            entries.append(PayEntry(len(entries), key, pays, by_level, anywhere, multiplied))
     return tuple(entries)
 
 
@@ -465,49 +478,86 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
     t = rd.table(
         raw,
         where,
-        ("trigger", "spins"),
-        ("multiplier", "retrigger", "max_spins", "strips", "weights"),
+        ("trigger",),
+        ("spins", "multiplier", "retrigger", "max_spins", "strips", "weights", "options"),
     )
     trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("scatter", "bonus"))
-    spins_raw = t.get("spins", {})
-    spins = []
-    if not isinstance(spins_raw, dict) or not spins_raw:
-        rd.error(join(where, "spins"), "must be a table such as {3 = 10, 4 = 15}", "type")
-    else:
-        for key, value in spins_raw.items():
-            at = join(join(where, "spins"), key)
-            if not (key.isascii() and key.isdigit()) or int(key) < 1:  # not '²'
-                rd.error(at, f"key must be a trigger count, got {key!r}", "type")
-                continue
-            spins.append((int(key), rd.check_int(value, at, 1) or 1))
-        if spins and min(k for k, _ in spins) > trigger.count:
-            rd.error(
-                join(where, "spins"),
-                f"no spins for the trigger count {trigger.count}",
-                "spins_missing",
-            )
-    spins.sort()
+    options = _options(rd, t, where, trigger.count)
+    spins: list[tuple[int, int]] = []
+    if "spins" in t or not options:
+        spins = _spins_table(rd, t.get("spins", {}), join(where, "spins"), trigger.count)
+    largest = max([s for _, s in spins] + [s for o in options for _, s in o.spins], default=0)
     max_spins = rd.integer(t, "max_spins", where, 1, default=None)
-    if max_spins is not None and spins and max_spins < max(s for _, s in spins):
+    if max_spins is not None and largest and max_spins < largest:
         rd.error(
-            join(where, "max_spins"),
-            f"{max_spins} is below the largest award {max(s for _, s in spins)}",
-            "range",
+            join(where, "max_spins"), f"{max_spins} is below the largest award {largest}", "range"
         )
     strips, weights = (None, None)
     if "strips" in t:
         strips, weights = read_strips(rd, t, where, ctx.symbols, len(ctx.strips))
     elif "weights" in t:
         rd.error(join(where, "weights"), "needs free_spins.strips", "missing_key")
+    retrigger = t.get("retrigger", False)
+    if retrigger not in (True, False, "once"):
+        rd.error(
+            join(where, "retrigger"), f'must be true, false or "once", got {retrigger!r}', "type"
+        )
+    if options and "multiplier" in t:
+        rd.error(
+            join(where, "multiplier"),
+            "each of free_spins.options sets its own multiplier",
+            "options_conflict",
+        )
     return FreeSpins(
         trigger,
-        tuple(spins),
+        tuple(spins) if spins else (options[0].spins if options else ()),
         rd.integer(t, "multiplier", where, 1, default=1) or 1,
-        rd.boolean(t, "retrigger", where, False),
+        retrigger in (True, "once"),
         max_spins,
         strips,
         weights,
+        retrigger_once=retrigger == "once",
+        options=tuple(options),
     )
+
+
+def _spins_table(rd: Reader, raw: Any, at: str, trigger_count: int) -> list[tuple[int, int]]:
+    """Spins awarded by trigger count: a table such as {3 = 10, 4 = 15}, or one number."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return [(trigger_count, rd.check_int(raw, at, 1) or 1)]
+    spins = []
+    if not isinstance(raw, dict) or not raw:
+        rd.error(at, "must be a table such as {3 = 10, 4 = 15}", "type")
+        return []
+    for key, value in raw.items():
+        where = join(at, key)
+        if not (key.isascii() and key.isdigit()) or int(key) < 1:  # not '²'
+            rd.error(where, f"key must be a trigger count, got {key!r}", "type")
+            continue
+        spins.append((int(key), rd.check_int(value, where, 1) or 1))
+    if spins and min(k for k, _ in spins) > trigger_count:
+        rd.error(at, f"no spins for the trigger count {trigger_count}", "spins_missing")
+    return sorted(spins)
+
+
+def _options(rd: Reader, t: dict[str, Any], where: str, trigger_count: int) -> list:
+    """``[[free_spins.options]]``: the player's choices of spins and multiplier."""
+    raw = t.get("options")
+    if raw is None:
+        return []
+    at = join(where, "options")
+    if not isinstance(raw, list) or not raw:
+        rd.error(at, "must be a non-empty array of [[free_spins.options]] tables", "type")
+        return []
+    out = []
+    for i, spec in enumerate(raw):
+        here = join(at, i)
+        o = rd.table(spec, here, ("spins",), ("multiplier",))
+        spins = _spins_table(rd, o.get("spins", {}), join(here, "spins"), trigger_count)
+        out.append(
+            FreeSpinOption(tuple(spins), rd.integer(o, "multiplier", here, 1, default=1) or 1)
+        )
+    return out
 
 
 def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:

@@ -6,7 +6,7 @@ never raw TOML dictionaries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
@@ -35,6 +35,8 @@ class PayEntry:
     combo: tuple[str, ...]
     pays: int | None = None
     pays_by_level: tuple[int, ...] | None = None
+    anywhere: bool = False  # counts of the symbol anywhere on the line, not a run from reel 1
+    free_spins_multiplier: bool = True  # False: paid as is in free spins
 
     def credits(self, level_index: int, level: int) -> int:
         """Credits this entry pays on one line (or one way) at a bet level."""
@@ -62,8 +64,22 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class FreeSpinOption:
+    """One choice the player may make when free spins start (``[[free_spins.options]]``)."""
+
+    spins: tuple[tuple[int, int], ...]
+    multiplier: int = 1
+
+
+@dataclass(frozen=True)
 class FreeSpins:
-    """Free-spins feature; ``spins`` maps trigger count to spins awarded."""
+    """Free-spins feature; ``spins`` maps trigger count to spins awarded.
+
+    ``retrigger_once``: the feature can be extended one time only
+    (``retrigger = "once"``). ``options``: the player's choice of
+    (spins, multiplier) when the feature starts; each is certified alone
+    (:meth:`Machine.option_variants`).
+    """
 
     trigger: Trigger
     spins: tuple[tuple[int, int], ...]
@@ -72,6 +88,8 @@ class FreeSpins:
     max_spins: int | None = None
     strips: tuple[tuple[str, ...], ...] | None = None
     weights: tuple[tuple[int, ...], ...] | None = None
+    retrigger_once: bool = False
+    options: tuple[FreeSpinOption, ...] = ()
 
     def spins_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols (largest key <= count)."""
@@ -115,6 +133,39 @@ class Jackpot:
     link: str | None = None
 
 
+WILD_MULTIPLIER_RULES = ("product", "max", "sum")
+PURE_WILD_LINE_RULES = ("highest", "wild_award")
+DIRECTIONS = ("left", "both")
+SCATTER_UNITS = ("total_bet", "line_bet")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The small rules of real games (SPEC 3.1a ``[rules]``); defaults are SPEC 3.1.
+
+    Attributes
+    ----------
+    wild_multiplier : how the multipliers of the wilds in a line win combine
+        ("product", "max": the largest once, "sum").
+    pure_wild_line : "highest", or "wild_award": a run of wilds only pays the
+        wilds' own entry, never a substituted one.
+    direction : "left", or "both": each line is also read from the last reel.
+    scatter_unit : scatter pays x "total_bet", or x "line_bet" (credits per
+        line or per cost unit of the level).
+    exclusive_scatters : of these scatter symbols only the first that pays, pays.
+    win_cap : a spin's whole win (features included) is capped at this
+        multiple of the total bet (None: no cap).
+
+    """
+
+    wild_multiplier: str = "product"
+    pure_wild_line: str = "highest"
+    direction: str = "left"
+    scatter_unit: str = "total_bet"
+    exclusive_scatters: tuple[str, ...] = ()
+    win_cap: int | None = None
+
+
 @dataclass(frozen=True)
 class Machine:
     """A parsed, validated machine model."""
@@ -143,6 +194,8 @@ class Machine:
     bonus: Bonus | None = None
     jackpots: tuple[Jackpot, ...] = ()
     handpay_limit: Decimal | None = None
+    rules: Rules = Rules()
+    option_label: str | None = None  # set on the variants of a game with free-spin options
     source: str = field(default="", compare=False)
 
     @property
@@ -154,6 +207,26 @@ class Machine:
     def bet_unit(self) -> int:
         """Credits wagered per credit of bet level (lines, or ways cost)."""
         return self.lines if self.evaluation == "lines" else self.cost  # type: ignore[return-value]
+
+    def scatter_bet(self, level: int) -> int:
+        """Credits a scatter pay of 1 pays at a bet level (total bet, or the line bet)."""
+        return level if self.rules.scatter_unit == "line_bet" else self.total_bet(level)
+
+    def option_variants(self) -> list[Machine]:
+        """The machine once per free-spin option the player may choose (itself if none).
+
+        Each variant plays one option's spins and multiplier, so each is
+        certified as its own return; the worst governs the verdict.
+        """
+        fs = self.free_spins
+        if fs is None or not fs.options:
+            return [self]
+        out = []
+        for i, option in enumerate(fs.options):
+            free = replace(fs, spins=option.spins, multiplier=option.multiplier, options=())
+            label = f"option {i + 1}"
+            out.append(replace(self, free_spins=free, option_label=label))
+        return out
 
     def total_bet(self, level: int) -> int:
         """Total credits wagered per spin at a bet level."""

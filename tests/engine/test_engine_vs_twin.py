@@ -14,16 +14,16 @@ from testpaths import DATA, MACHINES, ROOT
 
 from certify.engine import _kernels as k
 from certify.engine import compile_machine, simulate
-from certify.engine.prefix import build_prefix_tables
-from certify.engine.simulate import (
-    fast_flag,
-    game_args,
-    level_args,
+from certify.engine.kernel_inputs import (
+    game_inputs,
+    level_inputs,
+    prefix_inputs,
     prefix_tables,
-    reel_args,
+    reel_inputs,
     reel_sets,
-    ways_flag,
 )
+from certify.engine.prefix import build_prefix_tables
+from certify.engine.simulate import fast_flag, ways_flag
 from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.stats import z_value
@@ -35,14 +35,14 @@ def _kernel_spins(tables, lt, stops, fs, px):
     """Line/ways + scatter credits the kernel's spin evaluation gives ``stops``."""
     out = np.zeros(stops.shape[0], dtype=np.int64)
     packed = np.zeros(stops.shape[0], dtype=np.uint64)
-    level = level_args(lt, tables)
+    level = level_inputs(lt, tables)
     k.evaluate_stops(
         stops,
         fs,
-        reel_args(tables),
-        px.as_tuple(),
+        reel_inputs(tables),
+        prefix_inputs(px),
         level,
-        game_args(tables),
+        game_inputs(tables),
         out,
         packed,
         ways_flag(tables),
@@ -197,8 +197,8 @@ def test_simulation_kernel_equals_twin_on_its_own_draws(name):
         chunk_states(9, 0, 1)[0],
         n,
         0,
-        reel_args(tables),
-        px.as_tuple(),
+        reel_inputs(tables),
+        prefix_inputs(px),
         stops,
         fast_flag(tables, px),
     )

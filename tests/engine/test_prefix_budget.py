@@ -5,7 +5,8 @@ from __future__ import annotations
 from testpaths import MACHINES
 
 from certify.engine import compile_machine, prefix
-from certify.engine.simulate import fast_flag, reel_sets
+from certify.engine.kernel_inputs import reel_sets
+from certify.engine.simulate import fast_flag
 from certify.model import load_machine
 
 

@@ -97,15 +97,16 @@ def test_combo_sums_equal_the_walked_cycle(name, weighted):
     also with weighted strips (combo and tail weights are products of stop weights)."""
     import numpy as np
 
-    from certify.engine.simulate import reel_sets
-    from certify.exact.cycle import enumerate_by_combos, walk_cycle
+    from certify.engine.kernel_inputs import reel_sets
+    from certify.exact.cycle import enumerate_by_combos, spin_score, walk_cycle
 
     machine = load_machine(MACHINES / name)
     tables = compile_machine(_weighted(machine) if weighted else machine)
     lt = tables.levels[0]
     for ps, reels in enumerate(reel_sets(tables)):
-        by_combos = enumerate_by_combos(tables, reels, lt, ps)
-        walked = walk_cycle(tables, reels, lt)
+        score = spin_score(tables, lt, ps)
+        by_combos = enumerate_by_combos(tables, reels, lt, ps, score)
+        walked = walk_cycle(tables, reels, lt, ps, score)
         assert by_combos.total == walked.total == reels.cycle
         assert by_combos.w.tolist() == walked.w.tolist()
         assert by_combos.wb == walked.wb

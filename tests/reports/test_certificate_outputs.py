@@ -29,7 +29,12 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "reports"
 UPDATE = os.environ.get("SLOTCERT_UPDATE_GOLDEN") == "1"
 SMALL = Path(__file__).parent / "data" / "small.toml"
 EVERY_MODEL = sorted(
-    [*MACHINES.glob("*.toml"), *DATA.glob("*.toml"), *(DATA / "published").glob("*.toml")]
+    [
+        *MACHINES.glob("*.toml"),
+        *DATA.glob("*.toml"),
+        *(DATA / "published").glob("*.toml"),
+        *(DATA / "rules").glob("*.toml"),
+    ]
 )
 ISSUED = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
 LAB = {"name": "Laboratório de Ensaio", "id": "LE", "accreditation": "IPAC L0000"}
@@ -270,6 +275,7 @@ def _golden(name: str, text: str) -> None:
 def small_certified():
     machine, cert, data = _certificate(SMALL, spins=2 * (1 << 20), seed=11)
     data.pop("run")
+    data["machine"]["source"] = "tests/reports/data/small.toml"  # not this checkout's path
     data["tool"]["version"] = "VERSION"
     data["certificate"]["tool_version"] = "VERSION"
     return machine, data

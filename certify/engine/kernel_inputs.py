@@ -1,0 +1,260 @@
+"""The named inputs of the numba kernels, built from a machine's tables.
+
+The simulation kernels (:mod:`certify.engine._kernels`) and the exact
+calculator's kernels (:mod:`certify.exact._kernels`) take these named tuples
+(numba compiles a ``NamedTuple`` like a plain tuple, fields read by name at
+compile time: no cost per spin). Both sides import them from here, so a field
+is read by its name everywhere and two fields cannot be swapped silently.
+
+Parallel kernels take no nested tuples: each of these is flat.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from certify.engine.prefix import PrefixTables, cached_prefix_tables, pack_counts
+from certify.engine.tables import HIST_BINS, GameTables, LevelTables, ReelSet, ways_sums
+
+SMALL_WINS = 4096  # wins below this many credits find their histogram bin in a table
+
+
+class ReelInputs(NamedTuple):
+    """Every reel set of a game, stacked on a first axis (set 0: base game)."""
+
+    set_of: np.ndarray  # (2,) int64: reel set of base spins, of free spins
+    window: np.ndarray  # (sets, reels, stops, rows) uint8 symbol ids
+    length: np.ndarray  # (sets, reels) stops per strip
+    total_weight: np.ndarray  # (sets, reels)
+    lookup: np.ndarray  # (sets, reels, total) draw -> stop, when totals are small
+    cumulative: np.ndarray  # (sets, reels, stops) running weights (binary search)
+    counts_pack: np.ndarray  # (sets, reels, stops) uint64 packed counted symbols
+    mode: int  # 0 uniform, 1 lookup, 2 binary search
+    ways_sum: np.ndarray  # (sets, reels, stops, entries) ways of a ways game (else a dummy)
+
+
+class PrefixInputs(NamedTuple):
+    """The prefix tables of one bet level (see :class:`certify.engine.prefix.PrefixTables`)."""
+
+    depth: np.ndarray
+    head_first: np.ndarray
+    head: np.ndarray
+    combos: np.ndarray
+    alive_line: np.ndarray
+    alive_state: np.ndarray
+    tail_on: np.ndarray
+    tail_counts: np.ndarray
+    tail_sym: np.ndarray
+    prefix_rows: np.ndarray
+    tail_pairs: np.ndarray
+
+
+class LevelInputs(NamedTuple):
+    """Everything that depends on the bet level."""
+
+    trans: np.ndarray  # line automaton: (states, symbols) next state
+    live: np.ndarray  # (states,) bool: an entry can still complete
+    state_win: np.ndarray  # (states,) credits of a settled state
+    state_entry: np.ndarray  # (states,) its award key (-1 none)
+    credits: np.ndarray  # (2, entries) credits per line / way: base game, free spins
+    scatter_pay: np.ndarray  # (2, counted, max count + 1) credits: base game, free spins
+    bonus_pay: np.ndarray  # (awards,) credits
+    step: np.ndarray
+    pair: np.ndarray
+    win1: np.ndarray
+    entry1: np.ndarray
+    alarm_add: np.uint64  # SWAR words: (packed + add) & mask != 0 when a count may pay
+    alarm_mask: np.uint64
+    cap: int  # a spin's whole win is capped at this many credits (0: no cap)
+
+
+class GameInputs(NamedTuple):
+    """Level-independent rules: paylines, ways families, free spins, bonus."""
+
+    paylines: np.ndarray  # (lines, reels) row per reel
+    entry_len: np.ndarray  # (entries,)
+    family: np.ndarray  # (entries,) ways family (entries sharing a first token)
+    n_families: int
+    fs_counted: int  # counted index of the free-spin trigger (-1 none)
+    fs_min: int
+    fs_spins: np.ndarray  # (max count + 1,) spins awarded by count
+    fs_mult: int  # multiplies a free spin's line and scatter win (1: tables premultiplied)
+    fs_retriggers: int  # retriggers allowed in one feature: 0, 1 ("once"), -1 (unlimited)
+    fs_max: int  # 0: no cap
+    bonus_counted: int
+    bonus_min: int
+    bonus_cum: np.ndarray  # (awards,) running weights
+    scatter_excl: np.ndarray  # (counted,) 1: an exclusive scatter (only the first paying pays)
+
+
+class SpinScore(NamedTuple):
+    """How the exact calculator scores one spin of a reel set beyond its lines."""
+
+    scatter_pay: np.ndarray  # (counted, max count + 1) credits of the phase (base or free)
+    excl: np.ndarray  # (counted,) 1: an exclusive scatter
+    cap: int  # win cap in credits (0: none; only for games without features)
+
+
+class HistInputs(NamedTuple):
+    """The win histogram's bins at one bet level."""
+
+    edges: np.ndarray  # (HIST_BINS,) smallest credits of each bin
+    small_bins: np.ndarray  # (SMALL_WINS,) uint8 bin of each small win
+
+
+def reel_sets(t: GameTables) -> list[ReelSet]:
+    """The distinct reel sets of a game: base, then the free-spin strips if their own."""
+    return [t.base] if t.free is t.base else [t.base, t.free]
+
+
+def _stack(arrays: list[np.ndarray]) -> np.ndarray:
+    """Stack per-set arrays, zero-padding the trailing axes to a common shape."""
+    shape = np.max([a.shape for a in arrays], axis=0)
+    out = np.zeros((len(arrays), *shape), dtype=arrays[0].dtype)
+    for i, a in enumerate(arrays):
+        out[i][tuple(slice(0, n) for n in a.shape)] = a
+    return out
+
+
+def reel_inputs(t: GameTables) -> ReelInputs:
+    """The reel sets of a game as the kernels take them."""
+    sets = reel_sets(t)
+    weighted = any(s.weighted for s in sets)
+    mode = 0 if not weighted else (1 if all(s.lookup.shape[1] > 1 for s in sets) else 2)
+    cumulative = _stack([s.cumulative for s in sets])
+    for i, s in enumerate(sets):  # padding must sort after every draw
+        cumulative[i, :, s.cumulative.shape[1] :] = s.total_weight[:, None]
+    dummy = np.zeros((1, 1, 1), dtype=np.int64)
+    return ReelInputs(
+        set_of=np.array([0, len(sets) - 1], dtype=np.int64),
+        window=_stack([s.window for s in sets]),
+        length=_stack([s.length for s in sets]),
+        total_weight=_stack([s.total_weight for s in sets]),
+        lookup=_stack([s.lookup for s in sets]),
+        cumulative=cumulative,
+        counts_pack=_stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]),
+        mode=mode,
+        ways_sum=_stack([ways_sums(s.window, t.ways_match) if t.is_ways else dummy for s in sets]),
+    )
+
+
+def prefix_inputs(px: PrefixTables) -> PrefixInputs:
+    """What the kernels read of the prefix tables (``class_entries`` is applied after them)."""
+    return PrefixInputs(
+        px.depth,
+        px.head_first,
+        px.head,
+        px.combos,
+        px.alive_line,
+        px.alive_state,
+        px.tail_on,
+        px.tail_counts,
+        px.tail_sym,
+        px.prefix_rows,
+        px.tail_pairs,
+    )
+
+
+def level_inputs(level: LevelTables, t: GameTables) -> LevelInputs:
+    """The bet-level inputs of the kernels."""
+    add, mask = alarm_words(level, t)
+    fin = level.finishing
+    return LevelInputs(
+        trans=level.trans,
+        live=level.live,
+        state_win=level.state_win,
+        state_entry=level.state_entry,
+        credits=np.stack([level.credits, level.credits_fs]),
+        scatter_pay=np.stack([level.scatter_pay, level.scatter_pay_fs]),
+        bonus_pay=level.bonus_pay,
+        step=fin.step,
+        pair=fin.pair,
+        win1=fin.win1,
+        entry1=fin.entry1,
+        alarm_add=add,
+        alarm_mask=mask,
+        cap=level.cap,
+    )
+
+
+def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64]:
+    """Words (add, mask) that flag a spin whose counted symbols may pay or trigger.
+
+    ``(packed + add) & mask`` is non-zero when some counted symbol reaches a
+    count that pays a scatter or triggers the bonus or free spins.
+    Each 8-bit count field gets 128 - threshold added, so its top bit is set
+    exactly when count >= threshold (counts stay below 128: no carries).
+    """
+    add, mask = 0, 0
+    for c in range(len(t.counted_names)):
+        paying = np.nonzero(level.scatter_pay[c])[0]
+        limits = [int(paying[0])] if paying.size else []
+        limits += [t.bonus_min] if c == t.bonus_counted else []
+        limits += [t.fs_min] if c == t.fs_counted else []
+        if limits:
+            add |= (128 - min(limits)) << (8 * c)
+            mask |= 128 << (8 * c)
+    return np.uint64(add), np.uint64(mask)
+
+
+def game_inputs(t: GameTables) -> GameInputs:
+    """The level-independent inputs of the kernels."""
+    return GameInputs(
+        paylines=t.paylines,
+        entry_len=t.entry_len,
+        family=t.ways_family,
+        n_families=int(t.ways_family.max(initial=0)) + 1,
+        fs_counted=t.fs_counted,
+        fs_min=t.fs_min,
+        fs_spins=t.fs_spins,
+        fs_mult=t.fs_spin_mult,
+        fs_retriggers=t.fs_retriggers,
+        fs_max=t.fs_max,
+        bonus_counted=t.bonus_counted,
+        bonus_min=t.bonus_min,
+        bonus_cum=t.bonus_weight_cum,
+        scatter_excl=t.scatter_excl,
+    )
+
+
+def hist_edges(total_bet: int) -> np.ndarray:
+    """Smallest win (credits) of each histogram bin.
+
+    Bin k >= 1 holds wins in [2^(k-11), 2^(k-10)) x total bet; bin 1 also
+    takes anything smaller, the last bin anything larger.
+    """
+    edges = np.zeros(HIST_BINS, dtype=np.int64)
+    for b in range(1, HIST_BINS):
+        edges[b] = -(-(total_bet << max(b - 11, 0)) // (1 << max(11 - b, 0)))
+    edges[1] = 1
+    return edges
+
+
+def hist_inputs(total_bet: int) -> HistInputs:
+    """The histogram inputs: bin edges and the bin of every win below 4096 credits."""
+    edges = hist_edges(total_bet)
+    small = np.searchsorted(edges, np.arange(SMALL_WINS), side="right") - 1
+    small[0] = 0
+    return HistInputs(edges, small.astype(np.uint8))
+
+
+def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
+    """The prefix tables of a level (built once per game and level, then cached)."""
+    if level_index not in t.prefix_cache:
+        lt = t.levels[level_index]
+        sets = [(s.window, s.length, s.counted) for s in reel_sets(t)]
+        t.prefix_cache[level_index] = cached_prefix_tables(
+            sets,
+            t.paylines,
+            lt.trans,
+            lt.live,
+            lt.state_win,
+            lt.state_entry,
+            lt.n_keys,
+            depth=0 if t.is_ways else None,
+            pairs=lt.finishing.pair.shape[1] > 1,
+            starts=tuple(int(lt.start[i]) for i in range(len(sets))),
+        )
+    return t.prefix_cache[level_index]

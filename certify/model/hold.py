@@ -1,0 +1,238 @@
+"""The ``[hold_and_spin]`` block of a machine (SPEC 3.1b): dataclasses and reader.
+
+Cash-on-reels respins: a screen with at least ``trigger.count`` coins starts
+the feature; the coins stay locked, each carrying a value (a multiple of the
+total bet or a jackpot); every respin, each empty cell shows a coin with
+probability ``cell_probability``; a respin that locks a new coin puts the
+respins left back to ``respins``; the feature ends when no respin is left or
+every cell is locked (which also pays ``full_window``).
+
+:func:`read_hold_and_spin` reads the block through a
+:class:`~certify.model.reader.Reader`, recording every problem with its key
+path instead of raising.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from certify.model.reader import Reader, join
+from certify.model.schema import Symbol, Trigger
+
+ENGINE_BOUND = (1 << 32) - 1
+"""Largest denominator / weight total the engine's bounded draws take exactly."""
+
+_REQUIRED = ("trigger", "respins", "cell_probability", "values")
+_OPTIONAL = ("full_window", "jackpots")
+
+
+@dataclass(frozen=True)
+class HoldValue:
+    """One value a locked coin can carry.
+
+    Parameters
+    ----------
+    weight : int
+        Relative weight of this value among ``HoldAndSpin.values`` (>= 1).
+    pays : int or None
+        Multiple of the total bet paid, or None for a jackpot value.
+    jackpot : str or None
+        Name of the jackpot paid (a key of ``HoldAndSpin.jackpots`` or the id
+        of one of the machine's ``[[jackpots]]`` pools), or None.
+
+    """
+
+    weight: int
+    pays: int | None
+    jackpot: str | None
+
+
+@dataclass(frozen=True)
+class HoldAndSpin:
+    """A hold-and-spin feature (cash-on-reels respins).
+
+    Parameters
+    ----------
+    trigger : Trigger
+        At least ``count`` of the coin ``symbol`` (kind ``"bonus"``) anywhere
+        in the window start the feature; those coins are locked and count.
+    respins : int
+        Respins left at the start and after every respin that locks a coin.
+    cell_probability : Fraction
+        Exact chance that an empty cell shows a coin on one respin, in (0, 1).
+    values : tuple of HoldValue
+        The weighted values each locked coin draws, independently.
+    full_window : str or None
+        Jackpot awarded as well when every cell is locked.
+    jackpots : tuple of (str, int)
+        Fixed prizes, x total bet, by name (file order). A name that is the id
+        of a machine ``[[jackpots]]`` pool pays that progressive pool instead.
+
+    """
+
+    trigger: Trigger
+    respins: int
+    cell_probability: Fraction
+    values: tuple[HoldValue, ...]
+    full_window: str | None
+    jackpots: tuple[tuple[str, int], ...]
+
+    def jackpot_names(self) -> tuple[str, ...]:
+        """Every jackpot the feature can award: the table's, then others named."""
+        names = [name for name, _ in self.jackpots]
+        named = [v.jackpot for v in self.values] + [self.full_window]
+        for name in named:
+            if name is not None and name not in names:
+                names.append(name)
+        return tuple(names)
+
+
+def read_hold_and_spin(
+    rd: Reader,
+    raw: Any,
+    symbols: dict[str, Symbol],
+    jackpot_ids: set[str],
+    where: str = "hold_and_spin",
+) -> HoldAndSpin | None:
+    """Read and check a ``[hold_and_spin]`` table.
+
+    Parameters
+    ----------
+    rd : Reader
+        Collects the located problems (nothing is raised here).
+    raw : Any
+        The parsed TOML value, or None when the machine has no such block.
+    symbols : dict of str to Symbol
+        The machine's symbols (the trigger must name one of kind ``"bonus"``).
+    jackpot_ids : set of str
+        Ids of the machine's ``[[jackpots]]`` pools: names a value or
+        ``full_window`` may use besides the keys of ``jackpots``.
+    where : str
+        Key path of the block, for the messages.
+
+    Returns
+    -------
+    HoldAndSpin or None
+        None when ``raw`` is None (or not a table: an error). When problems
+        were recorded the result holds placeholders where values were wrong:
+        the caller raises through ``rd.raise_if_errors()`` before using it.
+
+    """
+    if raw is None:
+        return None
+    t = rd.table(raw, where, _REQUIRED, _OPTIONAL)
+    if not isinstance(raw, dict):
+        return None
+    trigger = Trigger("", 1)  # placeholder: a missing key is already reported
+    if "trigger" in t:
+        trigger = _trigger(rd, t["trigger"], join(where, "trigger"), symbols)
+    respins = rd.integer(t, "respins", where, 1) or 1
+    probability = _probability(rd, t, where)
+    jackpots = _jackpot_prizes(rd, t, where)
+    known = {name for name, _ in jackpots} | set(jackpot_ids)
+    values = _values(rd, t, where, known)
+    full_window = rd.string(t, "full_window", where, default=None)
+    if full_window is not None and full_window not in known:
+        rd.error(join(where, "full_window"), f'unknown jackpot "{full_window}"', "unknown_jackpot")
+    return HoldAndSpin(trigger, respins, probability, values, full_window, jackpots)
+
+
+def check_hold_window(
+    rd: Reader, hs: HoldAndSpin, cells: int, where: str = "hold_and_spin"
+) -> None:
+    """Record an error when the trigger needs more coins than the window has cells.
+
+    Parameters
+    ----------
+    rd : Reader
+        Collects the problem.
+    hs : HoldAndSpin
+        The feature read by :func:`read_hold_and_spin`.
+    cells : int
+        Cells of the window (rows x reels).
+    where : str
+        Key path of the block.
+
+    """
+    if hs.trigger.count > cells:
+        rd.error(
+            join(join(where, "trigger"), "count"),
+            f"{hs.trigger.count} coins can never show in a window of {cells} cells",
+            "range",
+        )
+
+
+def _trigger(rd: Reader, raw: Any, where: str, symbols: dict[str, Symbol]) -> Trigger:
+    t = rd.table(raw, where, ("symbol", "count"))
+    name = t.get("symbol")
+    at = join(where, "symbol")
+    symbol = symbols.get(name) if isinstance(name, str) else None
+    if "symbol" in t and symbol is None:
+        rd.error(at, f'unknown symbol "{name}"', "unknown_symbol")
+    elif symbol is not None and symbol.kind != "bonus":
+        rd.error(at, f"{name!r} is {symbol.kind}; expected bonus", "bad_kind")
+    return Trigger(str(name), rd.integer(t, "count", where, 1) or 1)
+
+
+def _probability(rd: Reader, t: dict[str, Any], where: str) -> Fraction:
+    at = join(where, "cell_probability")
+    if "cell_probability" not in t:
+        return Fraction(1, 2)
+    value = t["cell_probability"]
+    number = rd.decimal(value, at)
+    if number is None:
+        return Fraction(1, 2)
+    if not 0 < number < 1:
+        rd.error(at, f'must be a probability in (0, 1), got "{value}"', "range")
+        return Fraction(1, 2)
+    p = Fraction(number)
+    if p.denominator > ENGINE_BOUND:
+        rd.error(
+            at,
+            f'"{value}" has too many decimal places: the engine draws a cell exactly only '
+            "for a denominator below 2**32 (at most 9 decimal places)",
+            "range",
+        )
+    return p
+
+
+def _jackpot_prizes(rd: Reader, t: dict[str, Any], where: str) -> tuple[tuple[str, int], ...]:
+    raw = t.get("jackpots", {})
+    at = join(where, "jackpots")
+    if not isinstance(raw, dict):
+        rd.error(at, "must be a table such as {MINI = 10, MAJOR = 100}", "type")
+        return ()
+    out = []
+    for name, prize in raw.items():
+        out.append((name, rd.check_int(prize, join(at, name), 1) or 1))
+    return tuple(out)
+
+
+def _values(rd: Reader, t: dict[str, Any], where: str, known: set[str]) -> tuple[HoldValue, ...]:
+    at_values = join(where, "values")
+    out = []
+    for i, spec in enumerate(rd.array(t, "values", where) or []):
+        at = join(at_values, i)
+        v = rd.table(spec, at, ("weight",), ("pays", "jackpot"))
+        weight = rd.integer(v, "weight", at, 1) or 1
+        if isinstance(spec, dict) and ("pays" in v) == ("jackpot" in v):
+            rd.error(at, "needs exactly one of `pays` or `jackpot`", "hold_value")
+            out.append(HoldValue(weight, 1, None))
+            continue
+        pays = rd.integer(v, "pays", at, 1, default=None)
+        jackpot = rd.string(v, "jackpot", at, default=None)
+        if jackpot is not None and jackpot not in known:
+            rd.error(join(at, "jackpot"), f'unknown jackpot "{jackpot}"', "unknown_jackpot")
+        if pays is None and jackpot is None:
+            pays = 1  # placeholder after a recorded problem
+        out.append(HoldValue(weight, pays, jackpot))
+    total = sum(v.weight for v in out)
+    if total > ENGINE_BOUND:
+        rd.error(
+            at_values,
+            f"weights add up to {total}, above what the engine draws exactly (2**32 - 1)",
+            "weight_overflow",
+        )
+    return tuple(out)

@@ -1,0 +1,126 @@
+"""Read and check the rules of real games (SPEC 3.1a): ``[rules]`` and its pay-entry keys.
+
+Each rule is optional and defaults to the SPEC 3.1 behaviour. A rule that
+does not apply to the game (``direction`` in a ways game, a scatter rule
+without scatter pays, ``free_spins_multiplier`` without free spins) is a
+located error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from certify.model.reader import Reader, join
+from certify.model.schema import (
+    ANY,
+    DIRECTIONS,
+    PURE_WILD_LINE_RULES,
+    SCATTER_UNITS,
+    WILD_MULTIPLIER_RULES,
+    FreeSpins,
+    PayEntry,
+    Rules,
+    ScatterPay,
+)
+
+RULE_KEYS = (
+    "wild_multiplier",
+    "pure_wild_line",
+    "direction",
+    "scatter_unit",
+    "exclusive_scatters",
+    "win_cap",
+)
+LINES_ONLY = ("wild_multiplier", "pure_wild_line", "direction")
+
+
+def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
+    """The ``[rules]`` table (defaults when absent)."""
+    if raw is None:
+        return Rules()
+    where = "rules"
+    t = rd.table(raw, where, (), RULE_KEYS)
+    for key in LINES_ONLY:
+        default = getattr(Rules(), key)
+        if key in t and evaluation != "lines" and t[key] != default:
+            rd.error(
+                join(where, key),
+                f"{t[key]!r} applies to lines games; this is a {evaluation} game",
+                "rule_not_applicable",
+            )
+    names = rd.array(t, "exclusive_scatters", where, default=None) or []
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            rd.error(
+                join(join(where, "exclusive_scatters"), i),
+                f"must be a symbol, got {name!r}",
+                "type",
+            )
+    return Rules(
+        wild_multiplier=_choice(rd, t, "wild_multiplier", WILD_MULTIPLIER_RULES),
+        pure_wild_line=_choice(rd, t, "pure_wild_line", PURE_WILD_LINE_RULES),
+        direction=_choice(rd, t, "direction", DIRECTIONS),
+        scatter_unit=_choice(rd, t, "scatter_unit", SCATTER_UNITS),
+        exclusive_scatters=tuple(n for n in names if isinstance(n, str)),
+        win_cap=rd.integer(t, "win_cap", where, 1, default=None),
+    )
+
+
+def _choice(rd: Reader, t: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    return rd.string(t, key, "rules", allowed, default=allowed[0]) or allowed[0]
+
+
+def check_rules(
+    rd: Reader,
+    rules: Rules,
+    pays: tuple[PayEntry, ...],
+    scatter: tuple[ScatterPay, ...],
+    free: FreeSpins | None,
+) -> None:
+    """Located errors for rules that do not apply to the game they are written in."""
+    paying = [s.symbol for s in scatter]
+    if rules.scatter_unit != "total_bet" and not scatter:
+        rd.error("rules.scatter_unit", "the game has no scatter pays", "rule_not_applicable")
+    seen: set[str] = set()
+    for i, name in enumerate(rules.exclusive_scatters):
+        at = join("rules.exclusive_scatters", i)
+        if name not in paying:
+            rd.error(at, f'"{name}" has no scatter pays', "rule_not_applicable")
+        if name in seen:
+            rd.error(at, f'"{name}" is listed twice', "duplicate")
+        seen.add(name)
+    if rules.exclusive_scatters and len(seen) < 2:
+        rd.error(
+            "rules.exclusive_scatters",
+            "needs at least two scatter symbols",
+            "rule_not_applicable",
+        )
+    for entry in pays:
+        where = join("pays", entry.index)
+        if not entry.free_spins_multiplier and free is None:
+            rd.error(
+                join(where, "free_spins_multiplier"),
+                "the game has no free spins",
+                "rule_not_applicable",
+            )
+
+
+def check_anywhere(rd: Reader, t: dict[str, Any], where: str, evaluation: str) -> bool:
+    """Read a pay entry's ``anywhere`` flag; it needs a lines game and one repeated symbol."""
+    anywhere = rd.boolean(t, "anywhere", where, False)
+    if not anywhere:
+        return False
+    combo = t.get("combo") if isinstance(t.get("combo"), list) else []
+    if evaluation != "lines":
+        rd.error(
+            join(where, "anywhere"),
+            f"applies to lines games; this is a {evaluation} game",
+            "rule_not_applicable",
+        )
+    elif not combo or len(set(map(str, combo))) != 1 or combo[0] == ANY:
+        rd.error(
+            join(where, "anywhere"),
+            f"needs one symbol or group repeated (the count), got {combo!r}",
+            "anywhere_combo",
+        )
+    return True
