@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from certify.engine import SimulationResult, compile_machine, simulate
+from certify.engine.simulate import run_chunks
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact, exact_refusal
 from certify.exact.calculator import check_screen_cycle
+from certify.exact.contributions import LevelContributions, MaxWin, level_contributions, max_win
 from certify.exact.decompose import mean_return
-from certify.jackpot_return import jackpot_rtp
+from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
 from certify.model.loader import MACHINE_SCHEMA, parse_machine, read_toml
 from certify.model.schema import Machine
@@ -52,6 +54,10 @@ class LevelCertification:
     convergence: list[tuple[int, float, float, float]]
     verdict: LevelVerdict | None = None
     sim_ci: tuple[float, float] | None = None  # the simulation's interval, set by the verdict
+    contributions: LevelContributions | None = None  # exact PAR rows (None without exact)
+    trace: list[tuple[int, float, float]] = field(default_factory=list)  # (spins, rtp, std_error)
+    pools: list[PoolReturn] = field(default_factory=list)  # jackpot return, pool by pool
+    max_win: MaxWin | None = None  # exact largest win of a paid spin (jackpots aside), if known
 
 
 @dataclass
@@ -159,10 +165,22 @@ def _certify_variant(
                 "the verdict rests on simulation",
             )
         )
+    if spins == 0:
+        cert.findings.append(
+            Finding(
+                "warning",
+                "exact_only",
+                "exact-only certification (--spins 0): no simulation was run, so the "
+                "engine's agreement with the exact figures was not checked"
+                if exact is not None
+                else "no simulation was run (--spins 0) and the cycle is too large "
+                "to enumerate: nothing supports a verdict",
+            )
+        )
     sims = _simulate_levels(tables, spins, seed, float(jurisdiction.confidence), progress, runner)
     for lt in tables.levels:
         level_exact = exact.levels[lt.level_index] if exact else None
-        sim, stream, conv = sims[lt.signature]
+        sim, stream, conv, trace = sims[lt.signature]
         sim = _rescaled(sim, lt.total_bet)
         cert.levels.append(
             LevelCertification(
@@ -175,6 +193,10 @@ def _certify_variant(
                 sim,
                 stream,
                 conv,
+                contributions=level_contributions(tables, lt) if level_exact else None,
+                trace=trace,
+                pools=level_pools(machine, lt.level_index, level_exact),
+                max_win=max_win(tables, lt) if level_exact else None,
             )
         )
     _judge(cert, exact)
@@ -224,22 +246,66 @@ def _simulate_level(
     runner: Any = None,
 ) -> tuple:
     conv: list[tuple[int, float, float, float]] = []
+    trace: list[tuple[int, float, float]] = []
 
     def step(result: SimulationResult) -> None:
         low, high = interval(result.rtp, result.std_error, confidence)
         conv.append((result.spins, result.rtp, low, high))
+        trace.append((result.spins, result.rtp, result.std_error))
         if progress is not None:
             progress(tables.machine.id, spins, result)
 
     if spins <= 0:
-        return None, level_index, conv
-    return (
-        simulate(
-            tables, level_index, spins, seed, stream=level_index, progress=step, runner=runner
-        ),
+        return None, level_index, conv, trace
+    sim = simulate(
+        tables,
         level_index,
-        conv,
+        spins,
+        seed,
+        stream=level_index,
+        progress=step,
+        runner=PerChunk(runner),
     )
+    return sim, level_index, conv, trace
+
+
+class PerChunk:
+    """A runner that hands :func:`simulate` one chunk at a time, for a fine convergence trace.
+
+    ``simulate`` reports its running result after each batch it merges, and a
+    batch is 16 chunks or more in this process (10M spins: one point). This
+    runner computes the same batches (in this process as ``simulate`` would,
+    or on ``inner``, a cluster or checkpointing runner) and yields each
+    chunk's row on its own, so the trace has a point every chunk (2^20 spins)
+    while the kernel calls, the merge order and so every figure stay the same.
+    """
+
+    def __init__(self, inner: Any = None) -> None:
+        self.inner = inner
+        self.concurrent = getattr(inner, "concurrent", False)
+
+    def batches(
+        self, tables: GameTables, level_index: int, seed: int, stream: int, sizes: Any, batch: int
+    ) -> Any:
+        """Yield ``(first chunk, one chunk's run_chunks outputs)`` in chunk order."""
+        if self.inner is None:
+            import numba
+
+            batch = max(batch, 8 * numba.get_num_threads())
+            source: Any = (
+                (
+                    first,
+                    run_chunks(
+                        tables, level_index, seed, first, sizes[first : first + batch], stream
+                    ),
+                )
+                for first in range(0, sizes.shape[0], batch)
+            )
+        else:
+            source = self.inner.batches(tables, level_index, seed, stream, sizes, batch)
+        for first, arrays in source:
+            for i in range(arrays[0].shape[0]):
+                yield first + i, tuple(a[i : i + 1] for a in arrays)
 
 
 def _rescaled(sim: SimulationResult | None, total_bet: int) -> SimulationResult | None:

@@ -3,6 +3,13 @@
 Usage::
 
     python -m reports.browser_check REPORT.html [--screenshot OUT.png] [--chromium PATH]
+    python -m reports.browser_check out/ [MORE.html ...] --screenshots DIR [--height PX]
+
+With ``--screenshots DIR`` every report named (a folder stands for the
+``*.html`` files in it, the batch ``index.html`` included) is checked and its
+screenshot written to ``DIR/<report name>.png``; ``--height`` sets the
+window height in pixels (default 2000; a report's PAR tables and plots need
+about 9000 to be seen whole).
 
 Chromium is ``/usr/bin/chromium`` unless ``SLOTCERT_CHROMIUM`` names another.
 
@@ -43,9 +50,9 @@ _FLAGS = (
     "--disable-sync",
     "--no-first-run",
     "--hide-scrollbars",
-    "--window-size=1280,2000",
     "--virtual-time-budget=5000",
 )
+HEIGHT = 2000
 _PNG_URI = "data:image/png;base64,"
 _CONSOLE = re.compile(r":CONSOLE(?:[:(]\d+\)?)?\]|Refused to|Failed to load|Uncaught")
 _PROBE = """<script>
@@ -114,11 +121,14 @@ def check_images(html: str) -> list[str]:
     return problems
 
 
-def run_chromium(chromium: str, page: Path, profile: Path, *extra: str) -> tuple[str, str]:
+def run_chromium(
+    chromium: str, page: Path, profile: Path, *extra: str, height: int = HEIGHT
+) -> tuple[str, str]:
     """Run headless Chromium on ``page``; return (stdout, stderr)."""
     cmd = [
         chromium,
         *_FLAGS,
+        f"--window-size=1280,{height}",
         f"--user-data-dir={profile}",
         "--enable-logging=stderr",
         "--v=0",
@@ -129,11 +139,15 @@ def run_chromium(chromium: str, page: Path, profile: Path, *extra: str) -> tuple
     return done.stdout, done.stderr
 
 
-def check_in_browser(report: Path, screenshot: Path, chromium: str = CHROMIUM) -> list[str]:
+def check_in_browser(
+    report: Path, screenshot: Path, chromium: str = CHROMIUM, height: int = HEIGHT
+) -> list[str]:
     """Screenshot the report and check console and images in Chromium."""
     problems = []
     with tempfile.TemporaryDirectory(prefix="slotcert-chromium-") as tmp:
-        _, err = run_chromium(chromium, report, Path(tmp) / "p1", f"--screenshot={screenshot}")
+        _, err = run_chromium(
+            chromium, report, Path(tmp) / "p1", f"--screenshot={screenshot}", height=height
+        )
         problems += [
             f"console: {line.strip()}" for line in err.splitlines() if _CONSOLE.search(line)
         ]
@@ -156,28 +170,55 @@ def _instrumented(html: str) -> str:
     return html.replace("</body>", _PROBE + "\n</body>", 1)
 
 
+def reports_named(paths: list[Path]) -> list[Path]:
+    """The reports to check: files as given, the ``*.html`` files of folders, sorted."""
+    out: list[Path] = []
+    for path in paths:
+        out += sorted(path.glob("*.html")) if path.is_dir() else [path]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command line: check one report, print one line per problem."""
+    """Command line: check reports, print one line per problem and one per report."""
     parser = argparse.ArgumentParser(prog="python -m reports.browser_check")
-    parser.add_argument("report", type=Path)
-    parser.add_argument("--screenshot", type=Path, default=None)
+    parser.add_argument("report", type=Path, nargs="+", help="HTML reports or folders of them")
+    shots = parser.add_mutually_exclusive_group()
+    shots.add_argument("--screenshot", type=Path, default=None, help="PNG of a single report")
+    shots.add_argument(
+        "--screenshots", type=Path, default=None, metavar="DIR", help="DIR/<report>.png each"
+    )
+    parser.add_argument("--height", type=int, default=HEIGHT, help="window height in pixels")
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args(argv)
-    for needed in (args.report, Path(args.chromium)):
+    reports = reports_named(args.report)
+    if args.screenshot is not None and len(reports) != 1:
+        parser.error("--screenshot names one file: use --screenshots DIR for several reports")
+    for needed in (*reports, Path(args.chromium)):
         if not needed.is_file():
             print(f"browser_check: missing {needed}", file=sys.stderr)
             return 2
-    shot = args.screenshot or args.report.with_suffix(".png")
-    problems = check_images(args.report.read_text(encoding="utf-8"))
-    problems += check_in_browser(args.report, shot, args.chromium)
-    for line in problems:
-        print(f"browser_check: {line}")
-    images = len(image_sources(args.report.read_text(encoding="utf-8")))
-    print(
-        f"browser_check: {args.report}: {'FAIL' if problems else 'ok'} ({images} images, "
-        f"screenshot {shot})"
-    )
-    return 1 if problems else 0
+    if not reports:
+        print("browser_check: no HTML report found", file=sys.stderr)
+        return 2
+    if args.screenshots is not None:
+        args.screenshots.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for report in reports:
+        if args.screenshots is not None:
+            shot = args.screenshots / (report.stem + ".png")
+        else:
+            shot = args.screenshot or report.with_suffix(".png")
+        text = report.read_text(encoding="utf-8")
+        problems = check_images(text)
+        problems += check_in_browser(report, shot, args.chromium, args.height)
+        for line in problems:
+            print(f"browser_check: {report}: {line}")
+        print(
+            f"browser_check: {report}: {'FAIL' if problems else 'ok'} "
+            f"({len(image_sources(text))} images, screenshot {shot})"
+        )
+        failed += bool(problems)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

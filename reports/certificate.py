@@ -1,7 +1,9 @@
 """The certificate JSON (``slotcert/certificate@1``) of a certified machine.
 
 Keys are sorted on output; everything that varies between identical runs
-(run time, host, date) lives under ``run`` so golden comparisons can drop it.
+lives under ``run`` (run time, host) and ``certificate`` (the issue date and
+the certificate number made from it, added by ``slotcert certify``, see
+:mod:`reports.signing`), so comparisons can drop those two.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import numpy as np
 from certify import __version__
 from certify.batch import Certification, LevelCertification
 from certify.engine.rng import CHUNK_SPINS
+from certify.exact.contributions import METHOD as CONTRIBUTION_METHOD
+from certify.exact.contributions import Contribution
 from certify.model.fingerprint import canonical_form, fingerprint_of
 from certify.outputs import write_text
 from certify.stats import z_value
@@ -53,6 +57,7 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
         },
         "verdict": cert.verdict,
         "simulation_plan": {
+            "mode": "exact-only" if cert.spins == 0 else "exact and simulation",
             "spins": cert.spins,
             "seed": cert.seed,
             "chunk_spins": CHUNK_SPINS,
@@ -61,7 +66,7 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
         "exact_method": "full-cycle" if cert.exact_cycle else None,
         "exact_cycle": cert.exact_cycle,
         "bet_levels": [_level(lc, cert.seed, conf) for lc in cert.levels],
-        "awards": [a for lc in cert.levels for a in _awards(lc)],
+        "awards": [a for lc in cert.levels for a in _awards(lc, m)],
         "findings": [
             {"severity": f.severity, "code": f.code, "message": f.message} for f in cert.findings
         ],
@@ -96,7 +101,14 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
     ex, sim = lc.exact, lc.simulation
     exact = None
     if ex is not None:
+        mw = lc.max_win
         exact = {
+            "standard_deviation": ex.sigma,
+            "max_win_x_bet": None
+            if mw is None or mw.credits is None
+            else mw.credits / lc.total_bet,
+            "max_win_probability": None if mw is None else mw.probability,
+            "max_win_note": "" if mw is None else mw.reason or "exact (jackpots aside)",
             "rtp": ex.rtp + lc.jackpot_rtp,
             "base_rtp": ex.rtp,
             "jackpot_rtp": lc.jackpot_rtp,
@@ -128,6 +140,7 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
             "free_spins_triggers": sim.fs_triggers,
             "bonus_triggers": sim.bonus_triggers,
             "win_histogram": [int(x) for x in np.asarray(sim.histogram)],
+            "convergence": [[n, rtp, se] for n, rtp, se in lc.trace],
         }
     v = lc.verdict
     return {
@@ -138,26 +151,127 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
         "verdict": v.verdict if v else "error",
         "reason": v.reason if v else "",
         "more_spins": v.more_spins if v else None,
+        "par": _par(lc),
     }
 
 
-def _awards(lc: LevelCertification) -> list[dict[str, Any]]:
-    if lc.exact is None:
+def _row(level: int, c: Contribution) -> dict[str, Any]:
+    one_in = 1.0 / c.probability if c.probability > 0 else None
+    return {
+        "level": level,
+        "section": c.section,
+        "kind": c.kind,
+        "combo": list(c.combo),
+        "pays": c.pays,
+        "probability": c.probability,
+        "one_in": one_in,
+        "rtp_contribution": c.rtp,
+    }
+
+
+def _par(lc: LevelCertification) -> dict[str, Any] | None:
+    """Feature tables of one level: free spins by component, bonus awards, jackpot pools."""
+    pc, ex = lc.contributions, lc.exact
+    if pc is None or ex is None:
+        return None
+    fs = pc.free_spins
+    return {
+        "method": CONTRIBUTION_METHOD,
+        "total_rtp": ex.rtp + lc.jackpot_rtp,
+        "free_spins": None
+        if fs is None
+        else {
+            "trigger_probability": fs.trigger_probability,
+            "expected_spins_per_trigger": fs.spins_per_trigger,
+            "free_spins_per_spin": fs.expected_spins,
+            "free_spin_mean_win": fs.spin_mean / lc.total_bet,
+            "rtp": fs.rtp,
+            "rows": [_row(lc.level, r) for r in fs.rows],
+        },
+        "bonus": None
+        if not pc.bonus_awards
+        else {
+            "trigger_probability": pc.bonus_trigger_probability,
+            "rtp": float(sum(r.rtp for r in pc.bonus_awards)),
+            "awards": [_row(lc.level, r) for r in pc.bonus_awards],
+        },
+        "jackpots": [
+            {
+                "pool": p.pool,
+                "eligible": p.eligible,
+                "exact": p.exact,
+                "hit_probability": p.hit_probability if np.isfinite(p.hit_probability) else None,
+                "contribution": p.contribution,
+                "reset_funding": p.reset_funding,
+                "rtp": p.rtp,
+            }
+            for p in lc.pools
+        ],
+    }
+
+
+def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
+    """The level's award table: every pay and scatter entry, then one row per feature.
+
+    Each row's ``rtp_contribution`` is its exact share of the return (wild
+    multipliers, ways, free-spin multiplier included, see
+    :mod:`certify.exact.contributions`); per level the rows add up to the
+    certified return (base game + jackpots) to floating-point rounding.
+    """
+    pc, ex = lc.contributions, lc.exact
+    if ex is None or pc is None:
         return []
     out = []
-    for a in lc.exact.awards:
-        one_in = a.one_in if np.isfinite(a.one_in) else None
+    for c in pc.base:  # probabilities: the decomposition's (equal to the cycle's, tested)
+        out.append(_row(lc.level, c))
+    if getattr(ex, "win_cap_rtp", 0.0):
+        out.append(_row(lc.level, Contribution("base", "win_cap", (), None, 0.0, ex.win_cap_rtp)))
+        out[-1]["one_in"] = None
+    fs = pc.free_spins
+    if fs is not None and machine.free_spins is not None:
+        trig = machine.free_spins.trigger
+        out.append(
+            _row(
+                lc.level,
+                Contribution(
+                    "free_spins",
+                    "free_spins",
+                    (trig.symbol,) * trig.count,
+                    None,
+                    fs.trigger_probability,
+                    fs.rtp,
+                ),
+            )
+        )
+    if machine.bonus is not None:
+        trig = machine.bonus.trigger
+        out.append(
+            _row(
+                lc.level,
+                Contribution(
+                    "bonus",
+                    "bonus",
+                    (trig.symbol,) * trig.count,
+                    None,
+                    pc.bonus_trigger_probability,
+                    float(sum(r.rtp for r in pc.bonus_awards)),
+                ),
+            )
+        )
+    for p, jp in zip(lc.pools, machine.jackpots, strict=True):
+        combo = list(jp.trigger_combo) if jp.trigger_combo else ["mystery"]
+        prob = p.hit_probability if np.isfinite(p.hit_probability) else None
         out.append(
             {
                 "level": lc.level,
-                "kind": a.kind,
-                "combo": list(a.combo),
-                "pays": a.pays,
-                "probability": a.probability,
-                "one_in": one_in,
-                "rtp_contribution": a.pays * a.probability / lc.total_bet
-                if a.kind in ("line", "ways", "scatter")
-                else None,
+                "section": "jackpot",
+                "kind": "jackpot",
+                "combo": combo,
+                "pays": None,
+                "probability": prob,
+                "one_in": 1.0 / prob if prob else None,
+                "rtp_contribution": p.rtp,
+                "pool": p.pool,
             }
         )
     return out

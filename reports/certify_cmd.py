@@ -6,9 +6,11 @@ import argparse
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from certify import __version__
 from certify.batch import certify_machine, load_for_certification
 from certify.checkpoint import CheckpointDir
 from certify.cli.args import count, expect_kind, seed
@@ -21,6 +23,8 @@ from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
+from reports.parxlsx import write_par_xlsx
+from reports.signing import identity, load_lab, load_private_key, sign_certificate
 
 EXIT_FOR = {"pass": 0, "inconclusive": 1, "fail": 1, "error": 1}
 
@@ -61,6 +65,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also print each HTML report to <id>.pdf (needs Chromium)",
     )
+    p.add_argument("--lab", metavar="NAME", help="issuing laboratory, named on each certificate")
+    p.add_argument(
+        "--lab-config",
+        metavar="FILE",
+        help="TOML file with the lab's name, id, accreditation, address, contact",
+    )
+    p.add_argument(
+        "--sign-key",
+        metavar="KEY",
+        help="sign each certificate with this Ed25519 PEM private key (see slotcert keygen)",
+    )
     add_scale_arguments(p)
     p.set_defaults(func=run)
 
@@ -95,6 +110,15 @@ def run(args: argparse.Namespace) -> int:
     files = machine_files(args.paths, quiet=args.quiet)
     if not files:
         raise UsageError(f"no machine files in {' '.join(args.paths)}")
+    args.lab_info = load_lab(args.lab, args.lab_config)
+    args.signing_key = load_private_key(args.sign_key) if args.sign_key else None
+    args.issued = datetime.now(UTC).replace(microsecond=0)
+    if args.spins == 0:
+        print(
+            "slotcert: --spins 0: exact-only certification (no simulation); "
+            "the certificates and reports say so",
+            file=sys.stderr,
+        )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     store = (
@@ -102,25 +126,44 @@ def run(args: argparse.Namespace) -> int:
     )
     with open_runner(args.scheduler, args.workers, store) as runner:
         rows, code = _certify_all(files, jurisdiction, args, out, runner)
-    write_json(
-        {
-            "schema": "slotcert/batch@1",
-            "jurisdiction": jurisdiction.id,
-            "spins": args.spins,
-            "seed": args.seed,
-            "machines": rows,
-            "counts": _counts(rows),
-        },
-        out / "batch.json",
-    )
+    batch = {
+        "schema": "slotcert/batch@1",
+        "jurisdiction": jurisdiction.id,
+        "jurisdiction_name": jurisdiction.name,
+        "min_rtp": float(jurisdiction.min_rtp),
+        "confidence": float(jurisdiction.confidence),
+        "spins": args.spins,
+        "seed": args.seed,
+        "mode": "exact-only" if args.spins == 0 else "exact and simulation",
+        "issued_utc": args.issued.isoformat().replace("+00:00", "Z"),
+        "lab": args.lab_info,
+        "tool": {"name": "slotcert", "version": __version__},
+        "signed": args.signing_key is not None,
+        "machines": rows,
+        "counts": _counts(rows),
+    }
+    write_json(batch, out / "batch.json")
     if not args.no_html:
-        _write_index(rows, out)
+        _write_index(batch, out)
     for row in rows:
         print(
             f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}"
             + (f"  ({row['error']})" if row["error"] else "")
         )
+        for warning in row.get("warnings") or []:
+            print(f"{'':>14}{warning}")
+    print(summary_line(rows, out / ("batch.json" if args.no_html else "index.html")))
     return code
+
+
+def summary_line(rows: list[dict[str, Any]], where: Path) -> str:
+    """``6 machines: 5 pass, 1 fail — out/index.html``."""
+    counts = _counts(rows)
+    order = ("pass", "fail", "inconclusive", "error", "invalid")
+    parts = [f"{counts[v]} {v}" for v in order if counts.get(v)]
+    parts += [f"{n} {v}" for v, n in counts.items() if v not in order]
+    noun = "machine" if len(rows) == 1 else "machines"
+    return f"{len(rows)} {noun}: {', '.join(parts) or 'none'} — {where}"
 
 
 OTHER_SCHEMAS = ("slotcert/jurisdiction@1", "slotcert/link@1", "slotcert/table@1")
@@ -192,6 +235,7 @@ def _compute(
         "min_base_rtp": None,
         "min_total_rtp": None,
         "error": None,
+        "warnings": [],
         "files": [],
     }
     try:
@@ -229,12 +273,30 @@ def _certify_one(
         return row, status
     machine = cert.machine
     certificate = build_certificate(cert)
+    certificate["certificate"] = identity(certificate, args.lab_info, args.issued)
+    if args.signing_key is not None:
+        certificate = sign_certificate(certificate, args.signing_key)
     stem = safe_name(machine.id, taken)
     write_json(certificate, out / f"{stem}.certificate.json")
     with atomic_path(out / f"{stem}.par.csv") as tmp:
         write_par_csv(certificate, tmp)
     row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
-    row.update(machine_id=machine.id, verdict=cert.verdict, **_returns(certificate))
+    try:
+        write_par_xlsx(certificate, machine, out / f"{stem}.par.xlsx")
+        row["files"].append(f"{stem}.par.xlsx")
+    except ImportError as exc:  # openpyxl is a dependency; a broken install still certifies
+        print(f"slotcert: {path}: PAR workbook not written: {exc}", file=sys.stderr)
+    row.update(
+        machine_id=machine.id,
+        verdict=cert.verdict,
+        certificate=certificate["certificate"]["number"],
+        warnings=[
+            f"{f['severity']}: {f['code']}: {f['message']}"
+            for f in certificate["findings"]
+            if f["severity"] in ("warning", "error")
+        ],
+        **_returns(certificate),
+    )
     status = EXIT_FOR[cert.verdict]
     if not args.no_html:
         try:
@@ -275,24 +337,19 @@ def _counts(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
+    """The machine's report; its plots come from the certificate (traces, histograms)."""
     try:
         from reports.html import render_machine_report
     except ImportError:
         return
-    lc = cert.levels[0]
-    hist = None
-    if lc.simulation is not None:
-        hist = [
-            (0.0 if k == 0 else 2.0 ** (k - 11), int(n))
-            for k, n in enumerate(lc.simulation.histogram)
-        ]
-    html = render_machine_report(certificate, cert.machine, lc.convergence, hist)
+    html = render_machine_report(certificate, cert.machine)
     write_text(path, html)
 
 
-def _write_index(rows: list[dict[str, Any]], out: Path) -> None:
+def _write_index(batch: dict[str, Any], out: Path) -> None:
     try:
         from reports.html import render_batch_index
     except ImportError:
         return
-    write_text(out / "index.html", render_batch_index(rows))
+    html = render_batch_index(batch["machines"], batch)
+    write_text(out / "index.html", html)

@@ -18,6 +18,7 @@ from typing import Any
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
 from reports import plots
+from reports.par import par_sections
 from reports.paytable import pay_glass
 from reports.templating import environment
 
@@ -55,6 +56,7 @@ def render_machine_report(
     jurisdiction = certificate.get("jurisdiction") or {}
     min_rtp = _float(jurisdiction.get("min_rtp"))
     levels = [_level_row(row, machine) for row in certificate.get("bet_levels") or []]
+    findings = certificate.get("findings") or []
     context = {
         "title": f"{machine.id} {DASH} {machine.name}",
         "machine": machine,
@@ -68,15 +70,21 @@ def render_machine_report(
         "tool": certificate.get("tool") or {},
         "levels": levels,
         "awards": award_rows(certificate.get("awards") or [], jurisdiction),
-        "findings": certificate.get("findings") or [],
+        "findings": findings,
+        "warnings": [f for f in findings if f.get("severity") in ("warning", "error")],
+        "identity": certificate.get("certificate") or {},
+        "signature": _signature(certificate),
+        "exact_only": (certificate.get("simulation_plan") or {}).get("spins") == 0,
         "plots": _plots(levels, min_rtp, convergence, win_histogram),
+        "simulations": _simulations(certificate, min_rtp, convergence, win_histogram),
         "losing_spins": _losing(win_histogram),
+        "par_tables": _par_tables(certificate, machine, jurisdiction),
         "glasses": pay_glass(machine),
     }
     return environment().get_template("machine.html.j2").render(**context)
 
 
-def render_batch_index(rows: list[dict[str, Any]]) -> str:
+def render_batch_index(rows: list[dict[str, Any]], batch: dict[str, Any] | None = None) -> str:
     """Render the index of a batch (the rows of ``batch.json``).
 
     Parameters
@@ -86,6 +94,9 @@ def render_batch_index(rows: list[dict[str, Any]]) -> str:
         ``verdict``, ``min_base_rtp``, ``min_total_rtp``, ``error``, ``files``
         (the first ``*.html`` of which is linked when it is a plain file name in
         the same folder, as is an ``html`` key).
+    batch : dict, optional
+        The rest of ``batch.json`` (jurisdiction, seed, spins, date, lab, tool,
+        counts) for the header.
 
     Returns
     -------
@@ -96,10 +107,28 @@ def render_batch_index(rows: list[dict[str, Any]]) -> str:
     shown = [_batch_row(row) for row in rows]
     counts = Counter(r["verdict"] for r in shown)
     summary = [(v, counts[v]) for v in (*VERDICTS, "invalid") if counts[v]]
+    meta = batch or {}
+    facts = [
+        ("Jurisdiction", meta.get("jurisdiction_name") or meta.get("jurisdiction")),
+        ("Minimum return", _pct(_float(meta.get("min_rtp")), 2) if "min_rtp" in meta else None),
+        ("Mode", meta.get("mode")),
+        ("Spins per level", _int(meta.get("spins")) if "spins" in meta else None),
+        ("Seed", meta.get("seed")),
+        ("Issued (UTC)", meta.get("issued_utc")),
+        ("Lab", (meta.get("lab") or {}).get("name")),
+        ("Tool", " ".join(str(x) for x in (meta.get("tool") or {}).values()) or None),
+        ("Signed", None if "signed" not in meta else ("yes" if meta["signed"] else "no")),
+    ]
     return (
         environment()
         .get_template("batch.html.j2")
-        .render(title="slotcert batch", rows=shown, summary=summary, total=len(shown))
+        .render(
+            title="slotcert batch",
+            rows=shown,
+            summary=summary,
+            total=len(shown),
+            facts=[(k, v) for k, v in facts if v is not None],
+        )
     )
 
 
@@ -181,6 +210,198 @@ def _level_row(row: dict[str, Any], machine: Machine) -> dict[str, Any]:
     }
 
 
+_PCT_DIGITS = 4
+
+
+def _cell(column: str, value: Any, percent: tuple[str, ...]) -> str:
+    if value is None or value == "":
+        return DASH
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and column in percent:
+        return _pct(value, _PCT_DIGITS)
+    if column.startswith("probability") and isinstance(value, float):
+        return _sci(value)
+    if column == "one_in" and isinstance(value, int | float):
+        return _one_in(float(value))
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _par_tables(
+    certificate: dict[str, Any], machine: Machine, jurisdiction: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Every PAR section (:func:`reports.par.par_sections`) as rows of display strings."""
+    limit = _float(jurisdiction.get("min_award_odds")) or 0.0
+    out = []
+    for section in par_sections(certificate, machine):
+        if section.name == "summary":
+            continue
+        if section.name == "levels":
+            out.append(_transposed(section))
+            continue
+        rows = []
+        for raw in section.rows:
+            values = dict(zip(section.columns, raw, strict=False))
+            flag = False
+            if section.name.startswith("awards_") and values.get("kind") in (
+                "line",
+                "ways",
+                "scatter",
+            ):
+                p = _float(values.get("probability"))
+                one_in = _float(values.get("one_in"))
+                flag = (p is not None and p <= 0) or bool(limit and one_in and one_in > limit)
+            cells = [_cell(c, v, section.percent) for c, v in values.items()]
+            if "one_in" in values and values["one_in"] is None and values.get("probability") == 0:
+                cells[section.columns.index("one_in")] = "never"
+            rows.append(
+                {
+                    "cells": cells,
+                    "flag": flag,
+                    "total": values.get("kind") == "total",
+                }
+            )
+        out.append(
+            {
+                "name": section.name,
+                "title": section.title,
+                "columns": [c.replace("_", " ") for c in section.columns],
+                "rows": rows,
+                "numeric": [
+                    any(
+                        isinstance(r[i], int | float) and not isinstance(r[i], bool)
+                        for r in section.rows
+                    )
+                    for i in range(len(section.columns))
+                ],
+            }
+        )
+    return out
+
+
+def _transposed(section: Any) -> dict[str, Any]:
+    """A table of figures per level, one column per level (26 figures do not fit across)."""
+    levels = [f"level {row[0]}" for row in section.rows]
+    rows = []
+    for i, column in enumerate(section.columns[1:], start=1):
+        rows.append(
+            {
+                "cells": [column.replace("_", " ")]
+                + [_cell(column, row[i], section.percent) for row in section.rows],
+                "flag": False,
+                "total": False,
+            }
+        )
+    return {
+        "name": section.name,
+        "title": section.title,
+        "columns": ["figure", *levels],
+        "rows": rows,
+        "numeric": [False] + [True] * len(levels),
+    }
+
+
+def _signature(certificate: dict[str, Any]) -> str:
+    block = certificate.get("signature")
+    if not isinstance(block, dict):
+        return "UNSIGNED: nothing vouches for this certificate's content"
+    return f"signed ({block.get('algorithm', '?')}, key {block.get('public_key', '?')})"
+
+
+def _simulations(
+    certificate: dict[str, Any],
+    min_rtp: float | None,
+    convergence: Sequence | None,
+    histogram: Sequence | None,
+) -> list[dict[str, Any]]:
+    """One convergence and one win-distribution plot per distinct simulated bet level.
+
+    Levels whose pays scale with the bet share one simulation (its ``stream``):
+    they are drawn once, labelled with every level they stand for. The traces
+    come from the certificate (``simulation.convergence``: spins, rtp, std
+    error after each chunk); a ``convergence`` argument stands in when the
+    certificate has none.
+    """
+    conf = _float((certificate.get("jurisdiction") or {}).get("confidence")) or 0.99
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for lv in certificate.get("bet_levels") or []:
+        sim = lv.get("simulation")
+        if sim:
+            groups.setdefault(sim.get("stream", lv.get("level")), []).append(lv)
+    out: list[dict[str, Any]] = []
+    for members in groups.values():
+        first = members[0]
+        sim, exact = first["simulation"], first.get("exact") or {}
+        names = [str(m.get("level")) for m in members]
+        label = f"bet level {names[0]}" + (
+            f" (also stands for level{'s' if len(names) > 2 else ''} {', '.join(names[1:])}: "
+            "pays scale with the bet)"
+            if len(names) > 1
+            else ""
+        )
+        rows = _trace_rows(sim.get("convergence"), conf) or (
+            list(convergence or []) if not out else []
+        )
+        hist = _histogram(sim.get("win_histogram")) or (list(histogram or []) if not out else [])
+        if not rows and not hist:
+            continue
+        out.append(
+            {
+                "label": label,
+                "points": len(rows),
+                "spins": _int(sim.get("spins")),
+                "convergence": plots.convergence_plot(
+                    rows, min_rtp, _float(exact.get("base_rtp")), f"Return convergence, {label}"
+                )
+                if rows
+                else None,
+                "wins": plots.win_distribution_plot(hist, f"Wins per spin, {label}")
+                if hist
+                else None,
+                "losing": _losing(hist),
+            }
+        )
+    if not out and (convergence or histogram):
+        out.append(
+            {
+                "label": "simulation",
+                "points": len(convergence or []),
+                "spins": DASH,
+                "convergence": plots.convergence_plot(convergence, min_rtp)
+                if convergence
+                else None,
+                "wins": plots.win_distribution_plot(histogram) if histogram else None,
+                "losing": _losing(histogram),
+            }
+        )
+    return out
+
+
+def _trace_rows(trace: Any, confidence: float) -> list[tuple[int, float, float, float]]:
+    from certify.stats import z_value
+
+    if not isinstance(trace, list):
+        return []
+    z = z_value(confidence)
+    rows = []
+    for point in trace:
+        if isinstance(point, list | tuple) and len(point) == 3:
+            n, rtp, se = (_float(x) for x in point)
+            if n is not None and rtp is not None and se is not None:
+                rows.append((int(n), rtp, rtp - z * se, rtp + z * se))
+    return rows
+
+
+def _histogram(bins: Any) -> list[tuple[float, int]]:
+    if not isinstance(bins, list) or not bins:
+        return []
+    return [(0.0 if k == 0 else 2.0 ** (k - 11), int(n)) for k, n in enumerate(bins)]
+
+
 def _counting(flag: Any) -> str:
     if flag is True:
         return "the total return (jackpot contributions count)"
@@ -215,6 +436,8 @@ def _batch_row(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "path": str(row.get("path", DASH)),
         "machine_id": str(row.get("machine_id") or row.get("id") or DASH),
+        "certificate": str(row.get("certificate") or ""),
+        "warnings": [str(w) for w in row.get("warnings") or []],
         "verdict": str(verdict),
         "base": _pct(_float(row.get("min_base_rtp")), 3),
         "total": _pct(_float(row.get("min_total_rtp")), 3),

@@ -1,4 +1,14 @@
-"""The PAR sheet as CSV: one row per award and bet level."""
+"""The PAR sheet's award table as CSV: one row per award and bet level, a total row per level.
+
+Columns: see :data:`reports.par.AWARD_COLUMNS`. Floats are written with
+``repr`` (shortest round-trip form), so reading the file back gives the
+certificate's numbers exactly; an empty cell is "not applicable". Per level,
+``rtp_contribution`` sums to the certified return (the ``total`` row leaves
+it empty and states the return in ``cumulative_rtp`` and ``certified_rtp``)::
+
+    df = pandas.read_csv("out/REF-5X3-20.par.csv")
+    df.groupby("level").rtp_contribution.sum()     # == the certified return per level
+"""
 
 from __future__ import annotations
 
@@ -7,27 +17,23 @@ from pathlib import Path
 from typing import Any
 
 from certify.outputs import neutral_cell
+from reports.par import AWARD_COLUMNS, award_rows
 
-PAR_COLUMNS = ("level", "kind", "combo", "pays", "probability", "one_in", "rtp_contribution")
+PAR_COLUMNS = AWARD_COLUMNS
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(float(value))  # numpy floats print as np.float64(...)
+    return str(value)
 
 
 def write_par_csv(certificate: dict[str, Any], path: Path) -> None:
-    """Write the certificate's awards as ``<id>.par.csv``."""
+    """Write the certificate's award table as ``<id>.par.csv``."""
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(PAR_COLUMNS)
-        for a in certificate["awards"]:
-            writer.writerow(
-                map(
-                    neutral_cell,
-                    [
-                        a["level"],
-                        a["kind"],
-                        " ".join(a["combo"]),
-                        a["pays"],
-                        repr(a["probability"]),
-                        "" if a["one_in"] is None else f"{a['one_in']:.6g}",
-                        "" if a["rtp_contribution"] is None else repr(a["rtp_contribution"]),
-                    ],
-                )
-            )
+        for row in award_rows(certificate):
+            writer.writerow([neutral_cell(_cell(v)) for v in row])

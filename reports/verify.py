@@ -1,11 +1,17 @@
-"""``slotcert verify CERTIFICATE.json MODEL``: check a model is unchanged since certification.
+"""``slotcert verify CERTIFICATE.json [MODEL] [--public-key KEY]``.
+
+Checks the certificate's signature (see :mod:`reports.signing`) against
+``--public-key`` — naming every key path changed since signing — and that a
+model is unchanged since certification.
 
 The certificate records the model's fingerprint and its canonical form
 (``machine.fingerprint``, ``machine.canonical``). The model file is loaded
 again, fingerprinted, and every characteristic that differs is printed by its
 key path in the machine file (``reels.strips[2][17]: "K" -> "Q"``).
 
-Exit codes: 0 unchanged, 1 changed, 2 unreadable certificate or model.
+Exit codes: 0 unchanged (and, with ``--public-key``, validly signed by that
+key), 1 changed, unsigned when a key was given, wrongly signed or altered,
+2 unreadable certificate, key or model.
 """
 
 from __future__ import annotations
@@ -37,12 +43,37 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "certificate", metavar="CERTIFICATE.json", help="a certificate written by certify"
     )
-    p.add_argument("model", metavar="MODEL", help="the machine file to check")
+    p.add_argument("model", metavar="MODEL", nargs="?", help="the model file to compare")
+    p.add_argument(
+        "--public-key",
+        metavar="KEY.pub",
+        help="check the certificate's Ed25519 signature against this PEM public key",
+    )
     p.set_defaults(func=cmd_verify)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run ``slotcert verify`` and return its exit code."""
+    from reports.signing import check_signature, load_public_key
+
+    key = load_public_key(args.public_key) if args.public_key else None
+    data = _read_json(Path(args.certificate))
+    if not isinstance(data, dict):
+        read_certificate(args.certificate)  # raises, saying what is missing
+    status, lines = check_signature(data, key)
+    shown = [line if line.startswith("  ") else f"{args.certificate}: {line}" for line in lines]
+    if status in ("wrong-key", "invalid", "altered") or (status == "unsigned" and key):
+        print("\n".join(shown))
+        return EXIT_CHANGED
+    if args.model is None:
+        print("\n".join(shown))
+        return EXIT_UNCHANGED
+    code = _compare_model(args)
+    print("\n".join(shown))  # the signature's status last: the changes come first
+    return code
+
+
+def _compare_model(args: argparse.Namespace) -> int:
     from certify.cli.args import expect_kind
 
     expect_kind(args.model, "machine")

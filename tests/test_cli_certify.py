@@ -75,8 +75,10 @@ def test_machine_ids_cannot_escape_out(tmp_path):
     assert written == [
         "___evil_x.certificate.json",
         "___evil_x.par.csv",
+        "___evil_x.par.xlsx",
         "_etc_y.certificate.json",
         "_etc_y.par.csv",
+        "_etc_y.par.xlsx",
         "batch.json",
     ]
 

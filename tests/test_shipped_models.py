@@ -67,7 +67,8 @@ def test_certificate_fields(certified):
         assert isinstance(level["exact"][key], float)
     for key in ("spins", "seed", "rtp", "std_error", "ci"):
         assert key in level["simulation"]
-    assert (out / "REF-5X3-20.par.csv").read_text().startswith("level,kind,combo")
+    assert (out / "REF-5X3-20.par.csv").read_text().startswith("level,section,kind,combo")
+    assert cert["certificate"]["model_fingerprint"] == cert["machine"]["fingerprint"]
 
 
 def test_lowball_fails_only_on_base_return(certified):

@@ -59,3 +59,23 @@ def test_chromium_check_reports_blocked_content(tmp_path):
     problems = browser_check.check_in_browser(page, tmp_path / "bad.png")
     assert any(p.startswith("console:") for p in problems)
     assert any("1 of 1 images broken" in p for p in problems)
+
+
+@needs_chromium
+def test_screenshots_of_a_folder(tmp_path, small_machine, report_inputs, capsys):
+    cert, convergence, histogram = report_inputs
+    folder = tmp_path / "out"
+    folder.mkdir()
+    html = render_machine_report(cert, small_machine, convergence, histogram)
+    for name in ("A.html", "B.html"):
+        (folder / name).write_text(html, encoding="utf-8")
+    shots = tmp_path / "shots"
+    code = browser_check.main([str(folder), "--screenshots", str(shots), "--height", "3000"])
+    assert code == 0, capsys.readouterr().out
+    assert sorted(p.name for p in shots.iterdir()) == ["A.png", "B.png"]
+    assert all(png_problem(p.read_bytes()) is None for p in shots.iterdir())
+
+
+def test_screenshot_names_one_report(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        browser_check.main([str(tmp_path), str(tmp_path), "--screenshot", "x.png"])

@@ -60,6 +60,8 @@ def test_batch_index_golden():
             "min_total_rtp": None,
             "error": None,
             "files": ["LOW-1.certificate.json", "LOW-1.par.csv"],
+            "certificate": "LE-PT-20261201T120000Z-0123456789AB",
+            "warnings": ["warning: rtp_above_100: level 1: return 1.02 is above 100%"],
         },
         {
             "path": "models/machines/broken.toml",
@@ -71,7 +73,19 @@ def test_batch_index_golden():
             "error": '1 problem(s): broken.toml: reels.strips[0][1]: unknown symbol "Z"',
         },
     ]
-    _golden("batch_index.html", render_batch_index(rows))
+    batch = {
+        "jurisdiction": "PT",
+        "jurisdiction_name": "Portugal - Portaria 1441/95",
+        "min_rtp": 0.8,
+        "mode": "exact and simulation",
+        "spins": 10_000_000,
+        "seed": 1,
+        "issued_utc": "2026-12-01T12:00:00Z",
+        "lab": {"name": "Laboratório de Ensaio"},
+        "tool": {"name": "slotcert", "version": "0.1.0"},
+        "signed": False,
+    }
+    _golden("batch_index.html", render_batch_index(rows, batch))
 
 
 def test_report_is_self_contained(report):

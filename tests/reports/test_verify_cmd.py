@@ -36,7 +36,7 @@ def test_one_change_fails_naming_exactly_that_key(
     assert main(["verify", str(small_certificate), model]) == 1
     out = capsys.readouterr().out
     assert "CHANGED" in out
-    changes = [line.strip() for line in out.splitlines()[1:]]
+    changes = [line.strip() for line in out.splitlines()[1:] if line.startswith("  ")]
     assert changes == [expected]
 
 

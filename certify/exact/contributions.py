@@ -1,0 +1,551 @@
+"""Exact contribution to return of every pay entry, scatter pay, feature and bonus award.
+
+The full-cycle kernels (:mod:`certify.exact._kernels`) count how often each
+pay entry pays, not the credits it pays, and a line's credits depend on the
+wilds that took part (multipliers) and a ways win on the number of ways. The
+credits each entry pays are summed here, exactly and independently of the
+kernels, by the **per-reel decomposition** (the method of
+:mod:`certify.exact.decompose`, with integer weights instead of
+probabilities):
+
+* **lines**: reels stop independently, so for each payline the weighted
+  number of stop combinations that end in each state of the line automaton
+  follows from pushing an integer weight vector over the automaton's states
+  through one reel at a time. A settled state fixes the paying entry (chosen
+  by the automaton's ranks: highest base value, jackpot combinations first)
+  and its credits *with the wild multipliers*; summing ``weight x credits`` by
+  entry gives each entry's credits over the whole cycle as an integer.
+* **ways**: an entry's win is ``credits x`` the product over its reels of the
+  ways (wild multipliers counted) it finds on each reel, and a family
+  (entries with the same first token) pays only its longest matching entry
+  (ties: the larger win, then the lower index, as the kernel chooses). The
+  joint distribution of a family's per-entry products is pushed reel by reel
+  (a dictionary from the tuple of products to its weight), which is exact.
+* **scatter pays**: the count of each counted symbol is a convolution of
+  per-reel count distributions; each scatter entry pays its credits at the
+  level (so the scatter unit is whatever the level tables hold) on the counts
+  from its own up to the next higher entry of the same symbol.
+* **free spins**: by Wald's identity the feature's mean is ``E[N] x E[X]``,
+  ``N`` the free spins played per paid spin (trigger count distribution and
+  the exact retrigger/cap recursion of :mod:`certify.exact.features`) and
+  ``E[X]`` one free spin's mean: the free-spin multiplier times the line, ways
+  and scatter means on the feature's strips, plus the bonus mean (bonus
+  awards are not multiplied). Each component's share is reported.
+* **bonus awards**: trigger probability x the award's weight share x its pay.
+
+The integer sums are exact; they become floats only when divided by the cycle
+size and the total bet, so every figure here equals the full cycle's to
+floating-point rounding (tests check the rows add up to the certified return
+to 1e-12 on every shipped and test model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
+from certify.exact.decompose import count_distribution, trigger_probability
+from certify.exact.features import feature_moments
+
+
+@dataclass(frozen=True)
+class EntrySums:
+    """Per pay entry over a weighted cycle of one reel set (exact integers).
+
+    ``hits[e]`` sums, over every stop combination, its weight times the
+    number of lines (or ways families) that pay entry ``e``; ``credits[e]``
+    sums weight x the credits entry ``e`` pays (wild multipliers and ways
+    included). ``total`` is the cycle's total weight.
+    """
+
+    hits: list[int]
+    credits: list[int]
+    total: int
+    # lines paying two entries at once (direction = "both"): key -> (entries, hits, credits)
+    pairs: dict[int, tuple[tuple[int, ...], int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One row of the PAR sheet's award table: an award's frequency and return."""
+
+    section: str  # base | free_spins | bonus | jackpot
+    kind: str  # line | ways | scatter | free_spins | bonus | bonus_award | jackpot
+    combo: tuple[str, ...]
+    pays: int | None  # credits at the level (line/way, scatter: total credits); None for features
+    probability: float  # expected occurrences per paid spin
+    rtp: float  # contribution to return per unit wagered
+
+
+@dataclass(frozen=True)
+class FreeSpinsBreakdown:
+    """What the free-spins feature returns, component by component, per paid spin."""
+
+    trigger_probability: float
+    expected_spins: float  # free spins played per paid spin
+    spins_per_trigger: float
+    spin_mean: float  # credits of one free spin (multiplier applied), bonus included
+    rows: list[Contribution] = field(default_factory=list)  # per entry, scatter, bonus
+
+    @property
+    def rtp(self) -> float:
+        """The feature's contribution to return (sum of its rows)."""
+        return float(sum(r.rtp for r in self.rows))
+
+
+@dataclass(frozen=True)
+class LevelContributions:
+    """Every contribution of one bet level; base-game rows, features, bonus awards."""
+
+    level_index: int
+    level: int
+    total_bet: int
+    base: list[Contribution]
+    free_spins: FreeSpinsBreakdown | None
+    bonus_trigger_probability: float
+    bonus_awards: list[Contribution]
+
+    @property
+    def base_rtp(self) -> float:
+        """Paytable return (lines/ways, scatter, free spins, bonus): no jackpots."""
+        fs = self.free_spins.rtp if self.free_spins else 0.0
+        return float(sum(r.rtp for r in self.base) + fs + sum(r.rtp for r in self.bonus_awards))
+
+
+METHOD = (
+    "per-reel decomposition with integer weights (lines: automaton state weights "
+    "per payline; ways: joint per-reel products per family); free spins by Wald's "
+    "identity over the exact retrigger/cap recursion"
+)
+
+
+def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int = 0) -> EntrySums:
+    """Weighted hits and credits of every pay entry over the cycle of ``reels`` at ``lt``.
+
+    ``phase`` 0 is the base game, 1 the free spins: when the feature pays from
+    its own tables (an entry with ``free_spins_multiplier = false``) its lines
+    start at the feature's start state and its ways pay ``credits_fs``.
+    """
+    if tables.is_ways:
+        credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
+        return _ways_sums(tables, reels, lt, credits)
+    return _line_sums(tables, reels, lt, int(lt.start[phase]))
+
+
+def _cycle_total(reels: ReelSet) -> int:
+    total = 1
+    for r in range(reels.length.shape[0]):
+        total *= int(reels.total_weight[r])
+    return total
+
+
+def _symbol_weights(reels: ReelSet, reel: int, row: int, n_symbols: int) -> list[int]:
+    n = int(reels.length[reel])
+    out = [0] * n_symbols
+    for stop in range(n):
+        out[int(reels.window[reel, stop, row])] += int(reels.weight[reel, stop])
+    return out
+
+
+def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int) -> EntrySums:
+    n_entries = len(tables.machine.pays)
+    n_symbols = len(tables.symbol_ids)
+    hits = [0] * n_entries
+    credits = [0] * n_entries
+    pairs: dict[int, tuple[tuple[int, ...], int, int]] = {}
+    live = lt.live
+    keys = lt.award_keys
+    for line in tables.paylines:
+        # integer weights per automaton state; Python ints never overflow
+        p: dict[int, int] = {start: 1}
+        for reel, row in enumerate(line):
+            dist = _symbol_weights(reels, reel, int(row), n_symbols)
+            nxt: dict[int, int] = {}
+            for state, w in p.items():
+                if not live[state]:
+                    nxt[state] = nxt.get(state, 0) + w * _rest(reels, reel)
+                    continue
+                row_t = lt.trans[state]
+                for sym, ws in enumerate(dist):
+                    if ws:
+                        t = int(row_t[sym])
+                        nxt[t] = nxt.get(t, 0) + w * ws
+            p = nxt
+        for state, w in p.items():
+            k = int(lt.state_entry[state])
+            if k < 0:
+                continue
+            entries = tuple(e for e in range(n_entries) for _ in range(int(keys[k, e])))
+            win = w * int(lt.state_win[state])
+            for e in entries:
+                hits[e] += w  # as the kernels count awards: each entry a pair pays
+            if len(entries) == 1:
+                credits[entries[0]] += win
+            else:  # one line paid two entries (both ways): the pair is its own row
+                _, h, c = pairs.get(k, (entries, 0, 0))
+                pairs[k] = (entries, h + w, c + win)
+    return EntrySums(hits, credits, _cycle_total(reels), pairs)
+
+
+def _rest(reels: ReelSet, reel: int) -> int:
+    """Total weight of one reel: a settled line still spans every stop of it."""
+    return int(reels.total_weight[reel])
+
+
+def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.ndarray) -> EntrySums:
+    n_entries = len(tables.machine.pays)
+    ways = ways_sums(reels.window, tables.ways_match)  # [reel, stop, entry]
+    lengths = [int(x) for x in tables.entry_len]
+    credit = [int(x) for x in table]
+    hits = [0] * n_entries
+    credits = [0] * n_entries
+    families: dict[int, list[int]] = {}
+    for e in range(n_entries):
+        families.setdefault(int(tables.ways_family[e]), []).append(e)
+    n_reels = reels.length.shape[0]
+    for members in families.values():
+        # joint distribution of the members' products so far (0 = no match)
+        states: dict[tuple[int, ...], int] = {(1,) * len(members): 1}
+        for r in range(n_reels):
+            per_stop: dict[tuple[int, ...], int] = {}
+            for stop in range(int(reels.length[r])):
+                key = tuple(int(ways[r, stop, e]) if r < lengths[e] else 1 for e in members)
+                per_stop[key] = per_stop.get(key, 0) + int(reels.weight[r, stop])
+            nxt: dict[tuple[int, ...], int] = {}
+            for prods, w in states.items():
+                for key, ws in per_stop.items():
+                    new = tuple(a * b for a, b in zip(prods, key))
+                    nxt[new] = nxt.get(new, 0) + w * ws
+            states = nxt
+        for prods, w in states.items():
+            best, best_len, best_win = -1, 0, 0
+            for e, prod in zip(members, prods):  # the kernel's order and rule
+                if prod > 0:
+                    win = credit[e] * prod
+                    if lengths[e] > best_len or (lengths[e] == best_len and win > best_win):
+                        best, best_len, best_win = e, lengths[e], win
+            if best >= 0:
+                hits[best] += w
+                credits[best] += w * best_win
+    return EntrySums(hits, credits, _cycle_total(reels))
+
+
+def _joint_counts(reels: ReelSet) -> dict[tuple[int, ...], int]:
+    """Weighted joint distribution of every counted symbol's count in the window."""
+    n_counted = reels.counted.shape[0]
+    joint: dict[tuple[int, ...], int] = {(0,) * n_counted: 1}
+    for r in range(reels.length.shape[0]):
+        per: dict[tuple[int, ...], int] = {}
+        for stop in range(int(reels.length[r])):
+            key = tuple(int(x) for x in reels.counted[:, r, stop])
+            per[key] = per.get(key, 0) + int(reels.weight[r, stop])
+        nxt: dict[tuple[int, ...], int] = {}
+        for a, wa in joint.items():
+            for b, wb in per.items():
+                k = tuple(x + y for x, y in zip(a, b))
+                nxt[k] = nxt.get(k, 0) + wa * wb
+        joint = nxt
+    return joint
+
+
+def _scatter_rows(
+    tables: GameTables, reels: ReelSet, table: np.ndarray
+) -> list[tuple[tuple[str, ...], int, float, float]]:
+    """(combo, credits, probability, mean credits per spin) of each scatter pay of ``reels``.
+
+    Each counted symbol pays its highest reached entry; of the exclusive
+    scatters (first in the counted order) only the first that pays, pays —
+    the kernels' rule, applied to the exact joint distribution of the counts.
+    """
+    m = tables.machine
+    if not m.scatter_pays:
+        return []
+    entries = [(tables.counted_names.index(sp.symbol), sp) for sp in m.scatter_pays]
+    excl = [int(x) for x in tables.scatter_excl]
+    hits = [0] * len(entries)
+    credit = [0] * len(entries)
+    joint = _joint_counts(reels)
+    for counts, w in joint.items():
+        taken = False
+        for c in range(len(tables.counted_names)):
+            pay = int(table[c, counts[c]]) if counts[c] < table.shape[1] else 0
+            if c < len(excl) and excl[c]:
+                if taken:
+                    continue
+                if pay > 0:
+                    taken = True
+            if pay <= 0:
+                continue
+            best = max(
+                (i for i, (cc, sp) in enumerate(entries) if cc == c and sp.count <= counts[c]),
+                key=lambda i: entries[i][1].count,
+            )
+            hits[best] += w
+            credit[best] += w * pay
+    total = _cycle_total(reels)
+    return [
+        (
+            (sp.symbol,) * sp.count,
+            int(table[c, sp.count]) if sp.count < table.shape[1] else 0,
+            hits[i] / total,
+            credit[i] / total,
+        )
+        for i, (c, sp) in enumerate(entries)
+    ]
+
+
+def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
+    """Bonus award credits, their probabilities given a trigger, and the mean award."""
+    if tables.bonus_counted < 0:
+        return [], [], 0.0
+    weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(np.int64)
+    total = int(weights.sum())
+    pays = [int(x) for x in lt.bonus_pay]
+    probs = [int(w) / total for w in weights]
+    mean = sum(int(w) * p for w, p in zip(weights, pays)) / total
+    return pays, probs, mean
+
+
+def expected_free_spins(tables: GameTables) -> tuple[float, float]:
+    """(P(trigger), free spins played per paid spin), exact (retrigger and cap included).
+
+    Unlimited retriggers: the exact recursion of :mod:`certify.exact.features`.
+    ``retrigger = "once"``: ``n`` starting spins, the first retrigger among
+    them (probability ``r`` per spin, ``a`` spins added) ends retriggering, so
+    ``E[N] = n + E[min(a, cap - n); retrigger] x sum_{j<n} (1 - r)^j``.
+    """
+    if tables.fs_counted < 0:
+        return 0.0, 0.0
+    fs_dist = count_distribution(tables.free, tables.fs_counted)
+    base_dist = count_distribution(tables.base, tables.fs_counted)
+    once = getattr(tables, "fs_retrigger_once", False)
+    classes: dict[int, tuple[float, float, float]] = {}
+    for count, q in enumerate(fs_dist):
+        a = int(tables.fs_spins[count]) if tables.fs_retrigger else 0
+        old = classes.get(a, (0.0, 0.0, 0.0))
+        classes[a] = (old[0] + float(q), 0.0, 0.0)
+    spins = 0.0
+    for count in range(tables.fs_min, base_dist.shape[0]):
+        if base_dist[count] <= 0:
+            continue
+        n = int(tables.fs_spins[count])
+        if once and tables.fs_retrigger:
+            if tables.fs_max:
+                n = min(n, tables.fs_max)
+            room = (tables.fs_max - n) if tables.fs_max else None
+            r = sum(q for a, (q, _, _) in classes.items() if a > 0)
+            added = sum(
+                q * (min(a, room) if room is not None else a)
+                for a, (q, _, _) in classes.items()
+                if a > 0
+            )
+            played = n + added * sum((1 - r) ** j for j in range(n))
+        else:
+            played = feature_moments(classes, n, tables.fs_max)[2]
+        spins += base_dist[count] * played
+    return float(base_dist[tables.fs_min :].sum()), spins
+
+
+def _entry_rows(
+    tables: GameTables, sums: EntrySums, pays: np.ndarray, section: str, scale: float, tb: int
+) -> list[Contribution]:
+    """Rows of every pay entry, then of every pair of entries one line pays (both ways).
+
+    ``scale`` is what one spin of this reel set counts for per paid spin (1 in
+    the base game, the expected free spins in the feature) times the
+    multiplier the kernels apply to its credits.
+    """
+    m = tables.machine
+    kind = "ways" if tables.is_ways else "line"
+    rows = [
+        Contribution(
+            section,
+            kind,
+            e.combo,
+            int(pays[e.index]),
+            sums.hits[e.index] / sums.total,
+            scale * sums.credits[e.index] / sums.total / tb,
+        )
+        for e in m.pays
+    ]
+    for entries, hits, credit in sums.pairs.values():
+        combo: tuple[str, ...] = ()
+        for e in entries:
+            combo += (*(() if not combo else ("+",)), *m.pays[e].combo)
+        rows.append(
+            Contribution(
+                section,
+                "line_pair",
+                combo,
+                None,
+                hits / sums.total,
+                scale * credit / sums.total / tb,
+            )
+        )
+    return rows
+
+
+def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributions:
+    """Every award's exact frequency and contribution to return at one bet level."""
+    m = tables.machine
+    tb = lt.total_bet
+    base = entry_sums(tables, tables.base, lt, 0)
+    rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
+    for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
+        rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb))
+    bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
+    p_bonus = (
+        trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)
+        if tables.bonus_counted >= 0
+        else 0.0
+    )
+    bonus_combo = (m.bonus.trigger.symbol,) * m.bonus.trigger.count if m.bonus else ()
+    awards = [
+        Contribution(
+            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb
+        )
+        for pays, q in zip(bonus_pays, bonus_probs)
+    ]
+    same = tables.free is tables.base and not getattr(tables, "fs_own_pays", False)
+    return LevelContributions(
+        lt.level_index,
+        lt.level,
+        tb,
+        rows,
+        _free_spins(tables, lt, base if same else None, bonus_mean),
+        p_bonus,
+        awards,
+    )
+
+
+def _free_spins(
+    tables: GameTables, lt: LevelTables, base: EntrySums | None, bonus_mean: float
+) -> FreeSpinsBreakdown | None:
+    """The feature's return by component: Wald, E[free spins] x E[one free spin]."""
+    m = tables.machine
+    if m.free_spins is None or tables.fs_counted < 0:
+        return None
+    p_trigger, n_spins = expected_free_spins(tables)
+    tb = lt.total_bet
+    own = getattr(tables, "fs_own_pays", False)
+    mult = 1 if own else tables.fs_mult  # what the kernels multiply a free spin's win by
+    sums = base if base is not None else entry_sums(tables, tables.free, lt, 1)
+    pays = lt.credits_fs if own else lt.credits * tables.fs_mult
+    rows = [  # probabilities per paid spin
+        replace(r, probability=r.probability * n_spins)
+        for r in _entry_rows(tables, sums, pays, "free_spins", n_spins * mult, tb)
+    ]
+    mean = mult * (sum(sums.credits) + sum(c for _, _, c in sums.pairs.values())) / sums.total
+    scatter_table = lt.scatter_pay_fs if own else lt.scatter_pay
+    for combo, credit, p, smean in _scatter_rows(tables, tables.free, scatter_table):
+        rows.append(
+            Contribution(
+                "free_spins",
+                "scatter",
+                combo,
+                credit * mult,
+                n_spins * p,
+                n_spins * mult * smean / tb,
+            )
+        )
+        mean += mult * smean
+    if tables.bonus_counted >= 0 and m.bonus is not None:
+        p_bonus = trigger_probability(tables.free, tables.bonus_counted, tables.bonus_min)
+        rows.append(
+            Contribution(
+                "free_spins",
+                "bonus",
+                (m.bonus.trigger.symbol,) * m.bonus.trigger.count,
+                None,
+                n_spins * p_bonus,
+                n_spins * p_bonus * bonus_mean / tb,
+            )
+        )
+        mean += p_bonus * bonus_mean
+    per_trigger = n_spins / p_trigger if p_trigger > 0 else 0.0
+    return FreeSpinsBreakdown(p_trigger, n_spins, per_trigger, mean, rows)
+
+
+def machine_contributions(tables: GameTables) -> list[LevelContributions]:
+    """:func:`level_contributions` of every bet level of a compiled machine."""
+    return [level_contributions(tables, lt) for lt in tables.levels]
+
+
+MAX_WIN_COMBOS = 2_000_000  # distinct stop combinations enumerated for the exact maximum win
+
+
+@dataclass(frozen=True)
+class MaxWin:
+    """The largest win of one paid spin and its probability, or why it is not known."""
+
+    credits: int | None
+    probability: float | None
+    reason: str = ""
+
+
+def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
+    """Exact maximum win per paid spin (lines games without free spins, small cycles).
+
+    Every distinct stop combination is evaluated (the finishing automaton per
+    line, scatter pays, the largest bonus award when the bonus triggers); the
+    probability is the weight of the combinations that reach the maximum
+    (times the largest award's weight share when it needs the bonus). Free
+    spins make the maximum a property of a whole feature sequence, not
+    known exactly here; ways games and cycles of more than
+    :data:`MAX_WIN_COMBOS` distinct combinations are not enumerated.
+    """
+    if tables.fs_counted >= 0:
+        return MaxWin(None, None, "free spins: the maximum of a feature sequence is not computed")
+    if tables.is_ways:
+        return MaxWin(None, None, "ways game: not enumerated")
+    reels = tables.base
+    lengths = [int(x) for x in reels.length]
+    size = int(np.prod(lengths, dtype=object))
+    if size > MAX_WIN_COMBOS:
+        return MaxWin(None, None, f"{size:,} stop combinations: not enumerated")
+    grids = np.meshgrid(*[np.arange(n) for n in lengths], indexing="ij")
+    stops = np.stack([g.ravel() for g in grids], axis=1)
+    weight = np.ones(stops.shape[0], dtype=object)
+    for r in range(len(lengths)):
+        weight = weight * reels.weight[r, stops[:, r]].astype(object)
+    step, _, win1, _ = lt.finishing
+    total = np.zeros(stops.shape[0], dtype=np.int64)
+    for line in tables.paylines:
+        state = np.zeros(stops.shape[0], dtype=np.int64)
+        for r, row in enumerate(line):
+            state = step[state, reels.window[r, stops[:, r], int(row)]]
+        total += win1[state]
+    triggered = np.zeros(stops.shape[0], dtype=bool)
+    reel_index = np.arange(len(lengths))[None, :]
+    taken = np.zeros(stops.shape[0], dtype=bool)  # an exclusive scatter already paid
+    excl = [int(x) for x in tables.scatter_excl]
+    for c in range(len(tables.counted_names)):
+        count = reels.counted[c, reel_index, stops].sum(axis=1)
+        pay = lt.scatter_pay[c, count]
+        if c < len(excl) and excl[c]:
+            pay = np.where(taken, 0, pay)
+            taken |= pay > 0
+        total += pay
+        if c == tables.bonus_counted:
+            triggered = count >= tables.bonus_min
+    # each bonus award value with its probability given a trigger
+    awards: dict[int, float] = {0: 1.0}
+    if tables.bonus_counted >= 0:
+        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum]))
+        awards = {}
+        for pays, w in zip(lt.bonus_pay, weights, strict=True):
+            awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
+    if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
+        total = np.minimum(total, lt.cap)
+    plain = total[~triggered]
+    top = max(
+        int(plain.max()) if plain.size else -1,
+        int(total[triggered].max()) + max(awards) if triggered.any() else -1,
+    )
+    cycle = float(reels.cycle)
+    p = float(sum(weight[~triggered & (total == top)])) / cycle
+    for value, share in awards.items():
+        p += share * float(sum(weight[triggered & (total + value == top)])) / cycle
+    return MaxWin(top, p)

@@ -1,0 +1,390 @@
+"""The PAR sheet as data: sections of rows built from a certificate and its machine.
+
+One builder feeds the CSV (:mod:`reports.parcsv`: the award table), the Excel
+workbook (:mod:`reports.parxlsx`: every section, one sheet per section and
+award tables one sheet per level) and the HTML report.
+
+Award table (per bet level, in this order): every pay entry (line or ways),
+every scatter pay, one row per feature (free spins, bonus) and per jackpot
+pool, then a ``total`` row. ``rtp_contribution`` is the row's exact share
+of the return (wild multipliers, ways counts, free-spin multiplier and the
+scatter unit included; a feature row carries the whole feature, its parts are
+in the feature tables); summed per level it gives the certified return (base
+game + jackpots). The ``total`` row leaves ``rtp_contribution`` empty so
+that the sum stays the return; its ``cumulative_rtp`` (the running sum down
+the level's rows) is the certified return, stated again in
+``certified_rtp``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from certify.model.schema import Machine
+
+AWARD_COLUMNS = (
+    "level",
+    "section",
+    "kind",
+    "combo",
+    "pays",
+    "probability",
+    "one_in",
+    "rtp_contribution",
+    "cumulative_rtp",
+    "certified_rtp",
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One table of the PAR sheet: a name, its columns, and rows of plain values."""
+
+    name: str
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    percent: tuple[str, ...] = ()  # columns holding fractions shown as percentages
+
+
+def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The award table of every level, a total row closing each level."""
+    levels = {lv["level"]: lv for lv in certificate.get("bet_levels") or []}
+    out: list[tuple[Any, ...]] = []
+    by_level: dict[Any, list[dict[str, Any]]] = {}
+    for award in certificate.get("awards") or []:
+        by_level.setdefault(award["level"], []).append(award)
+    for level, awards in by_level.items():
+        running = 0.0
+        for a in awards:
+            contribution = a.get("rtp_contribution")
+            running += contribution or 0.0
+            out.append(
+                (
+                    level,
+                    a.get("section", ""),
+                    a["kind"],
+                    " ".join(a["combo"]),
+                    a.get("pays"),
+                    a.get("probability"),
+                    a.get("one_in"),
+                    contribution,
+                    running,
+                    None,
+                )
+            )
+        exact = (levels.get(level) or {}).get("exact") or {}
+        total = exact.get("rtp")
+        out.append(
+            (
+                level,
+                "total",
+                "total",
+                "",
+                None,
+                exact.get("hit_frequency"),
+                1 / exact["hit_frequency"] if exact.get("hit_frequency") else None,
+                None,
+                running,
+                total,
+            )
+        )
+    return out
+
+
+def _reel_sections(machine: Machine) -> list[Section]:
+    sets = [("base", machine.strips, machine.weights)]
+    fs = machine.free_spins
+    if fs is not None and fs.strips is not None:
+        sets.append(("free_spins", fs.strips, fs.weights))
+    stops: list[tuple[Any, ...]] = []
+    counts: list[tuple[Any, ...]] = []
+    n_reels = machine.reels
+    for name, strips, weights in sets:
+        for r, strip in enumerate(strips):
+            for s, symbol in enumerate(strip):
+                w = weights[r][s] if weights else 1
+                stops.append((name, r + 1, s, symbol, w))
+        for sym in machine.symbols:
+            per_reel = []
+            per_weight = []
+            for r, strip in enumerate(strips):
+                per_reel.append(sum(1 for x in strip if x == sym.name))
+                per_weight.append(
+                    sum(
+                        (weights[r][s] if weights else 1)
+                        for s, x in enumerate(strip)
+                        if x == sym.name
+                    )
+                )
+            counts.append((name, sym.name, sym.kind, "stops", *per_reel))
+            if weights:
+                counts.append((name, sym.name, sym.kind, "weight", *per_weight))
+        counts.append((name, "(all)", "", "stops", *(len(s) for s in strips)))
+        if weights:
+            counts.append((name, "(all)", "", "weight", *(sum(w) for w in weights)))
+    return [
+        Section(
+            "reels",
+            "Reel strips, stop by stop",
+            ("reel_set", "reel", "stop", "symbol", "weight"),
+            stops,
+        ),
+        Section(
+            "symbols",
+            "Symbol counts per reel",
+            ("reel_set", "symbol", "kind", "counted", *(f"reel_{r + 1}" for r in range(n_reels))),
+            counts,
+        ),
+    ]
+
+
+def _pay_table(machine: Machine) -> Section:
+    levels = machine.bet_levels
+    rows: list[tuple[Any, ...]] = []
+    for e in machine.pays:
+        per_level = [e.credits(i, lv) for i, lv in enumerate(levels)]
+        rows.append((f"pays[{e.index}]", machine.evaluation, " ".join(e.combo), e.pays, *per_level))
+    for i, sp in enumerate(machine.scatter_pays):
+        total = [sp.pays * machine.total_bet(lv) for lv in levels]
+        rows.append(
+            (
+                f"scatter_pays[{i}]",
+                "scatter (x total bet)",
+                f"{sp.count} x {sp.symbol}",
+                sp.pays,
+                *total,
+            )
+        )
+    return Section(
+        "paytable",
+        "Pay table (credits per line or way; scatter: x total bet)",
+        ("entry", "kind", "combo", "pays", *(f"credits_level_{lv}" for lv in levels)),
+        rows,
+    )
+
+
+def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]:
+    out = []
+    fs = machine.free_spins
+    if fs is not None:
+        rules = [
+            ("trigger", f"{fs.trigger.count}+ x {fs.trigger.symbol} anywhere"),
+            ("multiplier", fs.multiplier),
+            ("retrigger", "yes" if fs.retrigger else "no"),
+            ("max_spins", fs.max_spins if fs.max_spins else "no cap"),
+            ("own strips", "yes" if fs.strips is not None else "no (base strips)"),
+        ]
+        rules += [(f"spins for {count} x {fs.trigger.symbol}", spins) for count, spins in fs.spins]
+        out.append(Section("free_spins", "Free spins: rules", ("rule", "value"), rules))
+        rows: list[tuple[Any, ...]] = []
+        for lv in certificate.get("bet_levels") or []:
+            par = (lv.get("par") or {}).get("free_spins")
+            if not par:
+                continue
+            rows.append(
+                (
+                    lv["level"],
+                    "feature",
+                    "trigger",
+                    "",
+                    None,
+                    par["trigger_probability"],
+                    1 / par["trigger_probability"] if par["trigger_probability"] else None,
+                    par["rtp"],
+                )
+            )
+            for r in par["rows"]:
+                rows.append(
+                    (
+                        lv["level"],
+                        "in free spins",
+                        r["kind"],
+                        " ".join(r["combo"]),
+                        r["pays"],
+                        r["probability"],
+                        r["one_in"],
+                        r["rtp_contribution"],
+                    )
+                )
+        if rows:
+            out.append(
+                Section(
+                    "free_spins_return",
+                    "Free spins: return by component (per paid spin; pays with the multiplier)",
+                    (
+                        "level",
+                        "part",
+                        "kind",
+                        "combo",
+                        "pays",
+                        "probability",
+                        "one_in",
+                        "rtp_contribution",
+                    ),
+                    rows,
+                    ("rtp_contribution",),
+                )
+            )
+    bonus = machine.bonus
+    if bonus is not None:
+        total = sum(a.weight for a in bonus.awards)
+        table = [(i, a.pays, a.weight, a.weight / total) for i, a in enumerate(bonus.awards)]
+        out.append(
+            Section(
+                "bonus",
+                f"Bonus: {bonus.trigger.count}+ x {bonus.trigger.symbol}, "
+                "awards (x total bet) and weights",
+                ("award", "pays", "weight", "probability_given_trigger"),
+                table,
+                ("probability_given_trigger",),
+            )
+        )
+    return out
+
+
+def _level_section(certificate: dict[str, Any]) -> Section:
+    conf = (certificate.get("jurisdiction") or {}).get("confidence")
+    rows = []
+    for lv in certificate.get("bet_levels") or []:
+        ex = lv.get("exact") or {}
+        sim = lv.get("simulation") or {}
+        ci = sim.get("ci") or [None, None]
+        rows.append(
+            (
+                lv["level"],
+                lv["total_bet"],
+                ex.get("rtp"),
+                ex.get("base_rtp"),
+                ex.get("jackpot_rtp"),
+                ex.get("line_rtp"),
+                ex.get("scatter_rtp"),
+                ex.get("free_spins_rtp"),
+                ex.get("bonus_rtp"),
+                ex.get("hit_frequency"),
+                ex.get("variance"),
+                ex.get("sigma"),
+                ex.get("volatility_index"),
+                conf,
+                ex.get("max_win_x_bet"),
+                ex.get("max_win_probability"),
+                1 / ex["max_win_probability"] if ex.get("max_win_probability") else None,
+                ex.get("max_win_note"),
+                sim.get("spins"),
+                sim.get("seed"),
+                sim.get("rtp"),
+                sim.get("std_error"),
+                ci[0],
+                ci[1],
+                sim["max_win"] / lv["total_bet"] if sim.get("max_win") is not None else None,
+                lv.get("verdict"),
+            )
+        )
+    return Section(
+        "levels",
+        "Figures per bet level (exact; simulation)",
+        (
+            "level",
+            "total_bet",
+            "rtp",
+            "base_rtp",
+            "jackpot_rtp",
+            "line_rtp",
+            "scatter_rtp",
+            "free_spins_rtp",
+            "bonus_rtp",
+            "hit_frequency",
+            "variance",
+            "standard_deviation",
+            "volatility_index",
+            "confidence",
+            "max_win_x_bet",
+            "probability_max_win",
+            "one_in",
+            "max_win_note",
+            "sim_spins",
+            "sim_seed",
+            "sim_rtp",
+            "sim_std_error",
+            "sim_ci_low",
+            "sim_ci_high",
+            "sim_max_win_x_bet",
+            "verdict",
+        ),
+        rows,
+        (
+            "rtp",
+            "base_rtp",
+            "jackpot_rtp",
+            "line_rtp",
+            "scatter_rtp",
+            "free_spins_rtp",
+            "bonus_rtp",
+            "hit_frequency",
+            "sim_rtp",
+            "sim_std_error",
+            "sim_ci_low",
+            "sim_ci_high",
+        ),
+    )
+
+
+def _summary(certificate: dict[str, Any], machine: Machine) -> Section:
+    ident = certificate.get("certificate") or {}
+    plan = certificate.get("simulation_plan") or {}
+    jur = certificate.get("jurisdiction") or {}
+    game = f"{machine.reels} reels x {machine.rows} rows, " + (
+        f"{machine.lines} lines"
+        if machine.evaluation == "lines"
+        else f"{machine.ways} ways, cost {machine.cost}"
+    )
+    rows = [
+        ("machine", f"{machine.id} — {machine.name}"),
+        ("manufacturer", machine.manufacturer),
+        ("version", machine.version),
+        ("fingerprint", (certificate.get("machine") or {}).get("fingerprint")),
+        ("game", game),
+        ("credit", f"{machine.denomination} {machine.currency}"),
+        ("certificate", ident.get("number")),
+        ("issued (UTC)", ident.get("issued_utc")),
+        ("lab", (ident.get("lab") or {}).get("name")),
+        ("jurisdiction", jur.get("name") or jur.get("id")),
+        ("minimum return", jur.get("min_rtp")),
+        ("confidence", jur.get("confidence")),
+        ("verdict", certificate.get("verdict")),
+        ("exact method", certificate.get("exact_method")),
+        ("contribution method", _method(certificate)),
+        ("mode", plan.get("mode")),
+        ("simulation spins per level", plan.get("spins")),
+        ("seed", plan.get("seed")),
+        ("tool", f"slotcert {(certificate.get('tool') or {}).get('version', '')}"),
+    ]
+    return Section("summary", "PAR sheet", ("item", "value"), rows)
+
+
+def _method(certificate: dict[str, Any]) -> str | None:
+    for lv in certificate.get("bet_levels") or []:
+        if lv.get("par"):
+            return str(lv["par"].get("method"))
+    return None
+
+
+def par_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]:
+    """Every section of the PAR sheet, award tables one per bet level."""
+    sections = [_summary(certificate, machine), _level_section(certificate)]
+    rows = award_rows(certificate)
+    for level in dict.fromkeys(r[0] for r in rows):
+        sections.append(
+            Section(
+                f"awards_level_{level}",
+                f"Awards at bet level {level}",
+                AWARD_COLUMNS,
+                [r for r in rows if r[0] == level],
+                ("rtp_contribution", "cumulative_rtp", "certified_rtp"),
+            )
+        )
+    sections.append(_pay_table(machine))
+    sections += _feature_sections(certificate, machine)
+    sections += _reel_sections(machine)
+    return sections

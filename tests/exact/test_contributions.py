@@ -1,0 +1,160 @@
+"""Exact contributions per award: rows add up to the certified return; brute force agrees."""
+
+from __future__ import annotations
+
+import pytest
+import twin
+from testpaths import DATA, MACHINES
+
+from certify.engine import compile_machine
+from certify.exact import compute_exact
+from certify.exact.contributions import entry_sums, level_contributions
+from certify.model import load_machine
+
+EVERY_MODEL = sorted(
+    [
+        *MACHINES.glob("*.toml"),
+        *DATA.glob("*.toml"),
+        *(DATA / "published").glob("*.toml"),
+        *(DATA / "rules").glob("*.toml"),
+    ]
+)
+SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-12 * max(1.0, abs(b))
+
+
+@pytest.fixture(scope="module", params=EVERY_MODEL, ids=lambda p: p.name)
+def exact_model(request):
+    tables = compile_machine(load_machine(request.param))
+    exact = compute_exact(tables)
+    assert exact is not None, f"{request.param}: every shipped and test model is exact"
+    return tables, exact
+
+
+def test_rows_add_up_to_the_exact_return(exact_model):
+    """Per level: base rows + free spins + bonus == the full cycle's return, to 1e-12."""
+    tables, exact = exact_model
+    for lt in tables.levels:
+        lc = level_contributions(tables, lt)
+        ex = exact.levels[lt.level_index]
+        assert _close(lc.base_rtp + ex.win_cap_rtp, ex.rtp), (lt.level, lc.base_rtp, ex.rtp)
+        line = sum(r.rtp for r in lc.base if r.kind in ("line", "ways", "line_pair"))
+        scatter = sum(r.rtp for r in lc.base if r.kind == "scatter")
+        assert _close(line, ex.line_rtp)
+        assert _close(scatter, ex.scatter_rtp)
+        assert _close(lc.free_spins.rtp if lc.free_spins else 0.0, ex.free_spins_rtp)
+        assert _close(sum(r.rtp for r in lc.bonus_awards), ex.bonus_rtp)
+
+
+def test_hit_counts_equal_the_kernels(exact_model):
+    """The decomposition's occurrences per entry are the full cycle's award counts."""
+    tables, exact = exact_model
+    for lt in tables.levels:
+        lc = level_contributions(tables, lt)
+        rows = [r for r in lc.base if r.kind != "line_pair"]
+        for row, award in zip(rows, exact.levels[lt.level_index].awards, strict=False):
+            assert row.combo == award.combo
+            assert _close(row.probability, award.probability)
+
+
+def _brute_entry_credits(m, li):
+    """Credits per pay entry over the weighted cycle, by the twin's own evaluation."""
+    out = [0] * len(m.pays)
+    for stops, w in twin.cycle(m, m.strips, m.weights):
+        win = twin.window(m.strips, stops, m.rows)
+        if m.evaluation == "lines":
+            for line in m.paylines:
+                symbols = [win[r][row] for r, row in enumerate(line)]
+                best_rank, best = -1, None
+                for e in m.pays:
+                    mult, ok = 1, True
+                    for pos, token in enumerate(e.combo):
+                        hit, x = twin.matches(m, token, symbols[pos])
+                        if not hit:
+                            ok = False
+                            break
+                        mult *= x
+                    if ok:
+                        pay = twin.credits(m, e, li) * mult
+                        rank = 10**15 if twin.is_jackpot(m, e, li) else pay
+                        if rank > best_rank:
+                            best_rank, best = rank, (e.index, pay)
+                if best:
+                    out[best[0]] += w * best[1]
+        else:
+            families: dict[str, tuple[int, int, int]] = {}
+            for e in m.pays:
+                ways = 1
+                for pos, token in enumerate(e.combo):
+                    ways *= sum(
+                        x for hit, x in (twin.matches(m, token, s) for s in win[pos]) if hit
+                    )
+                if ways:
+                    pay = twin.credits(m, e, li) * ways
+                    old = families.get(e.combo[0])
+                    if (
+                        old is None
+                        or len(e.combo) > old[0]
+                        or (len(e.combo) == old[0] and pay > old[1])
+                    ):
+                        families[e.combo[0]] = (len(e.combo), pay, e.index)
+            for _, pay, index in families.values():
+                out[index] += w * pay
+    return out
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_entry_credits_equal_brute_force(name):
+    """Each entry's credits (wild multipliers, ways) equal the twin's brute force, exactly."""
+    m = load_machine(DATA / name)
+    tables = compile_machine(m)
+    for lt in tables.levels:
+        sums = entry_sums(tables, tables.base, lt)
+        assert sums.credits == _brute_entry_credits(m, lt.level_index)
+
+
+def test_free_spin_rows_carry_the_multiplier():
+    """In free spins every line/ways row pays x the multiplier; shares sum to the feature."""
+    tables = compile_machine(load_machine(MACHINES / "ref-5x3-20.toml"))
+    lt = tables.levels[0]
+    lc = level_contributions(tables, lt)
+    fs = lc.free_spins
+    assert fs is not None and tables.fs_mult == 3
+    base = {r.combo: r for r in lc.base if r.kind == "line"}
+    for r in fs.rows:
+        if r.kind == "line":
+            assert r.pays == 3 * base[r.combo].pays
+    assert fs.spin_mean > 0
+    exact = compute_exact(tables)
+    assert exact is not None
+    # Wald: E[feature] = E[free spins] x E[one free spin]
+    assert _close(fs.expected_spins * fs.spin_mean / lt.total_bet, exact.levels[0].free_spins_rtp)
+    assert fs.spins_per_trigger >= 10  # 10 spins for the fewest trigger symbols, retriggers on top
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["tiny_lines.toml", "published/wizard_fruit_slot.toml", "published/igt_red_white_blue.toml"],
+)
+def test_max_win_equals_brute_force(name):
+    """The exact maximum win and its probability equal the twin's full cycle."""
+    from certify.exact.contributions import max_win
+
+    m = load_machine(DATA / name)
+    tables = compile_machine(m)
+    assert m.bonus is None and m.free_spins is None
+    for lt in tables.levels:
+        best, weight, total = -1, 0, 0
+        for stops, w in twin.cycle(m, m.strips, m.weights):
+            value, _ = twin.spin_value(m, twin.window(m.strips, stops, m.rows), lt.level_index)
+            total += w
+            if value > best:
+                best, weight = value, w
+            elif value == best:
+                weight += w
+        got = max_win(tables, lt)
+        assert got.credits == best
+        assert got.probability == pytest.approx(weight / total, rel=1e-12)
