@@ -24,7 +24,11 @@ EXPECTED = {
     "REELWILD-5X3-20": "pass",
     "HOLD-5X3-20": "pass",
     "HEIGHTS-4R": "pass",
+    "BOOK-5X3-10": "pass",
+    "CASCADE-5X3-10": "pass",
+    "CLUSTER-7X7": "pass",
 }
+SIMULATION_ONLY = {"cluster-7x7.toml"}  # its cycle is beyond enumeration
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +89,9 @@ def test_simulation_within_interval_of_exact(name):
     machine = load_machine(MACHINES / name)
     tables = compile_machine(machine)
     exact = compute_exact(tables)
+    assert (exact is None) == (name in SIMULATION_ONLY)
+    if exact is None:
+        return
     for lt in tables.levels[:1] + tables.levels[-1:]:
         sim = simulate(tables, lt.level_index, 2_000_000, seed=3, stream=lt.level_index)
         lvl = exact.levels[lt.level_index]

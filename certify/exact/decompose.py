@@ -14,6 +14,7 @@ import numpy as np
 from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
 from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
 from certify.exact.hold import hold_exact_by_start
+from certify.model.screens import is_screen_game
 
 
 def symbol_distribution(reels: ReelSet, reel: int, row: int, n_symbols: int) -> np.ndarray:
@@ -107,11 +108,12 @@ def trigger_probability(reels: ReelSet, counted: int, minimum: int) -> float:
 def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     """Exact mean return per unit wagered, or None where it does not decompose.
 
-    Ways games are not decomposed here, nor games with a win cap (the mean of
+    Ways games and screen games (cascades, clusters) are not decomposed here,
+    nor games with a win cap (the mean of
     a capped total is not a sum of per-reel means); None too when the capped
     free-spin recursion is too long (see :mod:`certify.engine.limits`).
     """
-    if tables.is_ways or lt.cap > 0 or tables.expand_symbols:
+    if tables.is_ways or lt.cap > 0 or tables.expand_symbols or is_screen_game(tables.machine):
         return None
     try:
         return _mean_return(tables, lt)

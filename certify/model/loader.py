@@ -201,9 +201,11 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
     lines = rd.integer(t, "lines", path, 1)
     ways = rd.integer(t, "ways", path, 1)
     cost = rd.integer(t, "cost", path, 1)
-    if lines is None and (ways is None or cost is None) and not rd.errors:
+    if lines is None and cost is None and not rd.errors:
         rd.error(
-            path, "needs `lines` (lines games) or `ways` and `cost` (ways games)", "missing_key"
+            path,
+            "needs `lines` (lines games), `ways` and `cost` (ways games) or `cost` (cluster games)",
+            "missing_key",
         )
     return {
         "denomination": denomination or Decimal(0),
@@ -361,6 +363,8 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
             )
         if bet.get("cost") is None:
             rd.error("bet.cost", f"is required for a {evaluation} game", "missing_key")
+        if evaluation == "ways" and bet.get("ways") is None:
+            rd.error("bet.ways", "is required for a ways game", "missing_key")
     return {
         "rows": rows,
         "strips": strips,
