@@ -53,6 +53,14 @@ def metrics(short: bool) -> dict[str, Callable[[], float]]:
             MACHINES / "ways-243.toml"
         )[0],
         "startups_per_s": lambda: 1.0 / startup_seconds(),
+        # the features over several screens (issue 14): reel wild, hold and spin, cascade
+        "sim_reelwild_spins_per_s": lambda: spins_per_second(
+            MACHINES / "reelwild-5x3-20.toml", spins
+        ),
+        "sim_hold_spins_per_s": lambda: spins_per_second(MACHINES / "hold-5x3-20.toml", spins),
+        "sim_cascade_spins_per_s": lambda: spins_per_second(
+            MACHINES / "cascade-5x3-10.toml", spins // 8
+        ),
     }
     table["exact_ref_combos_per_s"] = lambda: exact_combinations_per_second(
         MACHINES / "ref-5x3-20.toml"

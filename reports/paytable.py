@@ -104,7 +104,7 @@ def render_pay_glass(machine: Machine) -> str:
 def glass_in(machine: Machine, tr: Translation) -> Glass:
     """Build the pay-glass of ``machine`` in one language."""
     g = _Glass(machine, tr)
-    sections = [g.bets(), g.sequences()]
+    sections = [g.bets()] + ([g.sequences()] if machine.pays else [])
     if machine.evaluation == "lines":
         sections.append(g.paylines())
     if machine.scatter_pays:
@@ -113,6 +113,9 @@ def glass_in(machine: Machine, tr: Translation) -> Glass:
         sections.append(g.free_spins())
     if machine.bonus is not None:
         sections.append(g.bonus())
+    features = g.features()
+    if features.paragraphs or features.rows:
+        sections.append(features)
     if machine.jackpots:
         sections.append(g.jackpots())
     sections.append(g.payment())
@@ -170,6 +173,8 @@ class _Glass:
             }
             if m.evaluation == "lines":
                 items.append(tr.t("bet_lines", lines=m.lines, **values))
+            elif m.evaluation == "cluster":
+                items.append(tr.t("bet_cluster", cost=m.cost, **values))
             else:
                 items.append(tr.t("bet_ways", ways=m.ways, cost=m.cost, **values))
         return Section(tr.t("bet_values"), items=tuple(items))
@@ -333,6 +338,62 @@ class _Glass:
         if fs.strips is not None:
             text.append(tr.t("free_spins_strips"))
         return Section(tr.t("free_spins"), tuple(text))
+
+    def features(self) -> Section:
+        """The window features and the features over several screens, in words."""
+        m, tr = self.m, self.tr
+        text: list[str] = []
+        for s in m.symbols:
+            if s.expands:
+                text.append(
+                    tr.t(
+                        "expands" if s.expands == "always" else "expands_free_spins", symbol=s.name
+                    )
+                )
+            for key in ("scatter", "wild_in_free_spins", "sticky"):
+                if getattr(s, key):
+                    text.append(tr.t("wild_scatter" if key == "scatter" else key, symbol=s.name))
+        fs = m.free_spins
+        if fs is not None and fs.expanding_symbol:
+            names = ", ".join(name for name, _ in fs.expanding_symbol)
+            text.append(tr.t("expanding_symbol", symbols=names))
+        for fw in m.full_window_pays:
+            text.append(
+                tr.t("full_window", symbol=self.tokens((fw.symbol,))[0], multiplier=fw.multiplier)
+            )
+        if m.heights is not None:
+            sizes = [n for reel in m.heights for n, _ in reel]
+            text.append(tr.t("heights", low=min(sizes), high=max(sizes)))
+        if m.cascade is not None:
+            mults = ", ".join(f"x{k}" for k in m.cascade.multipliers)
+            text.append(tr.t("cascade", multipliers=mults))
+        hs = m.hold_and_spin
+        if hs is not None:
+            text.append(
+                tr.t(
+                    "hold_and_spin",
+                    count=hs.trigger.count,
+                    symbol=hs.trigger.symbol,
+                    respins=hs.respins,
+                )
+            )
+            if hs.full_window:
+                text.append(tr.t("hold_full", jackpot=hs.full_window))
+            if hs.jackpots:
+                prizes = ", ".join(f"{name} {tr.number(x)} x" for name, x in hs.jackpots)
+                text.append(tr.t("hold_jackpots", prizes=prizes))
+        rows: tuple[Row, ...] = ()
+        if m.evaluation == "cluster":
+            text.insert(0, tr.t("cluster_rule"))
+            rows = tuple(
+                Row(
+                    (tr.t("cluster_sequence", size=c.size, symbol=c.symbol),),
+                    tuple(self.credits_cell(c.pays * m.total_bet(lv)) for lv in m.bet_levels),
+                )
+                for c in m.cluster_pays
+            )
+        columns = (tr.t("sequence"), *self.level_columns()) if rows else ()
+        return Section(tr.t("features"), tuple(text), columns=columns, rows=rows)
 
     def bonus(self) -> Section:
         tr, m, bonus = self.tr, self.m, self.m.bonus

@@ -146,3 +146,29 @@ def test_book_of_ra_expanding_symbol():
     )
     table = pays("A A A = 1", "X X X = 2")
     check(machine_from([["A", "BK", "X"]] * 3, symbols, table, extra), Fraction(287, 324))
+
+
+@pytest.mark.parametrize(
+    "name,phrase",
+    [
+        ("reelwild-5x3-20", "fills its whole reel"),
+        ("book-5x3-10", "one symbol is drawn"),
+        ("hold-5x3-20", "start the respins"),
+        ("cascade-5x3-10", "Winning symbols vanish"),
+        ("cluster-7x7", "Groups of equal symbols"),
+        ("heights-4r", "between 2 and 4 symbols"),
+    ],
+)
+def test_pay_glass_explains_each_feature(name, phrase):
+    """Each shipped feature game's pay-glass states its feature in words (en and pt)."""
+    from testpaths import MACHINES
+
+    from certify.model import load_machine
+    from reports.paytable import pay_glass
+
+    glasses = {g.lang: g for g in pay_glass(load_machine(MACHINES / f"{name}.toml"))}
+    assert {"pt", "en"} <= set(glasses)
+    text = " ".join(p for s in glasses["en"].sections for p in s.paragraphs)
+    assert phrase in text
+    pt = next(s for s in glasses["pt"].sections if s.heading == "Funcionalidades")
+    assert pt.paragraphs
