@@ -19,7 +19,14 @@ from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact, exact_refusal
 from certify.exact.calculator import check_screen_cycle
-from certify.exact.contributions import LevelContributions, MaxWin, level_contributions, max_win
+from certify.exact.contributions import (
+    LevelContributions,
+    MaxWin,
+    feature_contributions,
+    level_contributions,
+    max_win,
+    per_entry_applies,
+)
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
@@ -124,6 +131,17 @@ def certify_machine(
     )
 
 
+def _contributions(
+    tables: GameTables, lt: Any, level_exact: LevelExact | None
+) -> LevelContributions | None:
+    """The PAR sheet's rows of a level: per entry where that method applies, else per part."""
+    if level_exact is None:
+        return None
+    if per_entry_applies(tables):
+        return level_contributions(tables, lt)
+    return feature_contributions(tables, lt, level_exact)
+
+
 def _badness(cert: Certification) -> tuple[int, float]:
     """Order of options: the worse verdict, then the lower return at the worst level."""
     figures = [lc.exact.rtp for lc in cert.levels if lc.exact] + [
@@ -193,10 +211,10 @@ def _certify_variant(
                 sim,
                 stream,
                 conv,
-                contributions=level_contributions(tables, lt) if level_exact else None,
+                contributions=_contributions(tables, lt, level_exact),
                 trace=trace,
                 pools=level_pools(machine, lt.level_index, level_exact),
-                max_win=max_win(tables, lt) if level_exact else None,
+                max_win=max_win(tables, lt) if level_exact and per_entry_applies(tables) else None,
             )
         )
     _judge(cert, exact)

@@ -243,14 +243,15 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
                 ),
             )
         )
-    if machine.bonus is not None:
-        trig = machine.bonus.trigger
+    feature = machine.bonus or machine.hold_and_spin
+    if feature is not None:
+        trig = feature.trigger
         out.append(
             _row(
                 lc.level,
                 Contribution(
                     "bonus",
-                    "bonus",
+                    "bonus" if machine.bonus is not None else "hold_and_spin",
                     (trig.symbol,) * trig.count,
                     None,
                     pc.bonus_trigger_probability,

@@ -288,8 +288,16 @@ def check_signature(certificate: dict[str, Any], public_key: Any | None) -> tupl
 
 def register_keygen(sub: argparse._SubParsersAction) -> None:
     """Add ``slotcert keygen DIR``."""
-    p = sub.add_parser("keygen", help="make an Ed25519 key pair for signing certificates")
-    p.add_argument("directory", metavar="DIR")
+    p = sub.add_parser(
+        "keygen",
+        help="make an Ed25519 key pair for signing certificates",
+        description="Write DIR/slotcert-signing.key (mode 0600) and its public key; "
+        "refuses to overwrite an existing key.",
+        epilog="example:\n  slotcert keygen keys/\n  slotcert certify models/machines "
+        "--jurisdiction models/jurisdictions/pt.toml --spins 1e7 --seed 1 --out out/ "
+        "--sign-key keys/slotcert-signing.key\n",
+    )
+    p.add_argument("directory", metavar="DIR", help="folder for the key pair")
     p.set_defaults(func=cmd_keygen)
 
 

@@ -54,8 +54,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run ``slotcert verify`` and return its exit code."""
+    from certify.cli.args import expect_kind
     from reports.signing import check_signature, load_public_key
 
+    if args.model is not None:
+        expect_kind(args.model, "machine")
     key = load_public_key(args.public_key) if args.public_key else None
     data = _read_json(Path(args.certificate))
     if not isinstance(data, dict):

@@ -191,7 +191,7 @@ def test_quiet_validate_prints_nothing_on_success(capsys):
     assert capsys.readouterr().out == ""
 
 
-COMMANDS = ("validate", "exact", "simulate", "schema", "examples", "certify", "verify")
+COMMANDS = ("validate", "exact", "simulate", "schema", "examples", "certify", "verify", "keygen")
 PLUGINS = ("meters", "jackpots")
 
 

@@ -155,10 +155,10 @@ def test_par_csv_neutralises_symbol_names(tmp_path):
     path = tmp_path / "x.par.csv"
     write_par_csv(certificate, path)
     rows = list(csv.reader(path.open(newline="")))
-    assert rows[1][2] == '\'=HYPERLINK("http://evil","x") A'
-    assert rows[1][6] == "-0.5"
-    assert rows[2][1] == "'@scatter"
-    assert rows[2][3] == "-2"
+    assert rows[1][3] == '\'=HYPERLINK("http://evil","x") A'  # level, section, kind, combo
+    assert rows[1][7] == "-0.5"
+    assert rows[2][2] == "'@scatter"
+    assert rows[2][4] == "-2"
 
 
 def test_meters_csv_neutralises_machine_ids(tmp_path):

@@ -285,7 +285,8 @@ class _Bounds:
             win = e.credits(li, level) * mult ** len(e.combo)
             if win > best:
                 best, key = win, f"pays[{e.index}]"
-        return (m.lines or 1) * best, key
+        both = 2 if m.rules.direction == "both" else 1  # a left and a right run per line
+        return both * (m.lines or 1) * best, key
 
     def feature_how(self) -> str:
         fs = self.m.free_spins
@@ -309,6 +310,7 @@ class _Bounds:
         if m.bonus is not None:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
             terms.append((a.pays * total_bet, f"bonus.awards[{i}].pays", "bonus"))
+        terms += self.screen_feature_terms(li, level, terms)
         fs = m.free_spins
         if fs is not None and self.feature_len:
             screen = sum(t[0] for t in terms if t[2] != "bonus")
@@ -318,6 +320,36 @@ class _Bounds:
             label = f"free spins ({_fmt(self.feature_len)} spins: {self.feature_how()})"
             terms.append((feature, where, label))
         return terms
+
+    def screen_feature_terms(
+        self, li: int, level: int, terms: list[tuple[int, str, str]]
+    ) -> list[tuple[int, str, str]]:
+        """Bounds of the SPEC 3.1a/3.1b features: clusters, cascades, hold and spin, Book of Ra."""
+        m = self.m
+        total_bet, cells = m.total_bet(level), m.rows * m.reels
+        wild = max((s.multiplier for s in m.symbols if s.kind == "wild"), default=1)
+        full = max((f.multiplier for f in m.full_window_pays), default=1)
+        out: list[tuple[int, str, str]] = []
+        if full > 1:
+            out.append((terms[0][0] * (full - 1), "full_window_pays", "full window"))
+        if m.cluster_pays:  # at most cells / size groups, each paying its largest entry
+            most = max(c.pays * (cells // c.size) for c in m.cluster_pays)
+            out.append((most * total_bet * len(m.cluster_pays), "cluster_pays", "clusters"))
+        if m.cascade is not None:  # every screen at most the first's bound x its multiplier
+            screen = sum(t[0] for t in terms + out if t[2] != "bonus")
+            top = max(m.cascade.multipliers)
+            out.append((screen * top * m.cascade.max_screens, "cascade.max_screens", "cascade"))
+        hs = m.hold_and_spin
+        if hs is not None:
+            prizes = dict(hs.jackpots)
+            value = max(v.pays or prizes.get(v.jackpot or "", 0) for v in hs.values)
+            bonus = cells * value + prizes.get(hs.full_window or "", 0)
+            out.append((bonus * total_bet, "hold_and_spin.values", "bonus (hold and spin)"))
+        fs = m.free_spins
+        if fs is not None and fs.expanding_symbol:
+            pays = max((e.credits(li, level) for e in m.pays), default=0)
+            out.append(((m.lines or 1) * pays * wild, "free_spins.expanding_symbol", "expansion"))
+        return out
 
     def wins(self) -> None:
         m = self.m

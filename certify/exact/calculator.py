@@ -32,9 +32,16 @@ def exact_refusal(tables: GameTables) -> str | None:
     return cycle.exact_infeasible(tables)
 
 
-def compute_exact(machine: Machine | GameTables) -> cycle.ExactResult | None:
-    """Exact figures of every bet level, or None when refused (:func:`exact_refusal`)."""
+def compute_exact(
+    machine: Machine | GameTables, max_cycle: int | None = None
+) -> cycle.ExactResult | None:
+    """Exact figures of every bet level, or None when refused (:func:`exact_refusal`).
+
+    ``max_cycle`` overrides the largest cycle enumerated (stop combinations).
+    """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     if is_screen_game(tables.machine):
-        return compute_screen_exact(tables)
-    return cycle.compute_exact(tables)
+        if max_cycle is None:
+            return compute_screen_exact(tables)
+        return compute_screen_exact(tables, max_cycle)
+    return cycle.compute_exact(tables, cycle.MAX_CYCLE if max_cycle is None else max_cycle)

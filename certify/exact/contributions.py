@@ -42,6 +42,7 @@ to 1e-12 on every shipped and test model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -549,3 +550,50 @@ def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
     for value, share in awards.items():
         p += share * float(sum(weight[triggered & (total + value == top)])) / cycle
     return MaxWin(top, p)
+
+
+def per_entry_applies(tables: GameTables) -> bool:
+    """Whether the per-entry sums apply (not for screen games, hold and spin, Book of Ra)."""
+    m = tables.machine
+    return not (
+        m.cascade is not None
+        or m.evaluation == "cluster"
+        or tables.hold_on
+        or bool(tables.expand_symbols)
+    )
+
+
+def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> LevelContributions:
+    """The PAR rows of a game the per-entry sums do not cover, from the exact figures.
+
+    One row per part of the certified return (line or cluster wins over every
+    screen, scatters, the win cap, free spins with their expanding symbol,
+    hold and spin or the bonus): the parts the exact calculator computes, so
+    the rows still add up to the certified return.
+    """
+    m = tables.machine
+    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
+    base = [
+        Contribution("base", kind, ("all",), None, ex.hit_frequency, ex.line_rtp),
+        Contribution("base", "scatter", ("all",), None, 0.0, ex.scatter_rtp),
+    ]
+    free = None
+    if m.free_spins is not None:
+        row = Contribution(
+            "free_spins", "free_spins", (), None, ex.fs_probability, ex.free_spins_rtp
+        )
+        p_trigger, spins = expected_free_spins(tables)  # first screen's triggers
+        per_trigger = spins / p_trigger if p_trigger else 0.0
+        mean = ex.free_spins_rtp * lt.total_bet / spins if spins else 0.0
+        free = FreeSpinsBreakdown(ex.fs_probability, spins, per_trigger, mean, [row])
+    bonus_kind = "hold_and_spin" if tables.hold_on else "bonus"
+    awards = [Contribution("bonus", bonus_kind, (), None, ex.bonus_probability, ex.bonus_rtp)]
+    return LevelContributions(
+        lt.level_index,
+        lt.level,
+        lt.total_bet,
+        base,
+        free,
+        ex.bonus_probability,
+        awards if (m.bonus is not None or tables.hold_on) else [],
+    )

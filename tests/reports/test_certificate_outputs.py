@@ -48,7 +48,9 @@ def _certificate(path, spins=0, seed=1):
     return machine, cert, data
 
 
-@pytest.mark.parametrize("path", EVERY_MODEL, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in EVERY_MODEL if p.name != "cluster-7x7.toml"], ids=lambda p: p.name
+)  # the cluster game is simulation only: no exact return to add up to
 def test_par_rows_sum_to_the_certified_return(tmp_path, path):
     """CSV per level: sum of rtp_contribution == certified return (base + jackpots), 1e-12."""
     machine, _, data = _certificate(path)
