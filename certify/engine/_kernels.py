@@ -108,6 +108,15 @@ def scatter_packed(packed, scatter_pay, excl):
 
 
 @jit(inline="always")
+def scatter_plain(packed, scatter_pay):
+    """:func:`scatter_packed` of a game without exclusive scatters."""
+    total = 0
+    for c in range(scatter_pay.shape[0]):
+        total += scatter_pay[c, count_field(packed, c)]
+    return total
+
+
+@jit(inline="always")
 def hist_bin(win, edges, small_bins):
     """Histogram bin of a win: 0 for none, else k with edges[k] <= win < edges[k + 1].
 
@@ -201,6 +210,7 @@ def simulate_chunks(  # noqa: C901
     out_hist,
     ways,
     fast,
+    extras,
 ):
     """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
 
@@ -282,7 +292,7 @@ def simulate_chunks(  # noqa: C901
                 n_fs_spins += 1
             else:
                 if played > 0:
-                    if cap > 0 and win > cap:
+                    if extras is not None and cap > 0 and win > cap:
                         win = cap
                     total += win
                     s_sq += float(win) * float(win)
@@ -414,7 +424,7 @@ def simulate_chunks(  # noqa: C901
                     awards[1:],
                     fs == 0,
                 )
-            if game.expand_on and fs:  # the drawn symbol fills the reels it shows on
+            if extras is not None and game.expand_on and fs:  # the drawn symbol fills its reels
                 shown = 0
                 for r in range(stops.shape[0]):
                     shown += game.expand_present[r, stops[r], drawn]
@@ -423,13 +433,16 @@ def simulate_chunks(  # noqa: C901
             # threshold: one SWAR test of the packed counts (``alarm_words`` in kernel_inputs)
             alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
             if alarm:
-                spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
+                if extras is None:  # plain scatters: pruned at compile time (measured)
+                    spin += scatter_plain(packed, scatter_pay[0])
+                else:
+                    spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
             win += spin * fs_mult if fs else spin
             if not alarm:
                 continue
             coins = count_field(packed, bonus_counted) if bonus_counted >= 0 else 0
             if bonus_counted >= 0 and coins >= bonus_min:
-                if hold_on:
+                if extras is not None and hold_on:
                     pay, _, s0, s1, s2, s3 = hold_spin(
                         coins,
                         hold_cells,
@@ -462,7 +475,7 @@ def simulate_chunks(  # noqa: C901
                         remaining = fs_spins[seen]
                         awarded = remaining
                         retriggers = fs_retriggers  # -1: unlimited
-                        if game.expand_on:
+                        if extras is not None and game.expand_on:
                             cum = game.expand_cum
                             u, s0, s1, s2, s3 = bounded(cum[cum.shape[0] - 1], s0, s1, s2, s3)
                             drawn = 0

@@ -108,6 +108,24 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     return 1 if ok else None
 
 
+def extras_flag(t: GameTables) -> int | None:
+    """1 when the game uses a rule the plain kernel prunes, else None.
+
+    The win cap, exclusive scatters, free spins paying from their own scatter
+    table, hold and spin and the Book-of-Ra symbol: numba prunes their code
+    from the kernel of a game that uses none (measured: the reference game
+    lost 15-20% per spin with the branches compiled in).
+    """
+    uses = (
+        t.levels[0].cap > 0
+        or bool(t.scatter_excl.any())
+        or t.fs_own_pays
+        or t.hold_on
+        or bool(t.expand_symbols)
+    )
+    return 1 if uses else None
+
+
 def ways_flag(t: GameTables) -> int | None:
     """None for a lines game, 1 for a ways game: lets numba prune the other branch."""
     return 1 if t.is_ways else None
@@ -152,6 +170,7 @@ def run_chunks(
         hist,
         ways_flag(tables),
         fast_flag(tables, px),
+        extras_flag(tables),
     )
     base_keys = awards[:, 1 : n_keys + 1] + classes[:, : px.n_classes] @ px.class_entries
     return out, sq, base_keys @ lt.award_keys, hist
