@@ -521,7 +521,8 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
     )
     for i in prange(stop_rows.shape[0]):
         classes = np.zeros(px.combos.shape[0], dtype=np.int64)  # classes <= combos
-        awards = np.zeros(level.win1.shape[0] + credits.shape[1] + 1, dtype=np.int64)
+        # award slots: entry1 < states + 1 (lines: keys <= settled states), or the ways entries
+        awards = np.zeros(max(win1.shape[0], credits.shape[1]) + 1, dtype=np.int64)
         fam_len = np.zeros(n_families, dtype=np.int64)
         fam_win = np.zeros(n_families, dtype=np.int64)
         fam_entry = np.zeros(n_families, dtype=np.int64)

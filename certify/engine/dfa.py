@@ -70,11 +70,16 @@ class LineAutomaton:
 
     def key_entries(self, n_entries: int) -> np.ndarray:
         """(keys, entries) int64: how often each award key pays each entry."""
-        out = np.zeros((len(self.keys), n_entries), dtype=np.int64)
-        for i, key in enumerate(self.keys):
-            for e in key:
-                out[i, e] += 1
-        return out
+        return key_matrix(self.keys, n_entries)
+
+
+def key_matrix(keys: tuple[tuple[int, ...], ...] | list, n_entries: int) -> np.ndarray:
+    """(keys, entries) int64: how often each award key (a tuple of entries) pays each entry."""
+    out = np.zeros((len(keys), n_entries), dtype=np.int64)
+    for i, key in enumerate(keys):
+        for e in key:
+            out[i, e] += 1
+    return out
 
 
 def token_match(machine: Machine, token: str, symbol: str) -> tuple[bool, int]:

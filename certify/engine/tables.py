@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from certify.engine.dfa import build_line_automaton, token_match
+from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine
 from certify.errors import ModelError, Problem
@@ -543,10 +543,7 @@ def _automaton(
     for k in free.keys:
         key_index.setdefault(k, len(key_index))
     remap = np.array([key_index[k] for k in free.keys] + [-1], dtype=np.int32)
-    keys = np.zeros((len(key_index), n_entries), dtype=np.int64)
-    for k, i in key_index.items():
-        for e in k:
-            keys[i, e] += 1
+    keys = key_matrix(list(key_index), n_entries)  # dicts keep insertion (= index) order
     return (
         np.vstack([base.trans, free.trans + n]).astype(np.int32),
         np.concatenate([base.live, free.live]),
