@@ -176,6 +176,25 @@ PAD = 64  # int64s (512 bytes) of padding on each side of a thread's private arr
 
 
 @jit(inline="always")
+def full_window_multiplier(mask, stops, mult):
+    """Multiplier of the window at ``stops``: the largest target it is full of, else 1.
+
+    ``mask[r, stop]`` holds the targets reel ``r``'s column passes (see
+    :mod:`certify.engine.fullwindow`); the window is full of a target when
+    every column passes it.
+    """
+    m = ~np.uint64(0)
+    for r in range(stops.shape[0]):
+        m &= mask[r, stops[r]]
+    best = 1
+    if m != np.uint64(0):
+        for t in range(mult.shape[0]):
+            if (m >> np.uint64(t)) & np.uint64(1):
+                best = max(best, mult[t])
+    return best
+
+
+@jit(inline="always")
 def private(n):
     """A zeroed int64 array of ``n`` for one thread's chunk, alone on its cache lines.
 
@@ -423,6 +442,10 @@ def simulate_chunks(  # noqa: C901
                     fam_entry,
                     awards[1:],
                     fs == 0,
+                )
+            if extras is not None and game.full_window_on:  # one symbol fills the window
+                spin *= full_window_multiplier(
+                    game.full_window_mask[ps], stops, game.full_window_mult
                 )
             if extras is not None and game.expand_on and fs:  # the drawn symbol fills its reels
                 shown = 0

@@ -553,13 +553,14 @@ def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
 
 
 def per_entry_applies(tables: GameTables) -> bool:
-    """Whether the per-entry sums apply (not for screen games, hold and spin, Book of Ra)."""
+    """Whether the per-entry sums apply (not: screens, hold and spin, Book of Ra, full windows)."""
     m = tables.machine
     return not (
         m.cascade is not None
         or m.evaluation == "cluster"
         or tables.hold_on
         or bool(tables.expand_symbols)
+        or bool(tables.full_window_mult.size)
     )
 
 

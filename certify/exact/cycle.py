@@ -32,6 +32,7 @@ from certify.exact.decompose import (
     scatter_pays_of,
 )
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
+from certify.exact.fullwindow import MAX_FULL_WINDOWS, full_window_count_bound, with_full_windows
 from certify.exact.hold import hold_exact_by_start
 from certify.model.schema import Machine
 
@@ -172,6 +173,12 @@ def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | No
             f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
             "whose total distribution the exact calculator does not build"
         )
+    windows = full_window_count_bound(tables)
+    if windows > MAX_FULL_WINDOWS:
+        return (
+            f"full_window_pays: up to {windows:,} full windows to enumerate"
+            f" (at most {MAX_FULL_WINDOWS:,})"
+        )
     refusals = machine_limits(tables.machine).exact
     return "; ".join(str(p) for p in refusals) if refusals else None
 
@@ -231,8 +238,10 @@ def enumerate_cycle(
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
         if px.finishes_by_tail(reels.length.shape[0])[ps]:
-            return enumerate_by_combos(tables, reels, lt, ps, score)
-    return walk_cycle(tables, reels, lt, phase, score)
+            buckets = enumerate_by_combos(tables, reels, lt, ps, score)
+            return with_full_windows(tables, reels, lt, phase, score, buckets)
+    buckets = walk_cycle(tables, reels, lt, phase, score)
+    return with_full_windows(tables, reels, lt, phase, score, buckets)
 
 
 def spin_score(tables: GameTables, lt: LevelTables, phase: int) -> SpinScore:
@@ -469,7 +478,7 @@ def _expanded_free_cycle(tables: GameTables, lt: LevelTables, d: int) -> _Bucket
         scatter_pay=np.concatenate([score.scatter_pay, row]),
         excl=np.concatenate([score.excl, [0]]).astype(np.int64),
     )
-    return walk_cycle(tables, aug, lt, 1, score)
+    return with_full_windows(tables, aug, lt, 1, score, walk_cycle(tables, aug, lt, 1, score))
 
 
 def _feature_by_count(
