@@ -54,6 +54,8 @@ def full_window_stops(tables: GameTables, phase: int) -> tuple[np.ndarray, np.nd
 
 def full_window_count_bound(tables: GameTables) -> int:
     """An upper bound of the full windows :func:`full_window_stops` enumerates (both phases)."""
+    if not tables.full_window_mult.size:
+        return 0
     total = 0
     for ps, reels in enumerate(reel_sets(tables)):
         n = 1
