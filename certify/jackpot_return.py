@@ -82,9 +82,7 @@ def spin_probability(
     held = exact.pool_hits.get(trigger.id, 0.0)  # won in hold and spin
     if combo is None:
         return held
-    return held + sum(
-        a.probability for a in exact.awards[: len(machine.pays)] if a.combo == combo
-    )
+    return held + sum(a.probability for a in exact.awards[: len(machine.pays)] if a.combo == combo)
 
 
 def geometric_capped_mean(p: float, m: float) -> float:

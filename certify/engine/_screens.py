@@ -57,6 +57,17 @@ def load_screen(ps, stops, window, length, grid, above):
 
 
 @jit(inline="always")
+def stick(grid, sticky, sym):
+    """Sticky wilds in a free spin: the cells held show ``sym``; cells showing it are held."""
+    for r in range(grid.shape[0]):
+        for row in range(grid.shape[1]):
+            if sticky[r, row]:
+                grid[r, row] = sym
+            elif grid[r, row] == sym:
+                sticky[r, row] = True
+
+
+@jit(inline="always")
 def line_screen(
     grid,
     paylines,
@@ -319,7 +330,7 @@ def cascade_spin(
     s2,
     s3,
 ):
-    """Play one spin's sequence of screens from ``stops`` on reel set ``ps``.
+    """Play one spin's sequence of screens from the screen in ``grid`` (:func:`load_screen`).
 
     ``phase`` 0 base game, 1 free spins (the automaton's start state);
     ``scatter_pay`` is the phase's table. Award keys (lines) or cluster
@@ -331,7 +342,6 @@ def cascade_spin(
     arguments or fewer: CPython 3.11 passes more as ``*args``, which numba
     cannot inline.
     """
-    load_screen(ps, stops, window, length, grid, above)
     mults = scr.mults
     total, scatter_total, fs_top, bonus_top, n = 0, 0, 0, 0, 0
     while True:
@@ -450,6 +460,7 @@ def simulate_screen_chunks(  # noqa: C901
         above = private(n_reels)
         grid = np.zeros((n_reels, rows), dtype=np.int64)
         mark = np.zeros((n_reels, rows), dtype=np.bool_)
+        sticky = np.zeros((n_reels, rows), dtype=np.bool_)
         cnt = private(scatter_pay.shape[1])
         queue = private(n_reels * rows)
         seen = private(n_reels * rows)
@@ -486,6 +497,12 @@ def simulate_screen_chunks(  # noqa: C901
             s0, s1, s2, s3 = draw_spin(
                 s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
             )
+            load_screen(ps, stops, window, length, grid, above)
+            if scr.sticky_sym >= 0:
+                if fs:
+                    stick(grid, sticky, scr.sticky_sym)
+                else:  # a base spin: whatever feature it starts begins with no wild held
+                    sticky[:, :] = False
             spin, _, fs_top, bonus_top, _, stamp, s0, s1, s2, s3 = cascade_spin(
                 ps,
                 fs,
@@ -569,6 +586,7 @@ def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out
     stamp = 0
     for i in range(stop_rows.shape[0]):
         stops = stop_rows[i].copy()
+        load_screen(ps, stops, reels.window, reels.length, grid, above)
         spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(
             ps,
             phase,

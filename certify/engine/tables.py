@@ -308,9 +308,6 @@ def refuse_unsupported(machine: Machine) -> None:
     found = []
     if machine.full_window_pays and (machine.cascade is not None or machine.cluster_pays):
         found.append(("full_window_pays", "[[full_window_pays]] in a cascade or cluster game"))
-    for s in machine.symbols:
-        if s.sticky:
-            found.append((f"symbols.{s.name}.sticky", "sticky wilds"))
     if found:
         raise ModelError(
             [

@@ -37,8 +37,10 @@ from certify.exact.cycle import (
     exact_infeasible,
     spin_score,
 )
+from certify.exact.sticky import sticky_feature_moments, sticky_infeasible
 from certify.model.reader import join
 from certify.model.schema import Machine
+from certify.model.screens import sticky_symbol
 
 MAX_SCREEN_CYCLE = 20_000_000
 """Stop combinations a screen game's exact calculator plays, every screen of each (default)."""
@@ -92,6 +94,9 @@ def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYC
         )
     if any(s.cycle >= 1 << 62 for s in reel_sets(tables)):
         return "the weighted cycle does not fit 62-bit integers"
+    sticky = sticky_infeasible(tables)
+    if sticky is not None:
+        return sticky
     return exact_infeasible(tables, max_cycle)  # the win cap with features, engine bounds
 
 
@@ -189,6 +194,8 @@ def _free_spin_moments(
     """E[F], E[F^2] of the feature by trigger count (as ``cycle._free_spin_moments``)."""
     if tables.fs_counted < 0:
         return {}
+    if sticky_symbol(tables.machine) is not None:
+        return sticky_feature_moments(tables, lt, bonus)
     return _feature_by_count(tables, enumerate_screens(tables, lt, 1), bonus)
 
 
