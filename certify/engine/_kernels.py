@@ -16,7 +16,9 @@ from certify.engine._prefix import count_field, lines_spin, tail_spin
 from certify.engine._rng import bounded, decode_stops, draw_prefix_and_tail, draw_spin
 
 OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
-N_OUT = 7
+OUT_PARTS = 7  # then the chunk's win so far after n x (k + 1) // N_PARTS of its spins
+N_PARTS = 16  # points per chunk of the convergence trace
+N_OUT = OUT_PARTS + N_PARTS
 
 
 @jit(inline="always")
@@ -304,6 +306,7 @@ def simulate_chunks(  # noqa: C901
         retriggers = 0
         drawn = 0  # Book of Ra: the feature's expanding symbol
         n = chunk_spins[c]
+        part, mark = 0, n // N_PARTS
         while True:
             if remaining > 0:
                 remaining -= 1
@@ -319,6 +322,10 @@ def simulate_chunks(  # noqa: C901
                         hits += 1
                     top = max(top, win)
                     hist_c[hist_bin(win, edges, small_bins)] += 1
+                    while part < N_PARTS and played == mark:  # the convergence trace
+                        out[c, OUT_PARTS + part] = total
+                        part += 1
+                        mark = n * (part + 1) // N_PARTS
                 if played == n:
                     break
                 played += 1

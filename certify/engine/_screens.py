@@ -29,11 +29,13 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import (
     N_OUT,
+    N_PARTS,
     OUT_BONUS,
     OUT_FS,
     OUT_FS_SPINS,
     OUT_HITS,
     OUT_MAX,
+    OUT_PARTS,
     OUT_SPINS,
     OUT_WIN,
     bonus_award,
@@ -473,6 +475,7 @@ def simulate_screen_chunks(  # noqa: C901
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
         retriggers = 0
         n = chunk_spins[c]
+        part, mark = 0, n // N_PARTS
         while True:
             if remaining > 0:
                 remaining -= 1
@@ -488,6 +491,10 @@ def simulate_screen_chunks(  # noqa: C901
                         hits += 1
                     top = max(top, win)
                     hist_c[hist_bin(win, edges, small_bins)] += 1
+                    while part < N_PARTS and played == mark:  # the convergence trace
+                        out[c, OUT_PARTS + part] = total
+                        part += 1
+                        mark = n * (part + 1) // N_PARTS
                 if played == n:
                     break
                 played += 1

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_window_features import R, SC, check, machine_from, pays
+from test_window_features import SC, R, check, machine_from, pays
 
 from certify.engine import compile_machine
 from certify.engine.fullwindow import full_window_targets

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from test_window_features import R, SC, check, machine_from, pays
+from test_window_features import SC, R, check, machine_from, pays
 
 from certify.engine import compile_machine
 from certify.errors import ModelError
