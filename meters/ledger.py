@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from certify.errors import InputError, ModelError
-from certify.model import load_machine
+from certify.errors import InputError
 from certify.model.links import Link, load_link
 from certify.model.schema import Machine
+from meters.floor import FloorRow, read_floor
 
 ZERO = Decimal(0)
 TOLERANCE_CREDITS = 1.0
@@ -82,7 +82,7 @@ class Book:
 
 
 def load_book(floor: str | Path, links: list[str | Path] | None = None, digits: int = 10) -> Book:
-    """Read the floor file and link files into a :class:`Book`.
+    """Read the floor file (:func:`meters.floor.read_floor`) and link files into a :class:`Book`.
 
     Raises
     ------
@@ -94,18 +94,13 @@ def load_book(floor: str | Path, links: list[str | Path] | None = None, digits: 
     for path in _link_files(links or []):
         link = load_link(path)
         groups[link.id] = link
-    rows, problems = _floor_rows(floor)
     book = Book({}, {})
-    cache: dict[str, Machine] = {}
-    for line, rec in rows:
-        try:
-            _add_machine(book, rec, Path(floor).parent, groups, cache, digits)
-        except (ValueError, ModelError) as exc:
-            problems.append(f"{floor}: line {line}: {' '.join(str(exc).split())}")
-    if problems:
-        raise InputError(
-            "; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
-        )
+    read_floor(
+        floor,
+        digits,
+        required=("machine_id", "denomination", "jackpot_pools"),
+        convert=lambda row: _add_machine(book, row, groups),
+    )
     return book
 
 
@@ -117,71 +112,16 @@ def _link_files(paths: list[str | Path]) -> list[Path]:
     return out
 
 
-def _floor_rows(floor: str | Path) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
-    try:
-        with open(floor, newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle, skipinitialspace=True)
-            rows = [
-                (i + 2, {(k or "").strip(): (v or "").strip() for k, v in rec.items()})
-                for i, rec in enumerate(reader)
-            ]
-            header = [h.strip() for h in reader.fieldnames or []]
-    except FileNotFoundError:
-        raise InputError(f"{floor}: no such file") from None
-    missing = [c for c in ("machine_id", "denomination", "jackpot_pools") if c not in header]
-    return rows, ([f"{floor}: missing column(s) {', '.join(missing)}"] if missing else [])
-
-
-def _add_machine(
-    book: Book,
-    rec: dict[str, str],
-    folder: Path,
-    groups: dict[str, Link],
-    cache: dict[str, Machine],
-    digits: int,
-) -> None:
-    mid = rec.get("machine_id", "")
-    if not mid:
-        raise ValueError("machine_id is empty")
-    if mid in book.machines:
-        raise ValueError(f"machine_id {mid!r} appears more than once")
-    denom = _money(rec.get("denomination", ""), "denomination")
-    model = _model(rec.get("model", ""), folder, cache)
-    level = rec.get("bet_level", "")
+def _add_machine(book: Book, row: FloorRow, groups: dict[str, Link]) -> None:
+    """Add a floor row's machine and its pools to the book (ValueError if unusable)."""
+    model = row.model
     stake = None
-    if model is not None and level:
-        if not (level.isascii() and level.isdigit()) or int(level) not in model.bet_levels:
-            raise ValueError(f"bet_level={level!r} is not one of {list(model.bet_levels)}")
-        stake = model.total_bet(int(level)) * denom
-    raw_digits = rec.get("digits", "")
-    width = int(raw_digits) if raw_digits.isascii() and raw_digits.isdigit() else digits
-    fm = FloorMachine(mid, denom, width, model, stake)
-    for pool_id, rate in _pool_entries(rec.get("jackpot_pools", "")):
-        _add_pool(book, fm, pool_id, rate, groups)
-    book.machines[mid] = fm
-
-
-def _model(ref: str, folder: Path, cache: dict[str, Machine]) -> Machine | None:
-    if not ref:
-        return None
-    if ref not in cache:
-        path = next((p for p in (folder / ref, Path(ref)) if p.is_file()), None)
-        if path is None:
-            raise ValueError(f"model={ref!r}: no such model file")
-        cache[ref] = load_machine(path)
-    return cache[ref]
-
-
-def _pool_entries(text: str) -> list[tuple[str, Decimal | None]]:
-    out = []
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
-        name, _, rate = part.partition("=")
-        out.append(
-            (name.strip(), _money(rate, f"jackpot_pools {name.strip()}") if rate.strip() else None)
-        )
-    return out
+    if model is not None and row.bet_level is not None:
+        stake = model.total_bet(row.bet_level) * row.denomination
+    fm = FloorMachine(row.machine_id, row.denomination, row.digits, model, stake)
+    for entry in row.pools:
+        _add_pool(book, fm, entry.id, row.pool_rate(entry, reserve=True), groups)
+    book.machines[row.machine_id] = fm
 
 
 def _money(text: str, what: str) -> Decimal:
@@ -195,16 +135,9 @@ def _money(text: str, what: str) -> Decimal:
 
 
 def _add_pool(
-    book: Book, fm: FloorMachine, pool_id: str, rate: Decimal | None, groups: dict[str, Link]
+    book: Book, fm: FloorMachine, pool_id: str, rate: Decimal, groups: dict[str, Link]
 ) -> None:
     jp = next((j for j in fm.model.jackpots if j.id == pool_id), None) if fm.model else None
-    if rate is None:
-        if jp is None:
-            raise ValueError(
-                f"jackpot_pools {pool_id!r} has no rate and the model has no "
-                "such jackpot (write pool_id=rate)"
-            )
-        rate = jp.contribution + jp.reserve_rate
     if not ZERO <= rate < 1:
         raise ValueError(f"jackpot_pools {pool_id}={rate} must be in [0, 1)")
     if pool_id in groups:
