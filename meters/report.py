@@ -18,9 +18,9 @@ import pyarrow.csv as pacsv
 
 from certify import __version__
 from certify.outputs import atomic_path, neutral_frame, write_text
+from meters.block import Result
 from meters.codes import SEVERITY, Code
 from meters.config import Config
-from meters.reconcile import Result
 
 SUMMARY_SCHEMA = "slotcert/meters-summary@1"
 HTML_FINDINGS_LIMIT = 500
