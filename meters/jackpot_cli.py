@@ -30,6 +30,7 @@ from meters.ledger import (
     load_book,
     read_hits,
     read_readings,
+    shown_row,
 )
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -117,7 +118,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     errors = sum(f["severity"] == "error" for f in ledger.findings)
     when = ledger.rows[0]["as_of"] if ledger.rows else "-"
     print(
-        f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when}; "
+        f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when} "
+        f"(sub-cent remainder carried {ledger.remainder}); "
         f"findings: {errors} error, {len(ledger.findings) - errors} other -> {out}"
     )
     return EXIT_FAIL if errors else EXIT_OK
@@ -287,12 +289,17 @@ def _text(value: object) -> object:
 
 
 def write_ledger(ledger: Ledger, out: Path) -> None:
-    """Write ``ledger.csv``, ``findings.csv`` and ``summary.json`` into ``out``."""
+    """Write ``ledger.csv``, ``findings.csv`` and ``summary.json`` into ``out``.
+
+    ``ledger.csv`` shows money to the cent with each pool's sub-cent
+    remainder in ``remainder_carried`` (:func:`meters.ledger.shown_row`);
+    ``summary.json`` gives the exact total and the total remainder carried.
+    """
     out.mkdir(parents=True, exist_ok=True)
     _csv(
         out / "ledger.csv",
         LEDGER_COLUMNS,
-        [{k: _text(v) for k, v in r.items()} for r in ledger.rows],
+        [{k: _text(v) for k, v in shown_row(r).items()} for r in ledger.rows],
     )
     _csv(out / "findings.csv", FINDING_COLUMNS, ledger.findings)
     codes: dict[str, int] = {}
@@ -305,6 +312,8 @@ def write_ledger(ledger: Ledger, out: Path) -> None:
         "rows_unusable": ledger.rows_unusable,
         "pools": len(ledger.rows),
         "captive_total": str(ledger.total),
+        "captive_total_cents": str(ledger.total_cents),
+        "remainder_carried": str(ledger.remainder),
         "findings": codes,
     }
     write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")

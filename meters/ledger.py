@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 
 import numpy as np
@@ -178,6 +178,46 @@ def _stake(value: Decimal | None) -> str:
     return f"{cents}" if cents == value else f"{value.normalize():f}"
 
 
+def to_cents(value: Decimal) -> tuple[Decimal, Decimal]:
+    """Split an exact amount into what is shown to the cent and the sub-cent remainder.
+
+    The shown part is rounded down (toward minus infinity), so the remainder
+    is in ``[0, 0.01)`` and shown + remainder is ``value`` exactly: nothing
+    is dropped, the remainder stays in the pool and is carried forward.
+
+    Examples
+    --------
+    >>> to_cents(Decimal("40.625"))
+    (Decimal('40.62'), Decimal('0.005'))
+
+    """
+    shown = value.quantize(CENT, rounding=ROUND_FLOOR)
+    return shown, value - shown
+
+
+def shown_row(row: dict[str, object]) -> dict[str, object]:
+    """A ledger row as shown: money to the cent, the sub-cent rest in ``remainder_carried``.
+
+    ``captive`` is shown rounded down to the cent; the other flows are shown
+    to the cent too and ``contributions`` is the one that takes up what the
+    others' rounding leaves, so the row still adds up exactly in cents:
+    ``seeded + contributions - paid + transfers_in - transfers_out = captive``,
+    and ``captive + remainder_carried`` is the exact captive value.
+    """
+    exact = {k: row[k] for k in MONEY_COLUMNS}
+    captive, remainder = to_cents(exact["captive"])  # type: ignore[arg-type]
+    out = dict(row)
+    for key in ("seeded", "paid", "transfers_in", "transfers_out"):
+        out[key] = to_cents(exact[key])[0]  # type: ignore[arg-type]
+    out["reset"] = to_cents(row["reset"])[0]  # type: ignore[arg-type]
+    out["captive"] = captive
+    out["contributions"] = (
+        captive - out["seeded"] + out["paid"] - out["transfers_in"] + out["transfers_out"]  # type: ignore[operator]
+    )
+    out["remainder_carried"] = remainder
+    return out
+
+
 def as_time(text: str | pd.Timestamp | None) -> int | None:
     """An ISO 8601 time (offset required) as int64 nanoseconds UTC; None stays None."""
     if text is None:
@@ -215,7 +255,10 @@ LEDGER_COLUMNS = (
     "transfers_in",
     "transfers_out",
     "captive",
+    "remainder_carried",
 )
+CENT = Decimal("0.01")
+MONEY_COLUMNS = ("seeded", "contributions", "paid", "transfers_in", "transfers_out", "captive")
 
 
 @dataclass(frozen=True)
@@ -261,6 +304,16 @@ class Ledger:
     def total(self) -> Decimal:
         """Sum of the captive values of every pool."""
         return sum((Decimal(str(r["captive"])) for r in self.rows), ZERO)
+
+    @property
+    def total_cents(self) -> Decimal:
+        """Sum of the captive values as shown, each rounded down to the cent."""
+        return sum((to_cents(Decimal(str(r["captive"])))[0] for r in self.rows), ZERO)
+
+    @property
+    def remainder(self) -> Decimal:
+        """Sum of the sub-cent remainders the pools carry forward (:func:`to_cents`)."""
+        return sum((Decimal(str(r["remainder_carried"])) for r in self.rows), ZERO)
 
 
 def read_hits(path: str | Path | None, book: Book) -> tuple[list[Hit], list[dict]]:
@@ -546,4 +599,5 @@ def _pool_row(
         "transfers_in": t_in,
         "transfers_out": t_out,
         "captive": captive,
+        "remainder_carried": to_cents(captive)[1],
     }
