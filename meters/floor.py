@@ -20,6 +20,7 @@ are both built from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -87,6 +88,9 @@ class FloorRow:
         The ``jackpot_pools`` entries in file order.
     digits : int
         Meter width of the machine (the file's, else the default).
+    currency : str
+        ISO 4217 code of the money (the ``currency`` column, else the
+        model's; "" when neither gives one).
 
     """
 
@@ -100,6 +104,7 @@ class FloorRow:
     sigma: Decimal | None
     pools: tuple[PoolEntry, ...]
     digits: int
+    currency: str = ""
 
     def jackpot(self, pool_id: str) -> Jackpot | None:
         """The model's jackpot with id ``pool_id`` (None without model or jackpot)."""
@@ -217,9 +222,9 @@ def _floor_row(
         raise ValueError(
             f"bet_level={level!r} is not one of {list(model.bet_levels)} of model {ref!r}"
         )
-    row = FloorRow(
-        line, mid, ref, model, level, denom, rtp, sigma, _pools(rec.get("jackpot_pools", "")), width
-    )
+    currency = _currency(_text(rec, "currency")) or (model.currency if model else "")
+    pools = _pools(rec.get("jackpot_pools", ""))
+    row = FloorRow(line, mid, ref, model, level, denom, rtp, sigma, pools, width, currency)
     _check_pools(row, rec.get("jackpot_pools", ""))
     return row
 
@@ -240,6 +245,12 @@ def _check_pools(row: FloorRow, text: str) -> None:
             raise ValueError(
                 f"jackpot_pools={text!r}: each rate must be in [0, 1) (write pool_id=rate)"
             )
+
+
+def _currency(text: str) -> str:
+    if text and not re.fullmatch(_CURRENCY, text):
+        raise ValueError(f"currency={text!r} must be an ISO 4217 code such as EUR")
+    return text
 
 
 def _model(ref: str, folder: Path, cache: dict[str, Machine]) -> Machine | None:
@@ -329,7 +340,31 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
     dup = floor["machine_id"][floor["machine_id"].duplicated()]
     if len(dup):
         raise InputError(f"{file}: machine_id {dup.iloc[0]!r} appears more than once")
+    money = sorted(set(floor["currency"]) - {""})
+    if len(money) > 1:
+        raise InputError(f"{file}: one floor, one currency: the rows give {', '.join(money)}")
     return floor.set_index("machine_id")
+
+
+def floor_currency(floor: pd.DataFrame, given: str | None = None) -> str:
+    """The currency of a floor frame: its rows' (one at most), else ``given``, else "".
+
+    Raises
+    ------
+    InputError
+        When ``given`` differs from the floor's own currency or is not an ISO 4217 code.
+
+    """
+    own = sorted(set(floor["currency"]) - {""}) if "currency" in floor else []
+    if given:
+        try:
+            _currency(given)
+        except ValueError as exc:
+            raise InputError(f"--{exc}") from None
+        if own and own != [given]:
+            raise InputError(f"--currency={given} but the floor file gives {own[0]}")
+        return given
+    return own[0] if own else ""
 
 
 def floor_rows(floor: pd.DataFrame, machines: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
@@ -355,9 +390,11 @@ FLOOR_FRAME = (
     "rate",
     "pools",
     "digits",
+    "currency",
 )
 _DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _WHOLE = r"[+-]?\d+"
+_CURRENCY = r"[A-Z]{3}"
 
 
 def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
@@ -381,6 +418,9 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
 
     mid, model, pools = text("machine_id"), text("model"), text("jackpot_pools")
     if mid.isna().any() or pools.isna().any() or (mid == "").any() or (model != "").any():
+        return None
+    currency = text("currency")
+    if currency.isna().any() or not (currency.str.fullmatch(_CURRENCY) | (currency == "")).all():
         return None
     num = {}
     for name, form in (
@@ -428,6 +468,7 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
             "rate": rate,
             "pools": names,
             "digits": width.astype(np.int64),
+            "currency": currency.to_numpy(dtype=object),
         },
         columns=list(FLOOR_FRAME),
     )
@@ -454,6 +495,7 @@ def _frame_row(row: FloorRow) -> dict:
         "rate": float(sum((row.pool_rate(e) for e in row.pools), Decimal(0))),
         "pools": ";".join(e.id for e in row.pools),
         "digits": row.digits,
+        "currency": row.currency,
     }
 
 
@@ -479,15 +521,27 @@ def _model_theory(
     return rtp, sigma
 
 
-def load_counts(path: str | Path) -> pd.DataFrame:
-    """Read a soft-count file: ``machine_id, period_start, period_end, amount``.
+def load_counts(path: str | Path, floor: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Read a soft-count file: ``machine_id, period_start, period_end`` and the count.
 
-    ``amount`` is counted money; the period bounds are ISO 8601 with offset.
+    The header decides the unit of the count: ``amount`` is counted money,
+    ``counted_drop`` is counted credits of the machine's denomination
+    (converted to money with the floor's ``denomination``). The period
+    bounds are ISO 8601 with offset.
+
+    Parameters
+    ----------
+    path : str or Path
+        The soft-count CSV.
+    floor : pandas.DataFrame, optional
+        From :func:`load_floor`; required for a ``counted_drop`` file.
 
     Returns
     -------
     pandas.DataFrame
-        With ``start``/``end`` as int64 nanoseconds UTC and ``amount`` float.
+        With ``start``/``end`` as int64 nanoseconds UTC and ``amount`` float
+        money; a ``counted_drop`` file adds ``credits`` (``amount`` is NaN for
+        a machine that is not on the floor).
 
     """
     file = str(path)
@@ -501,29 +555,61 @@ def load_counts(path: str | Path) -> pd.DataFrame:
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise InputError(f"{file}: not a readable CSV soft-count file: {exc}") from None
     raw.columns = [c.strip() for c in raw.columns]
-    missing = [c for c in COUNT_COLUMNS if c not in raw.columns]
+    unit = _count_unit(raw, file)
+    missing = [c for c in (*COUNT_COLUMNS[:3], unit) if c not in raw.columns]
     if missing:
         raise InputError(f"{file}: missing column(s) {', '.join(missing)}")
     start = _count_times(raw, "period_start", file)
     end = _count_times(raw, "period_end", file)
-    amount = pd.to_numeric(raw["amount"], errors="coerce")
-    bad = amount.isna() | (end <= start) | (amount < 0)
+    value = pd.to_numeric(raw[unit], errors="coerce")
+    bad = value.isna() | (end <= start) | (value < 0)
+    if unit == CREDITS_COLUMN:
+        bad |= value.fillna(0) != np.floor(value.fillna(0))
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
+        what = (
+            "a whole non-negative number of credits"
+            if unit == CREDITS_COLUMN
+            else ("a non-negative amount")
+        )
         raise InputError(
             f"{file}: line {i + 2}: unusable count "
-            f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, "
-            "a non-negative amount)"
+            f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, {what})"
         )
-    return pd.DataFrame(
+    ids = raw["machine_id"].str.strip()
+    out = pd.DataFrame(
         {
-            "machine_id": pd.Categorical(raw["machine_id"].str.strip()),
+            "machine_id": pd.Categorical(ids),
             "start": start,
             "end": end,
-            "amount": amount.astype(float),
+            "amount": value.astype(float),
             "line": np.arange(len(raw)) + 2,
         }
-    ).assign(file=file)
+    )
+    if unit == CREDITS_COLUMN:
+        if floor is None:
+            raise InputError(f"{file}: {CREDITS_COLUMN} is in credits: give the floor file too")
+        denom = floor["denomination"].reindex(pd.Index(ids, dtype=object)).to_numpy(dtype=float)
+        out["credits"] = value.to_numpy(dtype=float)
+        out["amount"] = out["credits"].to_numpy() * denom  # NaN off the floor
+    return out.assign(file=file)
+
+
+CREDITS_COLUMN = "counted_drop"
+
+
+def _count_unit(raw: pd.DataFrame, file: str) -> str:
+    """``amount`` (money) or ``counted_drop`` (credits), as the header says."""
+    has = [c for c in ("amount", CREDITS_COLUMN) if c in raw.columns]
+    if len(has) == 2:
+        raise InputError(
+            f"{file}: give either amount (money) or {CREDITS_COLUMN} (credits), not both"
+        )
+    if not has:
+        raise InputError(
+            f"{file}: missing column amount (counted money) or {CREDITS_COLUMN} (counted credits)"
+        )
+    return has[0]
 
 
 def _count_times(raw: pd.DataFrame, column: str, file: str) -> np.ndarray:

@@ -160,6 +160,7 @@ def counts_off_floor(counts: pd.DataFrame | None, floor: pd.DataFrame) -> pd.Dat
             "start": counts["start"].to_numpy()[off],
             "end": counts["end"].to_numpy()[off],
             "amount": counts["amount"].to_numpy()[off],
+            "credits": counts["credits"].to_numpy()[off] if "credits" in counts else np.nan,
             "where": [
                 f"{f}:{n}"
                 for f, n in zip(
@@ -170,7 +171,6 @@ def counts_off_floor(counts: pd.DataFrame | None, floor: pd.DataFrame) -> pd.Dat
     )
     g = c.groupby("m", sort=True)
     agg = g.agg(start=("start", "min"), end=("end", "max"), n=("amount", "size"))
-    amount = g["amount"].sum()
     where = g["where"].agg(list)
     return pd.DataFrame(
         {
@@ -183,8 +183,8 @@ def counts_off_floor(counts: pd.DataFrame | None, floor: pd.DataFrame) -> pd.Dat
             "expected": np.nan,
             "observed": agg["n"].to_numpy(dtype=float),
             "message": [
-                f"{n} soft count(s) ({a:.2f} counted) of a machine that is not in the floor file"
-                for n, a in zip(agg["n"], amount, strict=True)
+                f"{n} soft count(s) ({a}) of a machine that is not in the floor file"
+                for n, a in zip(agg["n"], _counted(g, "credits" in counts), strict=True)
             ],
             "source_rows": [
                 ";".join(w[:20]) + (f";... (+{len(w) - 20} more)" if len(w) > 20 else "")
@@ -192,6 +192,13 @@ def counts_off_floor(counts: pd.DataFrame | None, floor: pd.DataFrame) -> pd.Dat
             ],
         }
     )[list(FINDING_COLUMNS)]
+
+
+def _counted(groups, credits: bool) -> list[str]:
+    """What was counted per machine off the floor: money, or credits (no denomination known)."""
+    if credits:
+        return [f"{c:.0f} credits counted" for c in groups["credits"].sum()]
+    return [f"{a:.2f} counted" for a in groups["amount"].sum()]
 
 
 def attach_originals(result: Result) -> None:
