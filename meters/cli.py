@@ -53,6 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "report",
         help="print the operator's tables of a reconciliation folder (floor summary, "
         "machines, findings by severity)",
+        epilog="examples:\n"
+        "  slotcert meters report recon/\n"
+        "  slotcert meters report recon/ --severity error --machine M00012,M00031\n"
+        "  slotcert meters report recon/ --show findings --code drop_variance\n",
     )
     r.add_argument("folder", metavar="DIR", help="output folder of meters reconcile")
     _view_options(r)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -33,8 +33,9 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from certify.errors import EngineError, InputError
-from certify.model import load_machine
-from certify.model.schema import Jackpot, Machine
+
+if TYPE_CHECKING:
+    from certify.model.schema import Jackpot, Machine
 
 FLOOR_COLUMNS = (
     "machine_id",
@@ -258,6 +259,8 @@ def _model(ref: str, folder: Path, cache: dict[str, Machine]) -> Machine | None:
     if not ref:
         return None
     if ref not in cache:
+        from certify.model import load_machine  # 0.2 s: only for floors that name models
+
         path = next((p for p in (folder / ref, Path(ref)) if p.is_file()), None)
         if path is None:
             raise ValueError(f"model={ref!r}: no such model file")
