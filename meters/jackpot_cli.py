@@ -22,11 +22,13 @@ from certify.outputs import atomic_path, neutral_cell, write_text
 from meters.codes import FINDING_COLUMNS
 from meters.ledger import (
     LEDGER_COLUMNS,
+    PERIOD_COLUMNS,
     Book,
     Ledger,
     Transfer,
     as_time,
     compute_ledger,
+    ledger_periods,
     load_book,
     read_hits,
     read_readings,
@@ -44,6 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     jsub = jp.add_subparsers(dest="jackpots_command", required=True)
     p = jsub.add_parser("ledger", help="captive value of every pool at a date")
     _common(p)
+    p.add_argument(
+        "--period",
+        help="also write ledger-periods.csv: each pool period by period (e.g. D, 12h, 7D), "
+        "money to the cent with the sub-cent remainder carried from period to period",
+    )
     p.set_defaults(func=cmd_ledger)
     t = jsub.add_parser(
         "transfer",
@@ -114,7 +121,13 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     ledger.findings[:0] = found
     ledger.rows_in, ledger.rows_unusable = rows_in, bad
     out = Path(args.out)
-    write_ledger(ledger, out)
+    periods = None
+    if args.period:
+        from meters.config import period_ns
+
+        step = period_ns(args.period)
+        periods = ledger_periods(book, readings, hits, transfers, ledger.as_of, step)
+    write_ledger(ledger, out, periods)
     errors = sum(f["severity"] == "error" for f in ledger.findings)
     when = ledger.rows[0]["as_of"] if ledger.rows else "-"
     print(
@@ -288,12 +301,13 @@ def _text(value: object) -> object:
     return str(value) if isinstance(value, Decimal) else value
 
 
-def write_ledger(ledger: Ledger, out: Path) -> None:
+def write_ledger(ledger: Ledger, out: Path, periods: list[dict] | None = None) -> None:
     """Write ``ledger.csv``, ``findings.csv`` and ``summary.json`` into ``out``.
 
     ``ledger.csv`` shows money to the cent with each pool's sub-cent
     remainder in ``remainder_carried`` (:func:`meters.ledger.shown_row`);
-    ``summary.json`` gives the exact total and the total remainder carried.
+    ``summary.json`` gives the exact total and the total remainder carried;
+    ``periods`` (:func:`meters.ledger.ledger_periods`) go to ``ledger-periods.csv``.
     """
     out.mkdir(parents=True, exist_ok=True)
     _csv(
@@ -302,6 +316,12 @@ def write_ledger(ledger: Ledger, out: Path) -> None:
         [{k: _text(v) for k, v in shown_row(r).items()} for r in ledger.rows],
     )
     _csv(out / "findings.csv", FINDING_COLUMNS, ledger.findings)
+    if periods is not None:
+        _csv(
+            out / "ledger-periods.csv",
+            PERIOD_COLUMNS,
+            [{k: _text(v) for k, v in r.items()} for r in periods],
+        )
     codes: dict[str, int] = {}
     for f in ledger.findings:
         codes[str(f["code"])] = codes.get(str(f["code"]), 0) + 1

@@ -601,3 +601,71 @@ def _pool_row(
         "captive": captive,
         "remainder_carried": to_cents(captive)[1],
     }
+
+
+PERIOD_COLUMNS = (
+    "pool",
+    "period_end",
+    "currency",
+    "hits",
+    "remainder_in",
+    "contributions",
+    "paid",
+    "captive",
+    "remainder_carried",
+)
+
+
+def period_ends(readings: pd.DataFrame, as_of: int, period_ns: int) -> list[int]:
+    """Ends of the periods from the first reading to ``as_of`` (the last one is ``as_of``)."""
+    if not len(readings):
+        return [as_of]
+    first = int(readings["read_at"].min())
+    ends = list(range((first // period_ns + 1) * period_ns, as_of, period_ns))
+    return [*ends, as_of]
+
+
+def ledger_periods(
+    book: Book,
+    readings: pd.DataFrame,
+    hits: list[Hit],
+    transfers: list[Transfer],
+    as_of: int,
+    period_ns: int,
+) -> list[dict[str, object]]:
+    """Each pool's ledger period by period, shown to the cent, the remainder carried on.
+
+    For every period end the exact ledger is computed and shown with
+    :func:`shown_row`; a period's ``contributions`` (and ``paid``) are the
+    differences of the shown cumulative figures, ``remainder_in`` is the
+    sub-cent rest carried from the period before and ``remainder_carried``
+    the one carried to the next: so the shown contributions of the periods
+    add up to the shown total, and the last remainder completes the exact
+    value. Nothing is dropped.
+    """
+    rows: list[dict[str, object]] = []
+    before: dict[str, dict[str, object]] = {}
+    for end in period_ends(readings, as_of, period_ns):
+        for row in compute_ledger(book, readings, hits, transfers, end).rows:
+            now = shown_row(row)
+            last = before.get(str(row["pool"]))
+
+            def step(key: str, now=now, last=last) -> Decimal:
+                prior = ZERO if last is None else Decimal(str(last[key]))
+                return Decimal(str(now[key])) - prior
+
+            rows.append(
+                {
+                    "pool": row["pool"],
+                    "period_end": _iso(end),
+                    "currency": row["currency"],
+                    "hits": int(now["hits"]) - (0 if last is None else int(last["hits"])),  # type: ignore[call-overload]
+                    "remainder_in": CENT * 0 if last is None else last["remainder_carried"],
+                    "contributions": step("contributions"),
+                    "paid": step("paid"),
+                    "captive": now["captive"],
+                    "remainder_carried": now["remainder_carried"],
+                }
+            )
+            before[str(row["pool"])] = now
+    return rows

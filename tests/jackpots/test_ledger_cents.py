@@ -108,3 +108,37 @@ def test_ledger_command_shows_cents_and_reports_the_remainder(tmp_path, capsys):
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert (summary["captive_total"], summary["remainder_carried"]) == ("150.255", "0.005")
     assert "sub-cent remainder carried 0.005" in capsys.readouterr().out
+
+
+def test_period_ledger_carries_the_remainder_from_period_to_period(tmp_path):
+    """Daily periods of the floor above (readings at 00:00 UTC on 1, 2 and 3 March).
+
+    By hand: period to 2 March: contributions 40.625 -> 40.62 shown, captive
+    190.62, 0.005 carried. Period to 3 March: 0.005 carried in, 0.25
+    contributed (10 credits x 0.025), the hit paid 190.62 and the pool seeded
+    again (150.00): captive 150.255 -> 150.25 shown, 0.005 carried on; shown
+    contributions 40.62 + 0.25 = 40.87 (the cumulative shown figure), and
+    150.25 + 0.005 = 150.255 exactly.
+    """
+    floor, dump, hits = files(tmp_path)
+    out = tmp_path / "out"
+    args = ["jackpots", "ledger", str(dump), "--floor", str(floor), "--hits", str(hits)]
+    assert main([*args, "--period", "D", "--out", str(out)]) == 0
+    rows = list(csv.DictReader((out / "ledger-periods.csv").open(encoding="utf-8")))
+    got = [
+        (r["period_end"][:10], r["remainder_in"], r["contributions"], r["paid"], r["hits"])
+        + (r["captive"], r["remainder_carried"])
+        for r in rows
+    ]
+    assert got == [
+        ("2026-03-02", "0.00", "40.62", "0.00", "0", "190.62", "0.005"),
+        ("2026-03-03", "0.005", "0.25", "190.62", "1", "150.25", "0.005"),
+    ]
+    assert sum(Decimal(r["contributions"]) for r in rows) == Decimal("40.87")
+
+
+def test_bad_period_is_a_usage_error(tmp_path, capsys):
+    floor, dump, hits = files(tmp_path)
+    args = ["jackpots", "ledger", str(dump), "--floor", str(floor), "--period", "M"]
+    assert main([*args, "--out", str(tmp_path / "o")]) == 2
+    assert "period='M'" in capsys.readouterr().err
