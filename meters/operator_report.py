@@ -113,15 +113,25 @@ def machine_table(
 
     """
     credits = _credit_sums(periods)
+    ids = credits.index.to_numpy(dtype=object)
+    at = floor.reindex(pd.Index(ids, dtype=object))
     z = totals.set_index("machine_id")["z"] if len(totals) else pd.Series(dtype=float)
     n = findings["machine_id"].value_counts() if findings is not None else pd.Series(dtype=int)
-    rows = []
-    for mid, sums in credits.iterrows():
-        at = floor.loc[mid] if mid in floor.index else None
-        row = _machine_row(str(mid), sums, at, float(z.get(mid, np.nan)))
-        row["findings"] = int(n.get(mid, 0))
-        row["currency"] = row["currency"] or currency
-        rows.append(row)
+    own = at["currency"] if "currency" in at else pd.Series("", index=at.index)
+    columns = {
+        "machine_id": [str(m) for m in ids],
+        "denomination": [decimal(v) for v in at["denomination"].to_numpy()],
+        "theo": [decimal(v) for v in credits["theo_rtp"].to_numpy()],
+        "z": z.reindex(pd.Index(ids, dtype=object)).to_numpy(dtype=float),
+        "findings": n.reindex(pd.Index(ids, dtype=object)).fillna(0).to_numpy(dtype=np.int64),
+        "currency": [str(c) if isinstance(c, str) and c else currency for c in own.to_numpy()],
+    }
+    for c in ("games_played", "coin_in", "prizes_paid", "coin_drop"):
+        columns[c] = [decimal(v) for v in credits[c].to_numpy(dtype=object)]
+    rows = [
+        _machine_row(dict(zip(columns, values, strict=True)))
+        for values in zip(*columns.values(), strict=True)
+    ]
     return pd.DataFrame(rows, columns=list(MACHINE_COLUMNS))
 
 
@@ -138,23 +148,21 @@ def _credit_sums(periods: pd.DataFrame) -> pd.DataFrame:
     return sums
 
 
-def _machine_row(mid: str, sums: pd.Series, at: pd.Series | None, z: float) -> dict:
-    denom = decimal(at["denomination"]) if at is not None else None
-    theo = decimal(sums["theo_rtp"])
+def _machine_row(v: dict) -> dict:
+    """One machine's money from its credit sums (Decimal), hold and variance."""
+    denom, theo = v["denomination"], v["theo"]
 
-    def cash(column: str) -> Decimal | None:
-        value = decimal(sums[column])
+    def cash(value: Decimal | None) -> Decimal | None:
         return None if value is None or denom is None else value * denom
 
-    coin_in, prizes, drop = cash("coin_in"), cash("prizes_paid"), cash("coin_drop")
+    coin_in, prizes, drop = cash(v["coin_in"]), cash(v["prizes_paid"]), cash(v["coin_drop"])
     hold = coin_in - prizes if coin_in is not None and prizes is not None else None
     theo_hold = coin_in * (1 - theo) if coin_in is not None and theo is not None else None
-    games = decimal(sums["games_played"])
     return {
-        "machine_id": mid,
-        "currency": "" if at is None else str(at.get("currency", "")),
+        "machine_id": v["machine_id"],
+        "currency": v["currency"],
         "denomination": denom,
-        "games_played": None if games is None else int(games),
+        "games_played": None if v["games_played"] is None else int(v["games_played"]),
         "coin_in": coin_in,
         "prizes_paid": prizes,
         "drop": drop,
@@ -163,8 +171,8 @@ def _machine_row(mid: str, sums: pd.Series, at: pd.Series | None, z: float) -> d
         "theoretical_hold_pct": None if theo is None else 100 * (1 - theo),
         "theoretical_hold": theo_hold,
         "variance": hold - theo_hold if hold is not None and theo_hold is not None else None,
-        "z": None if np.isnan(z) else float(z),
-        "findings": 0,
+        "z": None if np.isnan(v["z"]) else float(v["z"]),
+        "findings": int(v["findings"]),
     }
 
 
