@@ -332,6 +332,8 @@ th{background:#eee;position:sticky;top:0}
 .msg{min-width:18em;max-width:42em;overflow-wrap:anywhere}
 .src{max-width:24em;overflow-wrap:anywhere;font-size:11px;color:#555}
 details summary{cursor:pointer;color:#3a6ea5}
+@media (max-width:1280px){.when{white-space:normal;min-width:7em}.msg{min-width:14em}
+.num{white-space:normal}}
 .when{white-space:nowrap}
 .error{color:#c0392b;font-weight:bold} .warning{color:#b9770e} .info{color:#555}
 img{max-width:100%;height:auto}
@@ -395,14 +397,15 @@ img{max-width:100%;height:auto}
 <input type="radio" name="severity" id="show-error"><label for="show-error">errors</label>
 <input type="radio" name="severity" id="show-warning"><label for="show-warning">errors and
 warnings</label></div>
-<div class="scroll"><table><tr><th>machine</th><th>severity</th><th>code</th><th>from</th>
-<th>to</th><th>meter</th><th class="num">expected</th><th class="num">observed</th>
-<th>message</th><th>source rows</th></tr>
+<div class="scroll"><table><tr><th>machine</th><th>severity</th><th>code</th><th>message</th>
+<th class="num">expected</th><th class="num">observed</th><th>from</th><th>to</th><th>meter</th>
+<th>source rows</th></tr>
 {% for r in rows %}<tr class="row-{{ r.severity }}"><td>{{ r.machine_id }}</td>
 <td class="{{ r.severity }}">{{ r.severity }}</td><td>{{ r.code }}</td>
-<td class="when">{{ r.period_start }}</td><td class="when">{{ r.period_end }}</td>
-<td>{{ r.meter }}</td><td class="num">{{ r.expected }}</td><td class="num">{{ r.observed }}</td>
-<td class="msg">{{ r.message }}</td><td class="src">{{ r.src[0] if r.src }}
+<td class="msg">{{ r.message }}</td><td class="num">{{ r.expected }}</td>
+<td class="num">{{ r.observed }}</td><td class="when">{{ r.period_start }}</td>
+<td class="when">{{ r.period_end }}</td><td>{{ r.meter }}</td>
+<td class="src">{{ r.src[0] if r.src }}
 {%- if r.src|length > 1 %}<details><summary>{{ r.src|length - 1 }} more</summary>
 {{ r.src[1:]|join("<br>"|safe) }}</details>{% endif %}</td></tr>
 {% endfor %}</table></div>
