@@ -104,3 +104,27 @@ def test_pool_rate_from_the_model(tmp_path):
     (row,) = read_floor(write(tmp_path, f"A,{MODEL},5,0.01,local-mega,,,\n"))
     assert row.pool_rate(row.pools[0]) == jp.contribution
     assert row.pool_rate(row.pools[0], reserve=True) == jp.contribution + jp.reserve_rate
+
+
+def test_column_wise_floor_with_currency_equals_row_by_row(tmp_path, monkeypatch):
+    """Oracle: the row-by-row reading of the same file (the fast path must agree, currency too)."""
+    import pandas as pd
+
+    import meters.floor as floor_module
+
+    path = tmp_path / "floor.csv"
+    path.write_text(
+        HEAD.strip() + ",currency\nA,,,0.05,x=0.01|y=0.02,0.92,5,,EUR\nB,,,1,,0.9,3,12,\n",
+        encoding="utf-8",
+    )
+    fast = load_floor(path)
+    assert list(fast["currency"]) == ["EUR", ""]
+    monkeypatch.setattr(floor_module, "_plain_floor", lambda raw, digits: None)
+    pd.testing.assert_frame_equal(fast, load_floor(path), check_exact=True)
+
+
+def test_a_model_row_takes_the_model_currency():
+    from certify.model import load_machine
+
+    (row,) = read_floor(DATA / "floor.csv", convert=None)[:1]
+    assert row.currency == load_machine(MODEL).currency != ""
