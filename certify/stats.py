@@ -1,4 +1,10 @@
-"""Intervals and verdicts (SPEC section 4)."""
+"""The statistics every package shares: the normal quantile, intervals, verdicts (SPEC 4).
+
+One normal quantile (:func:`normal_quantile`, the standard library's
+``NormalDist().inv_cdf``, Wichura's AS 241 to double precision) serves the
+slot verdicts, the table games' intervals and the meter reconciler's bands;
+no package writes its own.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +18,29 @@ VERDICT_ORDER = ("pass", "inconclusive", "fail", "error")
 # 1,000 simulated levels (at 99% it would be 1 in 100, and heavy-tailed pay
 # tables make the normal interval optimistic at a few million spins).
 AGREEMENT_CONFIDENCE = 0.999
+_STANDARD_NORMAL = NormalDist()
+
+
+def normal_quantile(p: float) -> float:
+    """The standard normal quantile: ``x`` with ``P(Z <= x) = p``, for ``0 < p < 1``.
+
+    Parameters
+    ----------
+    p : float
+        A probability strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The quantile (0.975 -> 1.959964).
+
+    """
+    return _STANDARD_NORMAL.inv_cdf(p)
 
 
 def z_value(confidence: float) -> float:
     """Two-sided normal quantile for a confidence level (0.99 -> 2.5758)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
+    return normal_quantile(0.5 + confidence / 2)
 
 
 def interval(mean: float, std_error: float, confidence: float) -> tuple[float, float]:

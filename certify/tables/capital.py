@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from statistics import NormalDist
 
 import numpy as np
 
+from certify.stats import z_value
 from certify.tables import _kernels
 from certify.tables.duel import duel_space
 from certify.tables.hands import binom_table
@@ -83,7 +83,7 @@ def capital_study(
     seeds = chunk_seeds(study.seed if seed is None else seed, chunks)
     per = split_rounds(rounds or study.rounds, chunks)
     stakes = np.array([float(s) for s in study.stakes])
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_value(confidence)
     rows = []
     for cap in study.capitals:
         for mode in MODES:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
+from certify.stats import z_value
 from certify.tables import _kernels
 from certify.tables.duel import duel_space
 from certify.tables.exact import lookup_codes
@@ -56,7 +56,7 @@ def estimate(counts: np.ndarray, returns: tuple, confidence: float = 0.99) -> Es
     mean = float((counts * values).sum() / n)
     var = float((counts * (values - mean) ** 2).sum() / max(n - 1, 1))
     se = math.sqrt(var / n)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_value(confidence)
     win, push, lose = (int(c) for c in counts)
     return Estimate((win, push, lose), mean, se, (mean - z * se, mean + z * se))
 
