@@ -23,7 +23,7 @@ from certify.stats import z_value
 from certify.tables import _kernels
 from certify.tables.duel import duel_space
 from certify.tables.hands import binom_table
-from certify.tables.montecarlo import chunk_seeds, split_rounds
+from certify.tables.montecarlo import chunk_streams, split_rounds
 from certify.tables.schema import Table
 
 #: ``payout``: only the banker's loss is capped (winners paid while capital
@@ -80,7 +80,7 @@ def capital_study(
             f"for {table.seats - 1} player seat{'s' if table.seats != 2 else ''}"
         )
     space = duel_space(table)
-    seeds = chunk_seeds(study.seed if seed is None else seed, chunks)
+    seeds = chunk_streams(study.seed if seed is None else seed, chunks)
     per = split_rounds(rounds or study.rounds, chunks)
     stakes = np.array([float(s) for s in study.stakes])
     z = z_value(confidence)

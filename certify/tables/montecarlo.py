@@ -1,10 +1,11 @@
 """Monte Carlo cross-check of the exact figures, in seeded independent chunks.
 
-Chunk ``i`` of a run with seed ``s`` draws from the SplitMix64 state
-``SeedSequence(s).spawn(chunks)[i].generate_state(1, uint64)``, so a run is
-the same for any number of threads.  A kernel only counts results (lose,
-push, win); the return estimate and its interval follow from the counts and
-the exact money back per result.
+Chunk ``i`` of a run with seed ``s`` draws from the xoshiro256** stream
+:func:`certify.engine.rng.chunk_states` gives the slots' chunk ``i`` of stream
+0 (``SeedSequence(s, spawn_key=(0, i))``): one generator and one stream scheme
+for every game, and a run is the same for any number of threads.  A kernel
+only counts results (lose, push, win); the return estimate and its interval
+follow from the counts and the exact money back per result.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from certify.engine.rng import chunk_states
 from certify.stats import z_value
 from certify.tables import _kernels
 from certify.tables.duel import duel_space
@@ -22,10 +24,9 @@ from certify.tables.hands import binom_table
 from certify.tables.schema import Table
 
 
-def chunk_seeds(seed: int, chunks: int) -> np.ndarray:
-    """One independent 64-bit SplitMix64 state per chunk, from ``SeedSequence(seed)``."""
-    children = np.random.SeedSequence(seed).spawn(chunks)
-    return np.array([c.generate_state(1, np.uint64)[0] for c in children], dtype=np.uint64)
+def chunk_streams(seed: int, chunks: int) -> np.ndarray:
+    """The xoshiro256** states (chunks, 4) of a table run: chunks ``0 .. chunks - 1``, stream 0."""
+    return chunk_states(seed, 0, chunks)
 
 
 def split_rounds(rounds: int, chunks: int) -> np.ndarray:
@@ -75,7 +76,7 @@ def simulate_counts(
 
     """
     sim = table.simulation
-    seeds = chunk_seeds(sim.seed if seed is None else seed, chunks or sim.chunks)
+    seeds = chunk_streams(sim.seed if seed is None else seed, chunks or sim.chunks)
     per = split_rounds(rounds or sim.rounds, len(seeds))
     if table.game.kind in ("roulette", "fantan"):
         codes = lookup_codes(table)
