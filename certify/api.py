@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from certify.errors import ModelError, UsageError
+from certify.model import files
 
 if TYPE_CHECKING:  # pandas is imported by to_frame() only
     import pandas as pd
@@ -64,9 +65,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 def kind_of(path: PathLike) -> str:
     """The kind a model file declares: ``machine``, ``jurisdiction``, ``link``, ``table`` or ''."""
-    from certify.cli.args import kind_of as _kind_of
-
-    return _kind_of(path)[0]
+    return files.kind_of(path)[0]
 
 
 def load(path: PathLike) -> Any:
@@ -83,35 +82,22 @@ def load(path: PathLike) -> Any:
         With every problem of the file (file, key path, value).
 
     """
-    kind = kind_of(path)
-    if kind == "jurisdiction":
-        return load_jurisdiction(path)
-    if kind == "link":
-        from certify.model.links import load_link
-
-        return load_link(path)
-    if kind == "table":
-        from certify.tables import load_table
-
-        return load_table(path)
-    return load_machine(path)
+    return files.load_model(path)
 
 
 def load_machine(path: PathLike) -> Machine:
     """Load a machine file (``slotcert/machine@1``); a one-line UsageError for another kind."""
-    from certify.cli.args import expect_kind
     from certify.model import load_machine as _load
 
-    expect_kind(path, "machine")
+    files.expect_kind(path, "machine")
     return _load(path)
 
 
 def load_jurisdiction(path: PathLike) -> Jurisdiction:
     """Load a jurisdiction file (``slotcert/jurisdiction@1``)."""
-    from certify.cli.args import expect_kind
     from certify.model import load_jurisdiction as _load
 
-    expect_kind(path, "jurisdiction")
+    files.expect_kind(path, "jurisdiction")
     return _load(path)
 
 
@@ -186,9 +172,7 @@ def exact(model: PathLike | Machine) -> ExactResult:
     from certify.model.schema import Machine
 
     if not isinstance(model, Machine):
-        from certify.cli.args import expect_kind
-
-        if expect_kind(model, "machine", "table") == "table":
+        if files.expect_kind(model, "machine", "table") == "table":
             from certify.tables import exact_report
 
             return ExactResult(exact_report(model))
@@ -434,18 +418,8 @@ class BatchResult:
 
 
 def _files(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    from certify.cli.commands import model_files
-
     items = [paths] if isinstance(paths, str | Path) else list(paths)
-    out = []
-    for path in model_files([str(p) for p in items]):
-        try:
-            kind = kind_of(path)
-        except ModelError:
-            kind = "machine"  # unreadable: reported as invalid
-        if kind in ("machine", "") or Path(path) in {Path(p) for p in items}:
-            out.append(path)
-    return out
+    return files.machine_files([str(p) for p in items])
 
 
 def certify(
@@ -471,9 +445,7 @@ def certify(
     results = []
     for path in _files(paths):
         try:
-            from certify.cli.args import expect_kind
-
-            expect_kind(path, "machine")
+            files.expect_kind(path, "machine")
             machine, warnings = load_for_certification(path)
             cert = certify_machine(machine, rules, spins, seed, None, warnings)
             results.append(CertificationResult(str(path), cert))

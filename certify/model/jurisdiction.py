@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from certify.kinds import JURISDICTION
 from certify.model.loader import read_toml
 from certify.model.reader import Reader, join
 
-JURISDICTION_SCHEMA = "slotcert/jurisdiction@1"
+JURISDICTION_SCHEMA = JURISDICTION.schema
 _REQUIRED = ("schema", "id", "name", "min_rtp")
 _OPTIONAL = (
     "applies_to",

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import ModelError
+from certify.kinds import LINK
 from certify.model.loader import read_mystery, read_toml
 from certify.model.reader import Reader, join
 from certify.model.schema import Machine
 
-LINK_SCHEMA = "slotcert/link@1"
+LINK_SCHEMA = LINK.schema
 _TOP_REQUIRED = ("schema", "id", "currency", "contribution", "reset", "trigger", "members")
 _TOP_OPTIONAL = ("name", "cap", "overflow", "reserve_rate", "same_model")
 _MEMBER_REQUIRED = ("machine_id", "model", "bet_level", "casino")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import ModelError, Problem
+from certify.kinds import MACHINE
 from certify.model.features import (
     check_features,
     read_expanding_symbol,
@@ -42,7 +43,7 @@ from certify.model.screens import (
     screen_problems,
 )
 
-MACHINE_SCHEMA = "slotcert/machine@1"
+MACHINE_SCHEMA = MACHINE.schema
 MAX_SYMBOLS = 64
 _TOP_KEYS = ("schema", "machine", "bet", "symbols", "reels", "pays")
 _TOP_OPTIONAL = (

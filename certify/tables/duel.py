@@ -14,7 +14,7 @@ import numpy as np
 
 from certify.model.reader import Reader, join
 from certify.tables import hands as hk
-from certify.tables.loader import array_of_tables, capital, commission, ratio, section
+from certify.tables.fields import array_of_tables, capital, commission, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 POKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from certify.model.reader import Reader, join
-from certify.tables.loader import array_of_tables, commission, int_list, ratio, section
+from certify.tables.fields import array_of_tables, commission, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 #: (numbers that win, numbers that tie) per bet type, art. 6.

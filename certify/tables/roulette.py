@@ -19,7 +19,7 @@ from typing import Any
 
 from certify.model.reader import Reader, join
 from certify.tables import layout
-from certify.tables.loader import array_of_tables, int_list, ratio, section
+from certify.tables.fields import array_of_tables, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Limit, Table
 
 _TIMES = {2: "twice", 3: "three times"}
