@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.tables import hands as hk
 from certify.tables.fields import array_of_tables, capital, commission, ratio, section
@@ -67,7 +68,7 @@ def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
 
 def _poker_deck(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
     t = section(rd, data, "deck", ("ranks", "suits", "figures", "seats"))
-    ranks = _names(rd, t, "ranks", "deck", POKER_RANKS, ordered=False)
+    ranks = _names(rd, t, "ranks", "deck", POKER_RANKS, ordered=False, code=Code.DECK)
     suits = _strings(rd, t.get("suits"), "deck.suits")
     if "suits" in t and (len(suits) != 4 or len(set(suits)) != 4):
         rd.error("deck.suits", f"must name 4 different suits, got {suits}", "deck")
@@ -90,7 +91,7 @@ def _poker_deck(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
 
 def _tiles(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
     t = section(rd, data, "tiles", ("faces", "copies", "seats"))
-    faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True)
+    faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True, code=Code.TILES)
     copies = rd.integer(t, "copies", "tiles", 2) or 2
     if copies != 2:
         rd.warn(
@@ -107,7 +108,13 @@ def _tiles(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _names(
-    rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str, ...], ordered: bool
+    rd: Reader,
+    t: dict[str, Any],
+    key: str,
+    path: str,
+    known: tuple[str, ...],
+    ordered: bool,
+    code: Code,
 ) -> tuple[str, ...]:
     if key not in t:
         return ()
@@ -116,7 +123,7 @@ def _names(
         rd.error(
             join(path, key),
             f"must be {', '.join(known)}{' in this order' if ordered else ''}, got {values}",
-            path,
+            code,
         )
         return ()
     return tuple(values)
