@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from certify.codes import Code
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine.simulate import run_chunks
 from certify.engine.tables import GameTables
@@ -178,7 +179,7 @@ def _certify_variant(
         cert.findings.append(
             Finding(
                 "warning",
-                "exact_infeasible",
+                Code.EXACT_INFEASIBLE,
                 f"the exact calculator refuses this game ({refused}); "
                 "the verdict rests on simulation",
             )
@@ -187,7 +188,7 @@ def _certify_variant(
         cert.findings.append(
             Finding(
                 "warning",
-                "exact_only",
+                Code.EXACT_ONLY,
                 "exact-only certification (--spins 0): no simulation was run, so the "
                 "engine's agreement with the exact figures was not checked"
                 if exact is not None
@@ -383,7 +384,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             add(
                 Finding(
                     "error",
-                    "exact_mismatch",
+                    Code.EXACT_MISMATCH,
                     f"level {lc.level}: full cycle "
                     f"{ex.rtp!r} != per-reel decomposition {lc.decomposed_rtp!r}",
                 )
@@ -393,7 +394,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
         add(
             Finding(
                 "warning",
-                "rtp_above_100",
+                Code.RTP_ABOVE_100,
                 f"level {lc.level}: return {rtp:.6f} is above 100% of the amounts played",
             )
         )
@@ -406,7 +407,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             add(
                 Finding(
                     "error",
-                    "impossible_award",
+                    Code.IMPOSSIBLE_AWARD,
                     f"level {lc.level}: advertised award {award.kind} [{name}] can never occur",
                 )
             )
@@ -414,7 +415,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             add(
                 Finding(
                     "error",
-                    "award_too_rare",
+                    Code.AWARD_TOO_RARE,
                     f"level {lc.level}: award {award.kind} "
                     f"[{name}] occurs 1 in {award.one_in:,.0f}, rarer than 1 in {odds:,}",
                 )
@@ -435,7 +436,7 @@ def _machine_findings(cert: Certification) -> None:
             cert.findings.append(
                 Finding(
                     "error",
-                    "rtp_drop",
+                    Code.RTP_DROP,
                     f"return drops from {r1:.6f} at "
                     f"level {l1} to {r2:.6f} at level {l2}, more than "
                     f"{drop}",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.cli.args import confidence, count, seed
+from certify.codes import Code
 from certify.errors import ModelError, Problem, UsageError
 from certify.kinds import MACHINE, MODEL_KIND_NAMES
 from certify.model import load_machine
@@ -205,7 +206,7 @@ def return_warnings(machine: Any) -> list[Problem]:
                     machine.source,
                     "",
                     f"bet level {lt.level}: return {rtp:.6f} is above 100% of the amounts played",
-                    "rtp_above_100",
+                    Code.RTP_ABOVE_100,
                     "warning",
                 )
             )
@@ -235,7 +236,7 @@ def _never_paid(machine: Any, tables: Any) -> list[Problem]:
                     where.get((award.kind, award.combo), ""),
                     f"{list(award.combo)} is never paid: no spin makes it the line's highest "
                     "entry (certification fails it as impossible_award)",
-                    "never_paid",
+                    Code.NEVER_PAID,
                     "warning",
                 )
             )

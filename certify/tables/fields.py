@@ -13,6 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.tables.schema import Capital
 
@@ -37,7 +38,7 @@ def array_of_tables(rd: Reader, data: dict[str, Any], key: str) -> list[Any]:
     if raw is None:
         return []
     if not isinstance(raw, list) or not raw:
-        rd.error(key, "must be a non-empty array of tables", "type")
+        rd.error(key, "must be a non-empty array of tables", Code.TYPE)
         return []
     return raw
 
@@ -54,13 +55,13 @@ def ratio(rd: Reader, value: Any, where: str) -> Fraction | None:
         rd.error(
             where,
             f'must be a decimal or fraction string such as "0.5" or "1/3", got {value!r}',
-            "not_decimal",
+            Code.NOT_DECIMAL,
         )
         return None
     number = Fraction(Decimal(match.group(1)))
     if match.group(2) is not None:
         if int(match.group(2)) == 0:
-            rd.error(where, f"divides by zero: {value!r}", "range")
+            rd.error(where, f"divides by zero: {value!r}", Code.RANGE)
             return None
         number /= int(match.group(2))
     return number
@@ -70,14 +71,14 @@ def commission(rd: Reader, rules: dict[str, Any]) -> Fraction:
     """The house's share of every prize, ``rules.commission``, in [0, 1)."""
     rate = ratio(rd, rules.get("commission"), "rules.commission")
     if rate is not None and rate >= 1:
-        rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", "range")
+        rd.error("rules.commission", f"must be below 1, got {rules['commission']!r}", Code.RANGE)
     return rate if rate is not None and rate < 1 else Fraction(0)
 
 
 def int_list(rd: Reader, raw: Any, where: str, low: int, high: int) -> list[int]:
     """Read an array of integers in ``[low, high]``; bad entries are reported and dropped."""
     if not isinstance(raw, list):
-        rd.error(where, f"must be an array of integers, got {raw!r}", "type")
+        rd.error(where, f"must be an array of integers, got {raw!r}", Code.TYPE)
         return []
     out = []
     for i, value in enumerate(raw):
@@ -85,7 +86,7 @@ def int_list(rd: Reader, raw: Any, where: str, low: int, high: int) -> list[int]
         if number is None:
             continue
         if not low <= number <= high:
-            rd.error(join(where, i), f"{number} is not a number {low}–{high}", "range")
+            rd.error(join(where, i), f"{number} is not a number {low}–{high}", Code.RANGE)
             continue
         out.append(number)
     return out
@@ -103,7 +104,7 @@ def capital(rd: Reader, raw: Any, seats: int = 0) -> Capital | None:
         rd.error(
             join(path, "stakes"),
             f"has {_n(len(t['stakes']), 'stake')}; the table has {_n(seats - 1, 'player seat')}",
-            "stakes",
+            Code.STAKES,
         )
     return Capital(
         stakes=tuple(stakes),
@@ -124,7 +125,7 @@ def _money_list(rd: Reader, t: dict[str, Any], key: str, path: str) -> list[Deci
     for i, value in enumerate(values):
         number = rd.decimal(value, join(join(path, key), i))
         if number is not None and number <= 0:
-            rd.error(join(join(path, key), i), f"must be positive, got {value!r}", "range")
+            rd.error(join(join(path, key), i), f"must be positive, got {value!r}", Code.RANGE)
         elif number is not None:
             out.append(number)
     return out

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from certify.codes import Code
 from certify.model.loader import read_toml
 from certify.model.reader import Reader, join
 from certify.tables.duel import parse_duel
@@ -56,7 +57,7 @@ def load_table(path: str | Path) -> Table:
     )
     rd.table(data, "", ("schema", "game", *required), optional)
     if "schema" in data and data["schema"] != TABLE_SCHEMA:
-        rd.error("schema", f"must be {TABLE_SCHEMA!r}, got {data['schema']!r}", "schema")
+        rd.error("schema", f"must be {TABLE_SCHEMA!r}, got {data['schema']!r}", Code.SCHEMA)
     simulation = _simulation(rd, data.get("simulation", {}))
     parse = _parser(game.kind)
     table = parse(rd, data, game) if parse else None
@@ -75,7 +76,7 @@ def _unique_names(rd: Reader, raw: Any) -> None:
             rd.error(
                 join(join("bets", i), "name"),
                 f"{name!r} is already the name of bets[{seen[name]}]",
-                "duplicate_name",
+                Code.DUPLICATE_NAME,
             )
         elif isinstance(name, str):
             seen[name] = i
