@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from certify.errors import ModelError, UsageError
 from certify.model import files
+from certify.verdicts import Verdict, worst
 
 if TYPE_CHECKING:  # pandas is imported by to_frame() only
     import pandas as pd
@@ -309,7 +310,7 @@ class CertificationResult:
     @property
     def verdict(self) -> str:
         """``pass``, ``fail``, ``inconclusive``, ``error``, or ``invalid`` (a bad file)."""
-        return self.certification.verdict if self.certification else "invalid"
+        return self.certification.verdict if self.certification else Verdict.INVALID
 
     def levels(self) -> list[dict[str, Any]]:
         """Per bet level: exact and simulated return, interval, verdict and its reason."""
@@ -371,17 +372,17 @@ class BatchResult:
     @property
     def verdict(self) -> str:
         """The worst verdict of the batch (an invalid file counts as ``error``)."""
-        from certify.stats import worst
-
-        verdicts = [m.verdict if m.verdict != "invalid" else "error" for m in self.machines]
-        return worst(verdicts) if verdicts else "error"
+        verdicts = [
+            m.verdict if m.verdict != Verdict.INVALID else Verdict.ERROR for m in self.machines
+        ]
+        return worst(verdicts)
 
     @property
     def exit_code(self) -> int:
         """``slotcert certify``'s exit code: 0 pass, 1 fail/inconclusive/error, 2 bad file."""
-        if any(m.verdict == "invalid" for m in self.machines):
+        if any(m.verdict == Verdict.INVALID for m in self.machines):
             return 2
-        return 0 if all(m.verdict == "pass" for m in self.machines) else 1
+        return 0 if all(m.verdict == Verdict.PASS for m in self.machines) else 1
 
     def __iter__(self):
         """The machines, in file order."""

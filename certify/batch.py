@@ -33,7 +33,8 @@ from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
 from certify.model.loader import MACHINE_SCHEMA, parse_machine, read_toml
 from certify.model.schema import Machine
-from certify.stats import VERDICT_ORDER, LevelVerdict, interval, level_verdict, worst
+from certify.stats import LevelVerdict, interval, level_verdict
+from certify.verdicts import SEVERITY_ORDER, Verdict, worst
 
 ProgressFn = Callable[[str, int, SimulationResult], None]
 
@@ -78,7 +79,7 @@ class Certification:
     seed: int
     levels: list[LevelCertification]
     findings: list[Finding] = field(default_factory=list)
-    verdict: str = "error"
+    verdict: str = Verdict.ERROR
     runtime_s: float = 0.0
     exact_cycle: int | None = None
     options: list[Certification] = field(default_factory=list)  # one per free-spin option
@@ -148,7 +149,7 @@ def _badness(cert: Certification) -> tuple[int, float]:
     figures = [lc.exact.rtp for lc in cert.levels if lc.exact] + [
         lc.simulation.rtp for lc in cert.levels if not lc.exact and lc.simulation is not None
     ]
-    return VERDICT_ORDER.index(cert.verdict), -min(figures, default=0.0)
+    return SEVERITY_ORDER.index(cert.verdict), -min(figures, default=0.0)
 
 
 def _certify_variant(
@@ -372,7 +373,7 @@ def _judge(cert: Certification, exact: ExactResult | None) -> None:
     _machine_findings(cert)
     verdicts = [lc.verdict.verdict for lc in cert.levels if lc.verdict]
     if any(f.severity == "error" for f in cert.findings):
-        verdicts.append("fail")
+        verdicts.append(Verdict.FAIL)
     cert.verdict = worst(verdicts)
 
 

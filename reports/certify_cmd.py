@@ -24,12 +24,13 @@ from certify.model.files import expect_kind
 from certify.model.files import machine_files as listed_machine_files
 from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
+from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
 from reports.parxlsx import write_par_xlsx
 from reports.signing import identity, load_lab, load_private_key, sign_certificate
 
-EXIT_FOR = {"pass": 0, "inconclusive": 1, "fail": 1, "error": 1}
+EXIT_FOR = EXIT_STATUS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 def summary_line(rows: list[dict[str, Any]], where: Path) -> str:
     """``6 machines: 5 pass, 1 fail — out/index.html``."""
     counts = _counts(rows)
-    order = ("pass", "fail", "inconclusive", "error", "invalid")
+    order = (*DISPLAY_ORDER, Verdict.INVALID)
     parts = [f"{counts[v]} {v}" for v in order if counts.get(v)]
     parts += [f"{n} {v}" for v, n in counts.items() if v not in order]
     noun = "machine" if len(rows) == 1 else "machines"
@@ -223,7 +224,7 @@ def _compute(
     row: dict[str, Any] = {
         "path": str(path),
         "machine_id": None,
-        "verdict": "invalid",
+        "verdict": Verdict.INVALID,
         "min_base_rtp": None,
         "min_total_rtp": None,
         "error": None,
