@@ -1,4 +1,4 @@
-"""File kinds are registered once (certify/kinds.py) and dispatched once (certify/model/files.py)."""
+"""File kinds: registered once (certify/kinds.py), dispatched once (certify/model/files.py)."""
 
 import ast
 import re
@@ -56,7 +56,8 @@ def test_shipped_files_load_by_their_kind(path, kind):
 
 
 def test_wrong_kind_is_a_one_line_usage_error():
-    with pytest.raises(UsageError, match=r"is a table file \(slotcert/table@1\), expected a machine"):
+    wrong = r"is a table file \(slotcert/table@1\), expected a machine"
+    with pytest.raises(UsageError, match=wrong):
         expect_kind(MODELS / "tables" / "fantan.toml", "machine")
 
 
