@@ -11,8 +11,11 @@ parameter or a problem's ``.code``.
 import ast
 from pathlib import Path
 
+import pytest
+
 from certify.codes import BY_CODE, ERROR, WARNING, Code, allows, markdown_table
-from certify.errors import Problem
+from certify.errors import ModelError, Problem
+from certify.tables import load_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("certify", "reports", "slotcert")
@@ -115,3 +118,20 @@ def test_codes_doc_is_the_registry_table():
     """docs/CODES.md holds the table generated from the registry, verbatim
     (regenerate: ``python -c "from certify.codes import markdown_table as t; print(t())"``)."""
     assert markdown_table() in DOC.read_text(encoding="utf-8")
+
+
+def test_a_wrong_tile_or_rank_list_carries_its_registered_code(tmp_path):
+    """The name-list check of the duel games once passed its key path as the code; the
+    codes are the section's (``tiles``, ``deck``), located at the list."""
+    models = ROOT / "models" / "tables"
+    cases = [
+        ("pai-kao.toml", '"9", "white"]', '"white", "9"]', "tiles.faces", "tiles"),
+        ("three-card-poker.toml", '"Q", "K"]', '"Q", "Q"]', "deck.ranks", "deck"),
+    ]
+    for name, old, new, where, code in cases:
+        path = tmp_path / name
+        path.write_text((models / name).read_text(encoding="utf-8").replace(old, new, 1))
+        with pytest.raises(ModelError) as caught:
+            load_table(path)
+        found = [(p.path, p.code) for p in caught.value.problems]
+        assert (where, code) in found, found
