@@ -121,7 +121,7 @@ class _Bounds:
         self.capped_work = 0
         self.feature_len = 0  # longest feature in spins (bound), 0 without free spins
 
-    def error(self, path: str, message: str, code: str = Code.ENGINE_LIMIT) -> None:
+    def error(self, path: str, message: str, code: Code = Code.ENGINE_LIMIT) -> None:
         self.problems.append(Problem(self.where, path, message, code))
 
     def refuse_exact(self, path: str, message: str) -> None:

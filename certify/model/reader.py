@@ -30,12 +30,12 @@ class Reader:
         self.file = file
         self.problems: list[Problem] = []
 
-    def error(self, path: str, message: str, code: str) -> None:
-        """Record an error at ``path``."""
+    def error(self, path: str, message: str, code: Code) -> None:
+        """Record an error at ``path`` with a registered ``code`` (:mod:`certify.codes`)."""
         self.problems.append(Problem(self.file, path, message, code, "error"))
 
-    def warn(self, path: str, message: str, code: str) -> None:
-        """Record a warning at ``path``."""
+    def warn(self, path: str, message: str, code: Code) -> None:
+        """Record a warning at ``path`` with a registered ``code`` (:mod:`certify.codes`)."""
         self.problems.append(Problem(self.file, path, message, code, "warning"))
 
     @property
