@@ -2,9 +2,11 @@
 
 Codes are stable (they are written to ``slotcert validate --json``, the
 certificate's findings and the tables' reports). A :class:`Code` member *is*
-its string (``Code.RANGE == "range"``), so a call site may pass either; the
-test ``tests/test_codes.py`` reads every code the sources pass to a problem or
-a finding and fails on one not registered here, and checks ``docs/CODES.md``
+its string (``Code.RANGE == "range"``, the same in JSON and messages).
+``Reader.error`` / ``warn`` take a ``Code`` (mypy refuses a bare string);
+``Problem`` and ``Finding`` keep a ``str``, and the test
+``tests/test_codes.py`` reads every code the sources pass to a problem or a
+finding and fails on one not registered here, and checks ``docs/CODES.md``
 against :func:`markdown_table`. The meter reconciler's finding codes are
 registered the same way in ``meters/codes.py``.
 """
