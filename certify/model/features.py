@@ -160,14 +160,14 @@ def check_features(
             rd.error(
                 join(where, "sticky"),
                 "a sticky wild cannot also be a scatter (it would count again every free spin)",
-                "unsupported",
+                Code.UNSUPPORTED,
             )
     sticky = [s.name for s in symbols.values() if s.sticky]
     if len(sticky) > 1:
         rd.error(
             join(join("symbols", sticky[1]), "sticky"),
             f"one sticky wild per game ({sticky[0]!r} is already sticky)",
-            "unsupported",
+            Code.UNSUPPORTED,
         )
     if free is not None:
         paying = {e.combo[0] for e in pays if len(set(e.combo)) == 1}
