@@ -1,0 +1,163 @@
+"""State-merging exact calculation: a dynamic programme over the reels.
+
+The full cycle (:mod:`certify.exact.cycle`) visits every stop combination;
+its cost grows with stops^reels. But after the first reels a spin's future
+depends only on a small *state*: the automaton state of each line still
+alive (or, in a ways game, the running ways of each entry not yet finished
+and the entry each family pays so far), the counted symbols seen (scatters,
+triggers) and, under a win cap, the credits already settled. Every prefix
+with the same state has the same future, so prefixes are merged reel by reel
+with four sums (weight, weight x settled credits, its square, the weight
+already winning): the settled credits enter the moments linearly, and the
+hit frequency through "settled > 0 or the rest wins". The cost grows with
+the distinct states times the stops of the next reel.
+
+It gives exactly what the full cycle gives, bucket by bucket (weights,
+credit sums, hits, award counts as integers; sums of squares to float
+rounding): the tests check the two equal on every shipped model and on
+random small games. It applies to every reel set :func:`enumerate_cycle`
+walks; Book of Ra's expanded free-spin cycles (a counted row per drawn
+symbol, :func:`certify.exact.cycle._expanded_free_cycle`) and the screen
+games (:mod:`certify.exact.screens`) keep their own enumeration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from certify.engine.kernel_inputs import SpinScore
+from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
+from certify.exact import _statedp as k
+
+METHOD = "state-merging"
+DP_FROM = 2_000_000  # stop combinations of a reel set from which the DP is used (measured)
+MAX_STATE_WORDS = 1 << 26  # int64 words of one state table (512 MB): beyond, refused
+FINISH_ROWS = 16  # output rows of the finishing kernels (parallel chunks)
+
+
+@dataclass(frozen=True)
+class StateRun:
+    """What one state-merging run did: distinct states after each reel and transitions."""
+
+    states: tuple[int, ...]
+    work: int
+
+
+class TooLarge(Exception):
+    """The run would exceed its work or memory bound (``args[0]``: the located reason)."""
+
+
+def set_size(reels: ReelSet) -> int:
+    """Distinct stop combinations of one reel set (a Python integer)."""
+    return int(np.prod([int(n) for n in reels.length], dtype=object))
+
+
+def rest_weights(reels: ReelSet) -> np.ndarray:
+    """Total weight of the reels after each reel ``r`` (int64; 1 after the last)."""
+    totals = [int(t) for t in reels.total_weight]
+    out = [1] * len(totals)
+    for r in range(len(totals) - 2, -1, -1):
+        out[r] = out[r + 1] * totals[r + 1]
+    return np.array(out, dtype=np.int64)
+
+
+def _start_lines(tables: GameTables, lt: LevelTables, phase: int) -> np.ndarray:
+    n_lines = tables.paylines.shape[0]
+    start = int(lt.start[phase])
+    return np.full(n_lines, start if lt.live[start] else -1, dtype=np.int64)
+
+
+def _ways_rules(tables: GameTables, lt: LevelTables, phase: int) -> tuple:
+    """(entry_len, family, entries per family (-1 padded), rank, credits) of a ways phase."""
+    family = tables.ways_family
+    n_families = int(family.max(initial=0)) + 1
+    members = [np.nonzero(family == f)[0] for f in range(n_families)]
+    fam = np.full((n_families, max(len(m) for m in members)), -1, dtype=np.int64)
+    for f, m in enumerate(members):
+        fam[f, : len(m)] = m
+    credits = lt.credits if phase == 0 else lt.credits_fs
+    return tables.entry_len, family, fam, lt.credits, credits
+
+
+def _start_key(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int, cap_on: bool
+) -> np.ndarray:
+    """The one state before any reel."""
+    n_counted = reels.counted.shape[0]
+    if tables.is_ways:
+        n_entries = tables.entry_len.shape[0]
+        n_families = int(tables.ways_family.max(initial=0)) + 1
+        head = np.concatenate(
+            [np.ones(n_entries), np.full(n_families, -1), np.zeros(n_families)]
+        ).astype(np.int64)
+    else:
+        head = _start_lines(tables, lt, phase)
+    return np.concatenate([head, np.zeros(n_counted + int(cap_on), dtype=np.int64)])
+
+
+def state_cycle(
+    tables: GameTables,
+    reels: ReelSet,
+    lt: LevelTables,
+    phase: int,
+    score: SpinScore,
+    max_work: int = 1 << 62,
+) -> tuple[np.ndarray, ...]:
+    """The cycle of ``reels`` by state merging: the full cycle's per-row outputs.
+
+    Returns (w, wb, wb2, hit, awards) as :func:`certify.exact.cycle.walk_cycle`
+    gives them to ``_buckets``, and the :class:`StateRun`. Raises
+    :class:`TooLarge` when the transitions would exceed ``max_work`` or a
+    state table :data:`MAX_STATE_WORDS`.
+    """
+    cap_on = score.cap > 0
+    key = _start_key(tables, reels, lt, phase, cap_on)
+    table = (key[None, :].copy(), np.ones(1, np.int64), np.zeros(1, np.int64), np.zeros(1), np.zeros(1, np.int64), 1)  # fmt: skip
+    n_reels = int(reels.length.shape[0])
+    rest = rest_weights(reels)
+    aw = np.zeros(max(lt.n_keys, 1), dtype=np.int64)
+    reel, rules = _kernel_inputs(tables, reels, lt, phase)
+    step = k.ways_step if tables.is_ways else k.lines_step
+    extra = () if tables.is_ways else (tables.paylines,)
+    states, work = [1], 0
+    for r in range(n_reels - 1):
+        *arrays, n, done = step(
+            *table, r, reel, rules, *extra, rest[r], aw, cap_on, max_work - work, MAX_STATE_WORDS
+        )
+        work += int(done)
+        if n < 0:
+            raise TooLarge(
+                f"state-merging: more than {max_work:,} transitions or "
+                f"{MAX_STATE_WORDS:,} state words by reel {r + 1}"
+            )
+        table = (*arrays, n)
+        states.append(int(n))
+    out = _finish_outputs(tables, lt, min(FINISH_ROWS, table[-1]))
+    game = (tables.fs_counted, tables.bonus_counted, tables.bonus_min)
+    finish = k.ways_finish if tables.is_ways else k.lines_finish
+    finish(*table, n_reels - 1, reel, rules, *extra, score, game, cap_on, out)
+    out[4][0] += aw[: out[4].shape[1]]
+    work += table[-1] * int(reels.length[-1])
+    return (*out, StateRun(tuple(states), work))
+
+
+def _kernel_inputs(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int) -> tuple:
+    if tables.is_ways:
+        sums = ways_sums(reels.window, tables.ways_match)
+        return (sums, reels.weight, reels.length, reels.counted), _ways_rules(tables, lt, phase)
+    automaton = (lt.trans, lt.live, lt.state_win, lt.state_entry.astype(np.int64))
+    return (reels.window, reels.weight, reels.length, reels.counted), automaton
+
+
+def _finish_outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
+    rows = max(rows, 1)
+    n_buckets = (tables.bonus_jmax + 1) * (tables.machine.rows * tables.machine.reels + 1)
+    return (
+        np.zeros((rows, n_buckets), dtype=np.int64),
+        np.zeros((rows, n_buckets), dtype=np.int64),
+        np.zeros((rows, n_buckets), dtype=np.float64),
+        np.zeros((rows, n_buckets), dtype=np.int64),
+        np.zeros((rows, max(lt.n_keys, 1)), dtype=np.int64),
+    )
