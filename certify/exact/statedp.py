@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from certify.engine.kernel_inputs import SpinScore
+from certify.engine.kernel_inputs import SpinScore, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact import _statedp as k
 
@@ -47,6 +47,37 @@ class StateRun:
 
 class TooLarge(Exception):
     """The run would exceed its work or memory bound (``args[0]``: the located reason)."""
+
+
+def uses_states(tables: GameTables, ps: int) -> bool:
+    """Whether reel set ``ps`` is summed by state merging (else walked by the full cycle).
+
+    From :data:`DP_FROM` stop combinations on (below, the full cycle is as
+    fast and needs no compile); Book of Ra's free-spin set is always walked
+    (its cycles carry one counted row per drawable symbol).
+    """
+    sets = reel_sets(tables)
+    if ps == len(sets) - 1 and tables.expand_symbols and tables.fs_counted >= 0:
+        return ps == 0 and set_size(sets[0]) > DP_FROM  # base phase only
+    return set_size(sets[ps]) > DP_FROM
+
+
+def walked_size(tables: GameTables) -> int:
+    """Stop combinations the full cycle walks: reel sets not merged, Book of Ra's free set."""
+    sets = reel_sets(tables)
+    size = sum(set_size(s) for ps, s in enumerate(sets) if not uses_states(tables, ps))
+    if tables.expand_symbols and tables.fs_counted >= 0 and uses_states(tables, len(sets) - 1):
+        size += set_size(sets[-1])  # one set: merged for base spins, walked for the feature
+    return size
+
+
+def merged_phases(tables: GameTables) -> list[int]:
+    """The phases (0 base, 1 free spins) whose reel set is summed by state merging."""
+    last = len(reel_sets(tables)) - 1
+    phases = [0] if uses_states(tables, 0) else []
+    if tables.fs_counted >= 0 and not tables.expand_symbols and uses_states(tables, last):
+        phases.append(1)
+    return phases
 
 
 def set_size(reels: ReelSet) -> int:
@@ -114,7 +145,8 @@ def state_cycle(
     """
     cap_on = score.cap > 0
     key = _start_key(tables, reels, lt, phase, cap_on)
-    table = (key[None, :].copy(), np.ones(1, np.int64), np.zeros(1, np.int64), np.zeros(1), np.zeros(1, np.int64), 1)  # fmt: skip
+    one = np.ones(1, dtype=np.int64)
+    table = (key[None, :].copy(), one, one * 0, np.zeros(1), one * 0, 1)
     n_reels = int(reels.length.shape[0])
     rest = rest_weights(reels)
     aw = np.zeros(max(lt.n_keys, 1), dtype=np.int64)
@@ -128,12 +160,11 @@ def state_cycle(
         )
         work += int(done)
         if n < 0:
-            raise TooLarge(
-                f"state-merging: more than {max_work:,} transitions or "
-                f"{MAX_STATE_WORDS:,} state words by reel {r + 1}"
-            )
+            raise TooLarge(_too_large(max_work, r + 1))
         table = (*arrays, n)
         states.append(int(n))
+    if work + table[-1] * int(reels.length[-1]) > max_work:
+        raise TooLarge(_too_large(max_work, n_reels))
     out = _finish_outputs(tables, lt, min(FINISH_ROWS, table[-1]))
     game = (tables.fs_counted, tables.bonus_counted, tables.bonus_min)
     finish = k.ways_finish if tables.is_ways else k.lines_finish
@@ -141,6 +172,13 @@ def state_cycle(
     out[4][0] += aw[: out[4].shape[1]]
     work += table[-1] * int(reels.length[-1])
     return (*out, StateRun(tuple(states), work))
+
+
+def _too_large(max_work: int, reel: int) -> str:
+    return (
+        f"state-merging: more than {max_work:,} transitions or "
+        f"{MAX_STATE_WORDS:,} state words by reel {reel}"
+    )
 
 
 def _kernel_inputs(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int) -> tuple:
