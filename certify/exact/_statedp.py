@@ -25,7 +25,7 @@ from certify._numba import jit, prange
 from certify.engine._kernels import scatter_win
 from certify.exact._kernels import _add, _bucket
 
-_FNV = np.int64(1099511628211)
+_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
 _SEED = np.int64(-3750763034362895579)
 
 
@@ -33,55 +33,62 @@ _SEED = np.int64(-3750763034362895579)
 def _hash_row(row):
     h = _SEED
     for i in range(row.shape[0]):
-        h = (h ^ row[i]) * _FNV
-    return h ^ (h >> 29)
+        h = (h ^ row[i]) * _MUL
+        h ^= h >> 31
+    return h
 
 
 @jit(inline="always")
-def _find(slots, keys, row):
-    """Index of ``row`` in ``keys``, else ``-1 - slot`` of the free slot it would take."""
+def _probe(slots, hashes, keys, row, hv):
+    """(slot, state) of ``row``: state -1 when absent, the slot then the free one it takes."""
     mask = slots.shape[0] - 1
-    i = _hash_row(row) & mask
+    j = hv & mask
     k = row.shape[0]
     while True:
-        s = slots[i]
+        s = slots[j]
         if s < 0:
-            return -1 - i
-        same = True
-        for c in range(k):
-            if keys[s, c] != row[c]:
-                same = False
-                break
-        if same:
-            return s
-        i = (i + 1) & mask
+            return j, -1
+        if hashes[s] == hv:
+            same = True
+            for c in range(k):
+                if keys[s, c] != row[c]:
+                    same = False
+                    break
+            if same:
+                return j, s
+        j = (j + 1) & mask
 
 
 @jit
-def _rehash(keys, n, size):
-    """Slots of a table of ``size`` (a power of two) holding rows ``0..n-1`` of ``keys``."""
+def _rehash(hashes, n, size):
+    """Slots of a table of ``size`` (a power of two) holding states ``0..n-1``."""
     slots = np.full(size, -1, dtype=np.int64)
+    mask = size - 1
     for s in range(n):
-        slots[-1 - _find(slots, keys, keys[s])] = s
+        j = hashes[s] & mask
+        while slots[j] >= 0:
+            j = (j + 1) & mask
+        slots[j] = s
     return slots
 
 
 @jit
-def _grown(keys, w, s1, s2, h):
+def _grown(keys, w, s1, s2, h, hashes):
     """The table's arrays with twice the rows (the first rows copied)."""
-    rows = keys.shape[0] * 2
+    rows, n = keys.shape[0] * 2, keys.shape[0]
     k2 = np.zeros((rows, keys.shape[1]), dtype=np.int64)
     w2 = np.zeros(rows, dtype=np.int64)
     a2 = np.zeros(rows, dtype=np.int64)
     b2 = np.zeros(rows, dtype=np.float64)
     h2 = np.zeros(rows, dtype=np.int64)
-    n = keys.shape[0]
+    x2 = np.zeros(rows, dtype=np.int64)
     k2[:n] = keys
     w2[:n] = w
     a2[:n] = s1
     b2[:n] = s2
     h2[:n] = h
-    return k2, w2, a2, b2, h2
+    x2[:n] = hashes
+    return k2, w2, a2, b2, h2, x2
 
 
 @jit(inline="always")
@@ -92,34 +99,56 @@ def _pow2(n):
     return size
 
 
-@jit
-def _merge(keys, w, s1, s2, h, n, slots, row, cw, cs1, cs2, ch):
-    """Add (cw, cs1, cs2, ch) to state ``row``: returns the (possibly grown) table."""
-    pos = _find(slots, keys, row)
-    if pos >= 0:
-        w[pos] += cw
-        s1[pos] += cs1
-        s2[pos] += cs2
-        h[pos] += ch
-        return keys, w, s1, s2, h, n, slots
-    if n == keys.shape[0]:
-        keys, w, s1, s2, h = _grown(keys, w, s1, s2, h)
-    keys[n] = row
-    w[n] = cw
-    s1[n] = cs1
-    s2[n] = cs2
-    h[n] = ch
-    slots[-1 - pos] = n
-    n += 1
-    if 2 * n > slots.shape[0]:
-        slots = _rehash(keys, n, slots.shape[0] * 2)
-    return keys, w, s1, s2, h, n, slots
+@jit(inline="always")
+def _pack(row, pack, out):
+    """Pack ``row`` into ``out``: its first ``pack[0]`` fields ``pack[2]`` bits each, + 1.
+
+    ``pack`` = (small fields, big fields, bits, fields per word); the big
+    fields (the settled credits under a win cap) follow, one word each.
+    """
+    n_small, n_big, bits, per = pack
+    words = (n_small + per - 1) // per
+    for c in range(words):
+        out[c] = 0
+    for f in range(n_small):
+        out[f // per] |= (row[f] + 1) << ((f % per) * bits)
+    for f in range(n_big):
+        out[words + f] = row[n_small + f]
+
+
+@jit(inline="always")
+def _unpack(packed, pack, row):
+    """The fields of a packed key (see :func:`_pack`)."""
+    n_small, n_big, bits, per = pack
+    words = (n_small + per - 1) // per
+    mask = (np.int64(1) << bits) - 1
+    for f in range(n_small):
+        row[f] = ((packed[f // per] >> ((f % per) * bits)) & mask) - 1
+    for f in range(n_big):
+        row[n_small + f] = packed[words + f]
+
+
+@jit(inline="always")
+def _empty(k, n):
+    """An empty table for about ``n`` states: (keys, w, s1, s2, h, hashes, slots)."""
+    size = _pow2(max(n, 8) * 4)
+    rows = size // 2
+    return (
+        np.zeros((rows, k), dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.float64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.full(size, -1, dtype=np.int64),
+    )
 
 
 @jit
 def lines_step(
-    keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw, cap_on, max_work, max_words
-):
+    keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw, cap_on, pack, max_work,
+    max_words,
+):  # fmt: skip
     """The state table after reel ``r`` of a lines game, from the table before it.
 
     ``reel`` = (window, weight, length, counted) of the reel set;
@@ -129,39 +158,86 @@ def lines_step(
     (keys, w, s1, s2, h, n) and the transitions done; n is -1 when they
     would exceed ``max_work`` or the keys ``max_words`` int64 words.
     """
+    table = _empty(keys.shape[1], n)
+    i, stop, m, work = 0, 0, 0, 0
+    while True:
+        i, stop, m, work = _lines_fill(
+            i, stop, m, work, keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw,
+            cap_on, pack, max_work, table,
+        )  # fmt: skip
+        if i >= n or i < 0 or m * keys.shape[1] > max_words:
+            nk, nw, na, nb, nh = table[0], table[1], table[2], table[3], table[4]
+            return nk, nw, na, nb, nh, (m if i >= n else -1), work
+        table = _doubled(table, m)
+
+
+@jit
+def _doubled(table, m):
+    """The table under construction with twice the room (``m`` states in it)."""
+    nk, nw, na, nb, nh, nx = _grown(table[0], table[1], table[2], table[3], table[4], table[5])
+    return nk, nw, na, nb, nh, nx, _rehash(nx, m, table[6].shape[0] * 2)
+
+
+@jit(inline="always")
+def _put(table, m, row, cw, cs1, cs2, ch):
+    """Merge (cw, cs1, cs2, ch) into state ``row`` (room guaranteed): the new state count."""
+    nk, nw, na, nb, nh, nx, slots = table
+    hv = _hash_row(row)
+    j, s = _probe(slots, nx, nk, row, hv)
+    if s < 0:
+        s = m
+        nk[s] = row
+        nx[s] = hv
+        slots[j] = s
+        m += 1
+    nw[s] += cw
+    na[s] += cs1
+    nb[s] += cs2
+    nh[s] += ch
+    return m
+
+
+@jit
+def _lines_fill(
+    i0, stop0, m, work, keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw,
+    cap_on, pack, max_work, table,
+):  # fmt: skip
+    """Transitions from (state ``i0``, stop ``stop0``) on until the table is full.
+
+    Returns where to resume (state index ``n``: done, -1: beyond ``max_work``),
+    the states and the transitions done.
+    """
     window, weight, length, counted = reel
     trans, live, state_win, state_entry = automaton
-    n_lines, k = paylines.shape[0], keys.shape[1]
-    size = _pow2(max(n, 8) * 4)
-    nk = np.zeros((size // 2, k), dtype=np.int64)
-    nw = np.zeros(size // 2, dtype=np.int64)
-    na = np.zeros(size // 2, dtype=np.int64)
-    nb = np.zeros(size // 2, dtype=np.float64)
-    nh = np.zeros(size // 2, dtype=np.int64)
-    slots = np.full(size, -1, dtype=np.int64)
-    m = 0
+    n_lines, k = paylines.shape[0], pack[0] + pack[1]
+    room = table[0].shape[0]
     row = np.zeros(k, dtype=np.int64)
+    parent = np.zeros(k, dtype=np.int64)
+    packed = np.zeros(keys.shape[1], dtype=np.int64)
     alive = np.zeros(n_lines, dtype=np.int64)
-    work = 0
-    for i in range(n):
-        if work + length[r] > max_work or m * k > max_words:
-            return nk, nw, na, nb, nh, -1, work + length[r]
+    for i in range(i0, n):
+        if work + length[r] > max_work:
+            return -1, 0, m, work + length[r]
+        _unpack(keys[i], pack, parent)
         n_alive = 0
         for line in range(n_lines):
-            if keys[i, line] >= 0:
+            if parent[line] >= 0:
                 alive[n_alive] = line
                 n_alive += 1
         wi, s1i, s2i, hi = w[i], s1[i], s2[i], h[i]
-        for stop in range(length[r]):
+        for stop in range(stop0 if i == i0 else 0, length[r]):
             wl = weight[r, stop]
             if wl == 0:
                 continue
+            if m == room:
+                return i, stop, m, work
             work += 1
-            row[:] = keys[i]
+            for c in range(k):
+                row[c] = parent[c]
             a = 0
             for j in range(n_alive):
                 line = alive[j]
-                st = trans[keys[i, line], window[r, stop, paylines[line, r]]]
+                st = trans[parent[line], window[r, stop, paylines[line, r]]]
                 if live[st]:
                     row[line] = st
                 else:
@@ -175,10 +251,9 @@ def lines_step(
                 row[k - 1] += a
             cs2 = (s2i + 2.0 * a * float(s1i) + float(a) * float(a) * float(wi)) * float(wl)
             ch = wi * wl if a > 0 else hi * wl
-            nk, nw, na, nb, nh, m, slots = _merge(
-                nk, nw, na, nb, nh, m, slots, row, wi * wl, (s1i + a * wi) * wl, cs2, ch
-            )
-    return nk, nw, na, nb, nh, m, work
+            _pack(row, pack, packed)
+            m = _put(table, m, packed, wi * wl, (s1i + a * wi) * wl, cs2, ch)
+    return n, 0, m, work
 
 
 @jit(inline="always")
@@ -200,7 +275,9 @@ def _close(i, b, wl, f, keys, w, s1, s2, h, cap, cap_on, out_w, out_wb, out_wb2,
 
 
 @jit(parallel=True)
-def lines_finish(keys, w, s1, s2, h, n, r, reel, automaton, paylines, score, game, cap_on, out):
+def lines_finish(
+    keys, w, s1, s2, h, n, r, reel, automaton, paylines, score, game, cap_on, pack, out
+):
     """Finish every state over the last reel ``r`` into the buckets (one output row per chunk).
 
     ``game`` = (fs_counted, bonus_counted, bonus_min); ``out`` = (w, wb, wb2,
@@ -215,22 +292,24 @@ def lines_finish(keys, w, s1, s2, h, n, r, reel, automaton, paylines, score, gam
     n_counted = counted.shape[0]
     for row in prange(rows):
         cnt = np.zeros(n_counted, dtype=np.int64)
+        state = np.zeros(pack[0] + pack[1], dtype=np.int64)
         for i in range(row, n, rows):
             wi = w[i]
+            _unpack(keys[i], pack, state)
             for stop in range(length[r]):
                 wl = weight[r, stop]
                 if wl == 0:
                     continue
                 f = 0
                 for line in range(n_lines):
-                    st = keys[i, line]
+                    st = state[line]
                     if st >= 0:
                         st = trans[st, window[r, stop, paylines[line, r]]]
                         f += state_win[st]
                         if state_entry[st] >= 0:
                             out_aw[row, state_entry[st]] += wi * wl
                 for c in range(n_counted):
-                    cnt[c] = keys[i, n_lines + c] + counted[c, r, stop]
+                    cnt[c] = state[n_lines + c] + counted[c, r, stop]
                 f += scatter_win(cnt, score.scatter_pay, score.excl)
                 b = _bucket(cnt, fs_counted, bonus_counted, bonus_min, score.bonus_jmax)
                 _close(
@@ -287,36 +366,53 @@ def _ways_reel(row, r, stop, ways_sum, entry_len, family, fam_entries, rank, cre
 
 
 @jit
-def ways_step(keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, max_work, max_words):
+def ways_step(keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack, max_work, max_words):
     """The state table after reel ``r`` of a ways game (see :func:`lines_step`).
 
     ``reel`` = (ways_sum, weight, length, counted); ``ways`` = (entry_len,
     family, fam_entries, rank, credits).
     """
+    table = _empty(keys.shape[1], n)
+    i, stop, m, work = 0, 0, 0, 0
+    while True:
+        i, stop, m, work = _ways_fill(
+            i, stop, m, work, keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack,
+            max_work, table,
+        )  # fmt: skip
+        if i >= n or i < 0 or m * keys.shape[1] > max_words:
+            nk, nw, na, nb, nh = table[0], table[1], table[2], table[3], table[4]
+            return nk, nw, na, nb, nh, (m if i >= n else -1), work
+        table = _doubled(table, m)
+
+
+@jit
+def _ways_fill(
+    i0, stop0, m, work, keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack, max_work,
+    table,
+):  # fmt: skip
+    """Transitions of a ways game until the table is full (see :func:`_lines_fill`)."""
     ways_sum, weight, length, counted = reel
     entry_len, family, fam_entries, rank, credits = ways
-    n_entries, n_families, k = entry_len.shape[0], fam_entries.shape[0], keys.shape[1]
+    n_entries, n_families, k = entry_len.shape[0], fam_entries.shape[0], pack[0] + pack[1]
     base_c = n_entries + 2 * n_families
-    size = _pow2(max(n, 8) * 4)
-    nk = np.zeros((size // 2, k), dtype=np.int64)
-    nw = np.zeros(size // 2, dtype=np.int64)
-    na = np.zeros(size // 2, dtype=np.int64)
-    nb = np.zeros(size // 2, dtype=np.float64)
-    nh = np.zeros(size // 2, dtype=np.int64)
-    slots = np.full(size, -1, dtype=np.int64)
-    m = 0
+    room = table[0].shape[0]
     row = np.zeros(k, dtype=np.int64)
-    work = 0
-    for i in range(n):
-        if work + length[r] > max_work or m * k > max_words:
-            return nk, nw, na, nb, nh, -1, work + length[r]
+    parent = np.zeros(k, dtype=np.int64)
+    packed = np.zeros(keys.shape[1], dtype=np.int64)
+    for i in range(i0, n):
+        if work + length[r] > max_work:
+            return -1, 0, m, work + length[r]
+        _unpack(keys[i], pack, parent)
         wi, s1i, s2i, hi = w[i], s1[i], s2[i], h[i]
-        for stop in range(length[r]):
+        for stop in range(stop0 if i == i0 else 0, length[r]):
             wl = weight[r, stop]
             if wl == 0:
                 continue
+            if m == room:
+                return i, stop, m, work
             work += 1
-            row[:] = keys[i]
+            for c in range(k):
+                row[c] = parent[c]
             a = _ways_reel(row, r, stop, ways_sum, entry_len, family, fam_entries, rank, credits)
             for f in range(n_families):
                 cur = row[n_entries + f]
@@ -329,14 +425,13 @@ def ways_step(keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, max_work, 
                 row[k - 1] += a
             cs2 = (s2i + 2.0 * a * float(s1i) + float(a) * float(a) * float(wi)) * float(wl)
             ch = wi * wl if a > 0 else hi * wl
-            nk, nw, na, nb, nh, m, slots = _merge(
-                nk, nw, na, nb, nh, m, slots, row, wi * wl, (s1i + a * wi) * wl, cs2, ch
-            )
-    return nk, nw, na, nb, nh, m, work
+            _pack(row, pack, packed)
+            m = _put(table, m, packed, wi * wl, (s1i + a * wi) * wl, cs2, ch)
+    return n, 0, m, work
 
 
 @jit(parallel=True)
-def ways_finish(keys, w, s1, s2, h, n, r, reel, ways, score, game, cap_on, out):
+def ways_finish(keys, w, s1, s2, h, n, r, reel, ways, score, game, cap_on, pack, out):
     """Finish every ways state over the last reel ``r`` (see :func:`lines_finish`)."""
     ways_sum, weight, length, counted = reel
     entry_len, family, fam_entries, rank, credits = ways
@@ -348,14 +443,16 @@ def ways_finish(keys, w, s1, s2, h, n, r, reel, ways, score, game, cap_on, out):
     n_counted = counted.shape[0]
     for row in prange(rows):
         cnt = np.zeros(n_counted, dtype=np.int64)
-        buf = np.zeros(keys.shape[1], dtype=np.int64)
+        buf = np.zeros(pack[0] + pack[1], dtype=np.int64)
+        state = np.zeros(pack[0] + pack[1], dtype=np.int64)
         for i in range(row, n, rows):
             wi = w[i]
+            _unpack(keys[i], pack, state)
             for stop in range(length[r]):
                 wl = weight[r, stop]
                 if wl == 0:
                     continue
-                buf[:] = keys[i]
+                buf[:] = state
                 f = _ways_reel(
                     buf, r, stop, ways_sum, entry_len, family, fam_entries, rank, credits
                 )
@@ -371,3 +468,15 @@ def ways_finish(keys, w, s1, s2, h, n, r, reel, ways, score, game, cap_on, out):
                     i, b, wl, f, keys, w, s1, s2, h, score.cap, cap_on,
                     out_w, out_wb, out_wb2, out_hit, row,
                 )  # fmt: skip
+
+
+@jit
+def merge_tables(k1, w1, a1, b1, h1, n1, k2, w2, a2, b2, h2, n2):
+    """One state table of two (equal states merged): (keys, w, s1, s2, h, n)."""
+    table = _empty(k1.shape[1], n1 + n2)  # room for both: never grows
+    m = 0
+    for s in range(n1):
+        m = _put(table, m, k1[s], w1[s], a1[s], b1[s], h1[s])
+    for s in range(n2):
+        m = _put(table, m, k2[s], w2[s], a2[s], b2[s], h2[s])
+    return table[0], table[1], table[2], table[3], table[4], m

@@ -23,8 +23,10 @@ games (:mod:`certify.exact.screens`) keep their own enumeration.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from certify.engine.kernel_inputs import SpinScore, reel_sets
@@ -145,33 +147,131 @@ def state_cycle(
     """
     cap_on = score.cap > 0
     key = _start_key(tables, reels, lt, phase, cap_on)
-    one = np.ones(1, dtype=np.int64)
-    table = (key[None, :].copy(), one, one * 0, np.zeros(1), one * 0, 1)
-    n_reels = int(reels.length.shape[0])
-    rest = rest_weights(reels)
-    aw = np.zeros(max(lt.n_keys, 1), dtype=np.int64)
     reel, rules = _kernel_inputs(tables, reels, lt, phase)
-    step = k.ways_step if tables.is_ways else k.lines_step
-    extra = () if tables.is_ways else (tables.paylines,)
-    states, work = [1], 0
-    for r in range(n_reels - 1):
-        *arrays, n, done = step(
-            *table, r, reel, rules, *extra, rest[r], aw, cap_on, max_work - work, MAX_STATE_WORDS
+    pack = key_packing(tables, reels, lt, reel[0], key.shape[0] - int(cap_on), int(cap_on))
+    one = np.ones(1, dtype=np.int64)
+    table = (pack_key(key, pack)[None, :], one, one * 0, np.zeros(1), one * 0, 1)
+    n_reels = int(reels.length.shape[0])
+    memo = (
+        "statedp-steps",
+        lt.level_index,
+        phase_set(tables, phase),
+        key.tobytes(),
+        _step_key(rules),
+    )
+    if memo not in tables.prefix_cache:
+        tables.prefix_cache[memo] = _merged_states(
+            tables, reels, lt, table, (reel, rules, pack, cap_on), max_work
         )
-        work += int(done)
-        if n < 0:
-            raise TooLarge(_too_large(max_work, r + 1))
-        table = (*arrays, n)
-        states.append(int(n))
+    table, aw, states, work = tables.prefix_cache[memo]
     if work + table[-1] * int(reels.length[-1]) > max_work:
         raise TooLarge(_too_large(max_work, n_reels))
     out = _finish_outputs(tables, lt, min(FINISH_ROWS, table[-1]))
     game = (tables.fs_counted, tables.bonus_counted, tables.bonus_min)
     finish = k.ways_finish if tables.is_ways else k.lines_finish
-    finish(*table, n_reels - 1, reel, rules, *extra, score, game, cap_on, out)
+    extra = () if tables.is_ways else (tables.paylines,)
+    finish(*table, n_reels - 1, reel, rules, *extra, score, game, cap_on, pack, out)
     out[4][0] += aw[: out[4].shape[1]]
     work += table[-1] * int(reels.length[-1])
     return (*out, StateRun(tuple(states), work))
+
+
+def phase_set(tables: GameTables, phase: int) -> int:
+    """The reel set a phase spins (0 base game, 1 free spins)."""
+    return 0 if phase == 0 else len(reel_sets(tables)) - 1
+
+
+def _step_key(rules: tuple) -> bytes:
+    """What the steps over reels 1..R-1 depend on beyond the reel set: the rules' arrays."""
+    return b"".join(np.ascontiguousarray(a).tobytes() for a in rules)
+
+
+def _merged_states(
+    tables: GameTables,
+    reels: ReelSet,
+    lt: LevelTables,
+    table: tuple,
+    inputs: tuple,
+    max_work: int,
+) -> tuple:
+    """The state table before the last reel, the awards settled, states per reel, transitions."""
+    reel, rules, pack, cap_on = inputs
+    rest = rest_weights(reels)
+    aw = np.zeros(max(lt.n_keys, 1), dtype=np.int64)
+    states, work = [1], 0
+    for r in range(int(reels.length.shape[0]) - 1):
+        table, done = _step(tables, table, r, inputs, rest[r], aw, max_work - work)
+        work += done
+        if table[-1] < 0:
+            raise TooLarge(_too_large(max_work, r + 1))
+        states.append(int(table[-1]))
+    return table, aw, states, work
+
+
+PARALLEL_FROM = 2048  # states from which a step is split over the numba threads
+
+
+def _step(
+    tables: GameTables, table: tuple, r: int, inputs: tuple, rest: int, aw: np.ndarray, budget: int
+) -> tuple[tuple, int]:
+    """One reel's step: the next table and its transitions (parents split over threads)."""
+    reel, rules, pack, cap_on = inputs
+    step = k.ways_step if tables.is_ways else k.lines_step
+    extra = () if tables.is_ways else (tables.paylines,)
+    n = table[-1]
+    threads = min(numba.get_num_threads(), 2 if n >= PARALLEL_FROM else 1)
+    cuts = [n * t // threads for t in range(threads + 1)]
+    awards = [aw] + [np.zeros_like(aw) for _ in range(threads - 1)]
+
+    def part(t: int) -> tuple:
+        a, b = cuts[t], cuts[t + 1]
+        sub = tuple(x[a:b] for x in table[:5]) + (b - a,)
+        out = step(*sub, r, reel, rules, *extra, rest, awards[t], cap_on, pack, budget,
+                   MAX_STATE_WORDS)  # fmt: skip
+        return tuple(out[:6]), int(out[6])
+
+    if threads == 1:
+        return part(0)
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(part, range(threads)))
+    for extra_aw in awards[1:]:
+        aw += extra_aw
+    if any(p[0][-1] < 0 for p in parts):
+        return (*parts[0][0][:5], -1), sum(p[1] for p in parts)
+    merged = parts[0][0]
+    for p in parts[1:]:
+        merged = k.merge_tables(*merged, *p[0])
+    return tuple(merged), sum(p[1] for p in parts)
+
+
+def key_packing(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, sums: np.ndarray, small: int, big: int
+) -> tuple[int, int, int, int]:
+    """How a state key is packed: (small fields, big fields, bits per field, fields per word).
+
+    Each small field (line state, running ways, pending entry, count) is
+    stored + 1 in as many bits as its largest value needs, so a key is a few
+    words: hashing and comparing it is what a transition costs.
+    """
+    cells = tables.machine.rows * tables.machine.reels
+    if tables.is_ways:
+        top = max(sums.max(axis=1).max(axis=0).max(initial=1), 1)
+        largest = max(int(top) ** int(tables.entry_len.max(initial=1)), tables.entry_len.shape[0])
+    else:
+        largest = int(lt.trans.shape[0])
+    bits = min(max(largest, cells) + 2, 1 << 62).bit_length()
+    return small, big, bits, max(63 // bits, 1)
+
+
+def pack_key(key: np.ndarray, pack: tuple[int, int, int, int]) -> np.ndarray:
+    """A key packed as the kernels store it (see :func:`certify.exact._statedp._pack`)."""
+    small, big, bits, per = pack
+    words = -(-small // per)
+    out = np.zeros(words + big, dtype=np.int64)
+    for f in range(small):
+        out[f // per] |= (int(key[f]) + 1) << ((f % per) * bits)
+    out[words:] = key[small:]
+    return out
 
 
 def _too_large(max_work: int, reel: int) -> str:

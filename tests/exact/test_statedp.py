@@ -9,7 +9,6 @@ counts) must be equal; sums of squares equal to float rounding.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from bounds_models import machine, three_reels
