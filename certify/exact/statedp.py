@@ -176,6 +176,12 @@ def state_cycle(
     return (*out, StateRun(tuple(states), work))
 
 
+def forget(tables: GameTables) -> None:
+    """Drop the state-merging runs kept with ``tables`` (benchmarks time them afresh)."""
+    for key in [k for k in tables.prefix_cache if isinstance(k, tuple) and "statedp" in k[0]]:
+        del tables.prefix_cache[key]
+
+
 def phase_set(tables: GameTables, phase: int) -> int:
     """The reel set a phase spins (0 base game, 1 free spins)."""
     return 0 if phase == 0 else len(reel_sets(tables)) - 1
