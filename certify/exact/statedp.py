@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -137,7 +138,7 @@ def state_cycle(
     phase: int,
     score: SpinScore,
     max_work: int = 1 << 62,
-) -> tuple[np.ndarray, ...]:
+) -> tuple[Any, ...]:
     """The cycle of ``reels`` by state merging: the full cycle's per-row outputs.
 
     Returns (w, wb, wb2, hit, awards) as :func:`certify.exact.cycle.walk_cycle`
@@ -178,7 +179,8 @@ def state_cycle(
 
 def forget(tables: GameTables) -> None:
     """Drop the state-merging runs kept with ``tables`` (benchmarks time them afresh)."""
-    for key in [k for k in tables.prefix_cache if isinstance(k, tuple) and "statedp" in k[0]]:
+    kept = [x for x in tables.prefix_cache if isinstance(x, tuple) and "statedp" in x[0]]
+    for key in kept:
         del tables.prefix_cache[key]
 
 
