@@ -4,12 +4,13 @@ Games are generated here (:func:`synthetic`: a wild, a scatter that pays and
 triggers 10 free spins x2, four high and five low symbols, strips drawn from
 a fixed seed), so the table measures the engine, not a model file.
 
-Run: ``python -m benchmarks.cost_growth`` (the whole table, about 3
-minutes on 2 cores), ``--quick`` (a few rows), ``--spins N`` (simulation
-spins per row). Columns: the exact method and its time (the first bet
-level's figures include compiling nothing: kernels are warmed on a small
-game first), the states after each reel, and simulated spins per second on
-every numba thread.
+Run: ``python -m benchmarks.cost_growth`` (the whole table, several
+minutes on 2 cores: the simulation builds its prefix tables per game),
+``--quick`` (a few rows), ``--spins N`` (simulation spins per row),
+``--factorised`` (only the ways factorisation's table). Columns: the
+exact method and its time (kernels are compiled on small games first),
+the states after each reel, and simulated spins per second on every numba
+thread.
 """
 
 from __future__ import annotations
@@ -163,13 +164,45 @@ def table(quick: bool, spins: int) -> list[str]:
     return lines
 
 
+def factorised_table() -> list[str]:
+    """Ways games: the per-reel factorisation's time (moments, award odds) and the whole exact."""
+    from certify.exact.factorised import ways_factorised
+
+    ways_factorised(*_first_level(synthetic(3, 3, 8, None)))  # compile scatter_win
+    lines = ["| ways game | factorised moments s (base + free) | whole exact s | method |"]
+    lines.append("|---|---:|---:|---|")
+    for label, shape in (("243", (5, 3)), ("1024", (5, 4)), ("4096", (6, 4))):
+        m = synthetic(shape[0], shape[1], 64, None)
+        tables, lt = _first_level(m)
+        start = time.perf_counter()
+        for phase in (0, 1):
+            ways_factorised(tables, lt, phase)
+        seconds = time.perf_counter() - start
+        whole, method, _, _ = exact_seconds(m)
+        lines.append(f"| {label} ways, 64 stops | {seconds:.3f} | {whole:.2f} | {method} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
+def _first_level(m: Machine) -> tuple:
+    tables = compile_machine(m)
+    return tables, tables.levels[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the table (markdown)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.cost_growth")
     parser.add_argument("--quick", action="store_true", help="four rows only")
     parser.add_argument("--spins", type=int, default=1 << 24, help="simulated spins per row")
+    parser.add_argument(
+        "--factorised", action="store_true", help="only the ways factorisation's table"
+    )
     args = parser.parse_args(argv)
-    print(table(args.quick, args.spins)[0])
+    if args.factorised:
+        factorised_table()
+        return 0
+    table(args.quick, args.spins)
+    factorised_table()
     return 0
 
 

@@ -210,8 +210,8 @@ def exact_method(tables: GameTables) -> str:
     sets = range(len(reel_sets(tables)))
     merged = [statedp.uses_states(tables, ps) for ps in sets]
     if all(merged):
-        return statedp.METHOD
-    return "full-cycle" if not any(merged) else f"{statedp.METHOD} + full-cycle"
+        return statedp.method(tables)
+    return "full-cycle" if not any(merged) else f"{statedp.method(tables)} + full-cycle"
 
 
 def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> ExactResult | None:

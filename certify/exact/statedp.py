@@ -33,8 +33,10 @@ import numpy as np
 from certify.engine.kernel_inputs import SpinScore, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact import _statedp as k
+from certify.exact.factorised import nested_families, ways_factorised
 
 METHOD = "state-merging"
+METHOD_WAYS = "state-merging + per-reel factorisation"  # ways, nested families (no win cap)
 DP_FROM = 2_000_000  # stop combinations of a reel set from which the DP is used (measured)
 MAX_STATE_WORDS = 1 << 26  # int64 words of one state table (512 MB): beyond, refused
 FINISH_ROWS = 16  # output rows of the finishing kernels (parallel chunks)
@@ -63,6 +65,12 @@ def uses_states(tables: GameTables, ps: int) -> bool:
     if ps == len(sets) - 1 and tables.expand_symbols and tables.fs_counted >= 0:
         return ps == 0 and set_size(sets[0]) > DP_FROM  # base phase only
     return set_size(sets[ps]) > DP_FROM
+
+
+def method(tables: GameTables) -> str:
+    """The name of this module's method for ``tables``."""
+    nested = tables.is_ways and tables.machine.rules.win_cap is None
+    return METHOD_WAYS if nested and nested_families(tables) is not None else METHOD
 
 
 def walked_size(tables: GameTables) -> int:
@@ -148,7 +156,8 @@ def state_cycle(
     """
     cap_on = score.cap > 0
     key = _start_key(tables, reels, lt, phase, cap_on)
-    reel, rules = _kernel_inputs(tables, reels, lt, phase)
+    fact = ways_factorised(tables, lt, phase) if tables.is_ways and not cap_on else None
+    reel, rules = _kernel_inputs(tables, reels, lt, phase, fact is not None)
     pack = key_packing(tables, reels, lt, reel[0], key.shape[0] - int(cap_on), int(cap_on))
     one = np.ones(1, dtype=np.int64)
     table = (pack_key(key, pack)[None, :], one, one * 0, np.zeros(1), one * 0, 1)
@@ -174,6 +183,11 @@ def state_cycle(
     finish(*table, n_reels - 1, reel, rules, *extra, score, game, cap_on, pack, out)
     out[4][0] += aw[: out[4].shape[1]]
     work += table[-1] * int(reels.length[-1])
+    if fact is not None:  # the credit sums by factorisation; weights, hits, awards merged
+        out[1][:] = 0
+        out[1][0] = np.array(fact.wb, dtype=np.int64)  # in int64: engine/limits.py
+        out[2][:] = 0
+        out[2][0] = np.array([float(x) for x in fact.wb2])
     return (*out, StateRun(tuple(states), work))
 
 
@@ -289,10 +303,22 @@ def _too_large(max_work: int, reel: int) -> str:
     )
 
 
-def _kernel_inputs(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int) -> tuple:
+def _kernel_inputs(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int, matched: bool = False
+) -> tuple:
+    """(reel, rules) of the kernels; ``matched``: a ways game's ways and credits as 0/1.
+
+    Matched only, a ways game's states are which entries are still alive
+    (not their ways): what the hits, the weights and the entries paid need
+    when its families are nested (:mod:`certify.exact.factorised`).
+    """
     if tables.is_ways:
         sums = ways_sums(reels.window, tables.ways_match)
-        return (sums, reels.weight, reels.length, reels.counted), _ways_rules(tables, lt, phase)
+        rules = _ways_rules(tables, lt, phase)
+        if matched:
+            sums = (sums > 0).astype(np.int64)
+            rules = (*rules[:4], (rules[4] > 0).astype(np.int64))
+        return (sums, reels.weight, reels.length, reels.counted), rules
     automaton = (lt.trans, lt.live, lt.state_win, lt.state_entry.astype(np.int64))
     return (reels.window, reels.weight, reels.length, reels.counted), automaton
 

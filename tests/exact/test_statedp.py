@@ -20,6 +20,7 @@ from certify.engine.kernel_inputs import reel_sets
 from certify.engine.screens import is_screen_game
 from certify.engine.tables import GameTables, compile_machine
 from certify.exact import cycle, statedp
+from certify.exact.factorised import ways_factorised
 from certify.model.loader import load_machine
 
 SHIPPED = sorted(p for p in MACHINES.glob("*.toml"))
@@ -176,3 +177,37 @@ def test_ways_kernel_settles_families_like_the_full_cycle():
     for phase in (0, 1):
         full, merged, _ = _pair(tables, 0, phase)
         _assert_equal(full, merged)
+
+
+def _assert_factorised(tables: GameTables) -> None:
+    """Per-reel factorisation == the full cycle: weights, credit sums, squares, award counts."""
+    for phase in (0, 1):
+        lt = tables.levels[0]
+        reels = reel_sets(tables)[0 if phase == 0 else len(reel_sets(tables)) - 1]
+        full = cycle.walk_cycle(tables, reels, lt, phase, cycle.spin_score(tables, lt, phase))
+        fact = ways_factorised(tables, lt, phase)
+        assert fact is not None
+        assert fact.total == full.total
+        assert fact.w == [int(x) for x in full.w]
+        assert fact.wb == full.wb
+        assert fact.awards == [int(x) for x in full.awards]
+        np.testing.assert_allclose(np.array(fact.wb2, dtype=float), full.wb2, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("path", [DATA / "small_ways.toml", MACHINES / "ways-243.toml"], ids=str)
+def test_ways_factorised_equals_full_cycle(path):
+    _assert_factorised(compile_machine(load_machine(path)))
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(small_games())
+def test_random_ways_factorised_equals_full_cycle(data):
+    """Random small ways games (lines games drawn are skipped; caps do not factorise)."""
+    if data["reels"].get("evaluation") != "ways" or "rules" in data:
+        return
+    _assert_factorised(compile_machine(machine(data)))
