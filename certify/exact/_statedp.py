@@ -209,11 +209,12 @@ def _lines_fill(
     """
     window, weight, length, counted = reel
     trans, live, state_win, state_entry = automaton
-    n_lines, k = paylines.shape[0], pack[0] + pack[1]
+    n_lines, k, kp = paylines.shape[0], pack[0] + pack[1], keys.shape[1]
+    bits, per = pack[2], pack[3]
+    field_mask = (np.int64(1) << bits) - 1
     room = table[0].shape[0]
-    row = np.zeros(k, dtype=np.int64)
     parent = np.zeros(k, dtype=np.int64)
-    packed = np.zeros(keys.shape[1], dtype=np.int64)
+    packed = np.zeros(kp, dtype=np.int64)
     alive = np.zeros(n_lines, dtype=np.int64)
     for i in range(i0, n):
         if work + length[r] > max_work:
@@ -232,26 +233,28 @@ def _lines_fill(
             if m == room:
                 return i, stop, m, work
             work += 1
-            for c in range(k):
-                row[c] = parent[c]
+            for c in range(kp):  # the child's key edited in place of the parent's
+                packed[c] = keys[i, c]
             a = 0
             for j in range(n_alive):
                 line = alive[j]
                 st = trans[parent[line], window[r, stop, paylines[line, r]]]
-                if live[st]:
-                    row[line] = st
-                else:
-                    row[line] = -1
+                value = st + 1
+                if not live[st]:
+                    value = 0
                     a += state_win[st]
                     if state_entry[st] >= 0:
                         aw[state_entry[st]] += wi * wl * rest
+                shift = (line % per) * bits
+                word = line // per
+                packed[word] = (packed[word] & ~(field_mask << shift)) | (value << shift)
             for c in range(counted.shape[0]):
-                row[n_lines + c] += counted[c, r, stop]
+                f = n_lines + c
+                packed[f // per] += counted[c, r, stop] << ((f % per) * bits)
             if cap_on:
-                row[k - 1] += a
+                packed[kp - 1] += a
             cs2 = (s2i + 2.0 * a * float(s1i) + float(a) * float(a) * float(wi)) * float(wl)
             ch = wi * wl if a > 0 else hi * wl
-            _pack(row, pack, packed)
             m = _put(table, m, packed, wi * wl, (s1i + a * wi) * wl, cs2, ch)
     return n, 0, m, work
 
