@@ -39,16 +39,20 @@ def _hash_row(row):
 
 
 @jit(inline="always")
-def _probe(slots, hashes, keys, row, hv):
-    """(slot, state) of ``row``: state -1 when absent, the slot then the free one it takes."""
+def _probe(slots, keys, row, hv):
+    """(slot, state) of ``row``: state -1 when absent, the slot then the free one it takes.
+
+    A slot holds (state, its hash): a probe reads one cache line per slot and
+    the key only when the hashes agree.
+    """
     mask = slots.shape[0] - 1
     j = hv & mask
     k = row.shape[0]
     while True:
-        s = slots[j]
+        s = slots[j, 0]
         if s < 0:
             return j, -1
-        if hashes[s] == hv:
+        if slots[j, 1] == hv:
             same = True
             for c in range(k):
                 if keys[s, c] != row[c]:
@@ -62,13 +66,14 @@ def _probe(slots, hashes, keys, row, hv):
 @jit
 def _rehash(hashes, n, size):
     """Slots of a table of ``size`` (a power of two) holding states ``0..n-1``."""
-    slots = np.full(size, -1, dtype=np.int64)
+    slots = np.full((size, 2), -1, dtype=np.int64)
     mask = size - 1
     for s in range(n):
         j = hashes[s] & mask
-        while slots[j] >= 0:
+        while slots[j, 0] >= 0:
             j = (j + 1) & mask
-        slots[j] = s
+        slots[j, 0] = s
+        slots[j, 1] = hashes[s]
     return slots
 
 
@@ -140,7 +145,7 @@ def _empty(k, n):
         np.zeros(rows, dtype=np.float64),
         np.zeros(rows, dtype=np.int64),
         np.zeros(rows, dtype=np.int64),
-        np.full(size, -1, dtype=np.int64),
+        np.full((size, 2), -1, dtype=np.int64),
     )
 
 
@@ -183,12 +188,13 @@ def _put(table, m, row, cw, cs1, cs2, ch):
     """Merge (cw, cs1, cs2, ch) into state ``row`` (room guaranteed): the new state count."""
     nk, nw, na, nb, nh, nx, slots = table
     hv = _hash_row(row)
-    j, s = _probe(slots, nx, nk, row, hv)
+    j, s = _probe(slots, nk, row, hv)
     if s < 0:
         s = m
         nk[s] = row
         nx[s] = hv
-        slots[j] = s
+        slots[j, 0] = s
+        slots[j, 1] = hv
         m += 1
     nw[s] += cw
     na[s] += cs1
