@@ -302,21 +302,26 @@ def lines_finish(
     for row in prange(rows):
         cnt = np.zeros(n_counted, dtype=np.int64)
         state = np.zeros(pack[0] + pack[1], dtype=np.int64)
+        alive = np.zeros(n_lines, dtype=np.int64)
         for i in range(row, n, rows):
             wi = w[i]
             _unpack(keys[i], pack, state)
+            n_alive = 0
+            for line in range(n_lines):
+                if state[line] >= 0:
+                    alive[n_alive] = line
+                    n_alive += 1
             for stop in range(length[r]):
                 wl = weight[r, stop]
                 if wl == 0:
                     continue
                 f = 0
-                for line in range(n_lines):
-                    st = state[line]
-                    if st >= 0:
-                        st = trans[st, window[r, stop, paylines[line, r]]]
-                        f += state_win[st]
-                        if state_entry[st] >= 0:
-                            out_aw[row, state_entry[st]] += wi * wl
+                for j in range(n_alive):
+                    line = alive[j]
+                    st = trans[state[line], window[r, stop, paylines[line, r]]]
+                    f += state_win[st]
+                    if state_entry[st] >= 0:
+                        out_aw[row, state_entry[st]] += wi * wl
                 for c in range(n_counted):
                     cnt[c] = state[n_lines + c] + counted[c, r, stop]
                 f += scatter_win(cnt, score.scatter_pay, score.excl)
