@@ -271,7 +271,11 @@ def enumerate_cycle(
     if not capped:
         score = score._replace(cap=0)
     if statedp.uses_states(tables, ps):
-        return state_buckets(tables, lt, phase, score)
+        try:
+            return state_buckets(tables, lt, phase, score)
+        except statedp.TooLarge:  # its states outgrew memory: walk the cycle if it is small
+            if statedp.set_size(reels) > MAX_CYCLE:
+                raise
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
         if px.finishes_by_tail(reels.length.shape[0])[ps]:

@@ -211,3 +211,18 @@ def test_random_ways_factorised_equals_full_cycle(data):
     if data["reels"].get("evaluation") != "ways" or "rules" in data:
         return
     _assert_factorised(compile_machine(machine(data)))
+
+
+def test_states_beyond_memory_fall_back_or_refuse(monkeypatch):
+    """A state table beyond ``MAX_STATE_WORDS``: the full cycle if small, else a located refusal."""
+    path = MACHINES / "classic-3r-1.toml"
+    monkeypatch.setattr(statedp, "DP_FROM", 1 << 62)
+    walked = cycle.compute_exact(compile_machine(load_machine(path)))
+    monkeypatch.setattr(statedp, "DP_FROM", 0)
+    monkeypatch.setattr(statedp, "MAX_STATE_WORDS", 1)
+    fallen = cycle.compute_exact(compile_machine(load_machine(path)))
+    assert walked is not None and fallen is not None
+    assert [lv.rtp for lv in fallen.levels] == [lv.rtp for lv in walked.levels]
+    tables = compile_machine(load_machine(path))
+    reason = cycle.exact_infeasible(tables, max_cycle=10)
+    assert reason is not None and "state words by reel" in reason
