@@ -14,6 +14,7 @@ import pytest
 from bounds_models import machine, three_reels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules import test_rules_property as rules_property
 from testpaths import DATA, MACHINES
 
 from certify.engine.kernel_inputs import reel_sets
@@ -226,3 +227,20 @@ def test_states_beyond_memory_fall_back_or_refuse(monkeypatch):
     tables = compile_machine(load_machine(path))
     reason = cycle.exact_infeasible(tables, max_cycle=10)
     assert reason is not None and "state words by reel" in reason
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(rules_property.rule_games())
+def test_rules_of_real_games_equal_full_cycle(m):
+    """The rules of real games (SPEC 3.1a: wild multiplier modes, wilds-only lines, both ways,
+    anywhere entries, exclusive scatters, win cap, free spins with unmultiplied entries)."""
+    tables = compile_machine(m)
+    for phase in (0, 1):
+        for capped in (True, False):
+            full, merged, _ = _pair(tables, len(tables.levels) - 1, phase, capped)
+            _assert_equal(full, merged)
