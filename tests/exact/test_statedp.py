@@ -244,3 +244,16 @@ def test_rules_of_real_games_equal_full_cycle(m):
         for capped in (True, False):
             full, merged, _ = _pair(tables, len(tables.levels) - 1, phase, capped)
             _assert_equal(full, merged)
+
+
+def test_certificate_names_the_method():
+    """The certificate's ``exact_method``: state merging for the reference game, else the cycle."""
+    from certify.batch import certify_machine
+    from certify.model.jurisdiction import load_jurisdiction
+    from reports.certificate import build_certificate
+
+    pt = load_jurisdiction(MACHINES.parent / "jurisdictions" / "pt.toml")
+    ref = build_certificate(certify_machine(load_machine(MACHINES / "ref-5x3-20.toml"), pt, 0, 1))
+    assert ref["exact_method"] == "state-merging"
+    small = build_certificate(certify_machine(load_machine(DATA / "tiny_lines.toml"), pt, 0, 1))
+    assert small["exact_method"] == "full-cycle"
