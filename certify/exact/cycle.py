@@ -190,8 +190,9 @@ def _beyond_cycle(tables: GameTables, max_cycle: int) -> str | None:
     walked = statedp.walked_size(tables)
     if walked > max_cycle:
         return f"{walked:,} stop combinations to enumerate (at most {max_cycle:,})"
-    if not tables.levels or tables.machine.rules.win_cap is not None and _has_features(tables):
-        return None  # refused below for its own reason
+    refused_below = tables.machine.rules.win_cap is not None and _has_features(tables)
+    if not tables.levels or refused_below or machine_limits(tables.machine).exact:
+        return None  # refused below for its own reason (no run that could overflow)
     lt = tables.levels[0]
     for phase in statedp.merged_phases(tables):
         try:
