@@ -35,6 +35,7 @@ from benchmarks.measure import (
     exact_combinations_per_second,
     spins_per_second,
     startup_seconds,
+    state_merging_combinations_per_second,
 )
 
 BASELINE = Path(__file__).with_name("baseline.json")
@@ -65,6 +66,8 @@ def metrics(short: bool) -> dict[str, Callable[[], float]]:
     table["exact_ref_combos_per_s"] = lambda: exact_combinations_per_second(
         MACHINES / "ref-5x3-20.toml"
     )[0]
+    # the state-merging exact (issue 16) on a generated 5x3 20-line game with 64-stop strips
+    table["exact_states_combos_per_s"] = state_merging_combinations_per_second
     return table
 
 

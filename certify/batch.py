@@ -85,6 +85,7 @@ class Certification:
     verdict: str = Verdict.ERROR
     runtime_s: float = 0.0
     exact_cycle: int | None = None
+    exact_method: str | None = None  # full-cycle, state-merging (ExactResult.method)
     options: list[Certification] = field(default_factory=list)  # one per free-spin option
 
 
@@ -178,6 +179,7 @@ def _certify_variant(
         [],
         list(warnings or []),
         exact_cycle=exact.cycle if exact else None,
+        exact_method=exact.method if exact else None,
     )
     if exact is None:
         cert.findings.append(

@@ -64,7 +64,7 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
             "chunk_spins": CHUNK_SPINS,
             "rng": "xoshiro256** per chunk, SeedSequence(seed, (level, chunk))",
         },
-        "exact_method": "full-cycle" if cert.exact_cycle else None,
+        "exact_method": (cert.exact_method or "full-cycle") if cert.exact_cycle else None,
         "exact_cycle": cert.exact_cycle,
         "bet_levels": [_level(lc, cert.seed, conf) for lc in cert.levels],
         "awards": [a for lc in cert.levels for a in _awards(lc, m)],

@@ -25,6 +25,7 @@ from certify.engine.tables import (
     ways_sums,
 )
 from certify.exact import _kernels as k
+from certify.exact import statedp
 from certify.exact.decompose import (
     count_distribution,
     count_vectors,
@@ -167,7 +168,9 @@ def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | No
     """
     size = enumerated_size(tables)
     if size > max_cycle:
-        return f"{size:,} stop combinations to enumerate (at most {max_cycle:,})"
+        reason = _beyond_cycle(tables, max_cycle)
+        if reason is not None:
+            return reason
     m = tables.machine
     if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
         return (
@@ -182,6 +185,42 @@ def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | No
         )
     refusals = machine_limits(tables.machine).exact
     return "; ".join(str(p) for p in refusals) if refusals else None
+
+
+def _beyond_cycle(tables: GameTables, max_cycle: int) -> str | None:
+    """Why a game of more than ``max_cycle`` stop combinations is refused (None: it is not).
+
+    The reel sets walked by the full cycle count their stop combinations; the
+    ones merged by :mod:`certify.exact.statedp` count the transitions of the
+    run itself (run here at the first bet level, within ``max_cycle``, and
+    kept for :func:`compute_exact`).
+    """
+    walked = statedp.walked_size(tables)
+    if walked > max_cycle:
+        return f"{walked:,} stop combinations to enumerate (at most {max_cycle:,})"
+    refused_below = tables.machine.rules.win_cap is not None and _has_features(tables)
+    if not tables.levels or refused_below or machine_limits(tables.machine).exact:
+        return None  # refused below for its own reason (no run that could overflow)
+    lt = tables.levels[0]
+    for phase in statedp.merged_phases(tables):
+        try:
+            state_buckets(tables, lt, phase, spin_score(tables, lt, phase), max_cycle)
+        except statedp.TooLarge as exc:
+            return f"{enumerated_size(tables):,} stop combinations; {exc.args[0]}"
+    return None
+
+
+def _has_features(tables: GameTables) -> bool:
+    return tables.fs_counted >= 0 or tables.bonus_counted >= 0
+
+
+def exact_method(tables: GameTables) -> str:
+    """The method of :func:`compute_exact`: ``full-cycle``, ``state-merging`` or both."""
+    sets = range(len(reel_sets(tables)))
+    merged = [statedp.uses_states(tables, ps) for ps in sets]
+    if all(merged):
+        return statedp.method(tables)
+    return "full-cycle" if not any(merged) else f"{statedp.method(tables)} + full-cycle"
 
 
 def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> ExactResult | None:
@@ -199,10 +238,13 @@ def compute_exact(machine: Machine | GameTables, max_cycle: int = MAX_CYCLE) -> 
         if lt.signature in done:
             levels.append(_rescale(done[lt.signature], lt))
             continue
-        result = _level_exact(tables, lt)
+        try:
+            result = _level_exact(tables, lt)
+        except statedp.TooLarge:
+            return None  # a later bet level's states outgrew the bound of the first's
         done[lt.signature] = result
         levels.append(result)
-    return ExactResult(tables.machine.id, size, "full-cycle", levels)
+    return ExactResult(tables.machine.id, size, exact_method(tables), levels)
 
 
 def _rescale(base: LevelExact, lt: LevelTables) -> LevelExact:
@@ -227,7 +269,8 @@ def enumerate_cycle(
 ) -> _Buckets:
     """Run the enumeration kernel on the reel set of ``phase`` (0 base game, 1 free spins).
 
-    Lines games whose prefix table stops two reels before the end go through
+    Large reel sets are summed by state merging (:func:`state_buckets`);
+    lines games whose prefix table stops two reels before the end go through
     its combos (:func:`enumerate_by_combos`); the others walk the cycle.
     Awards are counted per award key (see :attr:`LevelTables.award_keys`).
     """
@@ -236,6 +279,12 @@ def enumerate_cycle(
     score = spin_score(tables, lt, phase)
     if not capped:
         score = score._replace(cap=0)
+    if statedp.uses_states(tables, ps):
+        try:
+            return state_buckets(tables, lt, phase, score)
+        except statedp.TooLarge:  # its states outgrew memory: walk the cycle if it is small
+            if statedp.set_size(reels) > MAX_CYCLE:
+                raise
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
         if px.finishes_by_tail(reels.length.shape[0])[ps]:
@@ -243,6 +292,21 @@ def enumerate_cycle(
             return with_full_windows(tables, reels, lt, phase, score, buckets)
     buckets = walk_cycle(tables, reels, lt, phase, score)
     return with_full_windows(tables, reels, lt, phase, score, buckets)
+
+
+def state_buckets(
+    tables: GameTables, lt: LevelTables, phase: int, score: SpinScore, max_work: int = 1 << 62
+) -> _Buckets:
+    """The buckets of ``phase`` by state merging (:mod:`certify.exact.statedp`), kept per level.
+
+    Raises :class:`certify.exact.statedp.TooLarge` beyond ``max_work`` transitions.
+    """
+    key = ("statedp", lt.level_index, phase, score.cap)
+    if key not in tables.prefix_cache:
+        reels = reel_sets(tables)[0 if phase == 0 else len(reel_sets(tables)) - 1]
+        *out, run = statedp.state_cycle(tables, reels, lt, phase, score, max_work)
+        tables.prefix_cache[key] = (_buckets(tables, *out), run)
+    return tables.prefix_cache[key][0]
 
 
 def spin_score(tables: GameTables, lt: LevelTables, phase: int) -> SpinScore:
