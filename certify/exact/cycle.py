@@ -281,7 +281,8 @@ def enumerate_cycle(
         score = score._replace(cap=0)
     if statedp.uses_states(tables, ps):
         try:
-            return state_buckets(tables, lt, phase, score)
+            buckets = state_buckets(tables, lt, phase, score)
+            return with_full_windows(tables, reels, lt, phase, score, buckets)
         except statedp.TooLarge:  # its states outgrew memory: walk the cycle if it is small
             if statedp.set_size(reels) > MAX_CYCLE:
                 raise

@@ -14,6 +14,7 @@ from test_window_features import SC, R, check, machine_from, pays
 from certify.engine import compile_machine
 from certify.engine.fullwindow import full_window_targets
 from certify.errors import ModelError
+from certify.exact import compute_exact
 from certify.exact.fullwindow import full_window_stops
 
 W = "{kind = 'wild'}"
@@ -94,3 +95,14 @@ def test_mask_dtype():
     tables = compile_machine(game("[[full_window_pays]]\nsymbol = 'B'\nmultiplier = 3\n"))
     assert tables.full_window_mask.dtype == np.uint64
     assert tables.full_window_mult.tolist() == [3]
+
+
+def test_state_merging_adds_the_full_windows_too(monkeypatch):
+    """The same hand count (150/27) when the cycle is summed by state merging."""
+    from certify.exact import statedp
+
+    monkeypatch.setattr(statedp, "DP_FROM", 0)
+    tables = compile_machine(game("[[full_window_pays]]\nsymbol = 'ANY'\nmultiplier = 2\n"))
+    assert statedp.uses_states(tables, 0)
+    ex = compute_exact(tables)
+    assert ex.levels[0].rtp == pytest.approx(150 / 27, abs=1e-12)
