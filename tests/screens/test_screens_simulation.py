@@ -13,6 +13,7 @@ import pytest
 import screens_twin as twin
 from games import cluster_machine, lines_data, machine_of
 
+from certify.engine._kernels import N_OUT
 from certify.engine.screens import run_screen_chunks
 from certify.engine.simulate import SimulationResult
 from certify.engine.tables import compile_machine
@@ -66,7 +67,7 @@ def simulate(tables, li: int = 0, seed: int = 7) -> SimulationResult:
 def test_outputs_have_run_chunks_shapes():
     t = compile_machine(feature_game())
     out, sq, awards, hist = run_screen_chunks(t, 0, 1, 0, np.array([1000, 500]))
-    assert out.shape == (2, 7) and sq.shape == (2,)
+    assert out.shape == (2, N_OUT) and sq.shape == (2,)  # statistics, then 16 convergence marks
     assert awards.shape == (2, len(t.machine.pays)) and hist.shape == (2, 32)
     assert out[:, 0].tolist() == [1000, 500] and hist.sum() == 1500
 
