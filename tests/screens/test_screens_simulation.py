@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import screens_twin as twin
 from games import cluster_machine, lines_data, machine_of
+from twins import screens as twin
 
 from certify.engine.screens import run_screen_chunks
 from certify.engine.simulate import SimulationResult
