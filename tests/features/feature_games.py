@@ -70,9 +70,19 @@ def strips_of(draw, symbols, rows: int = 2, size=(2, 3)):
     ]
 
 
-def free_spins_of(draw, trigger: str, retrigger: bool = True, extra: str = "") -> str:
-    """A ``[free_spins]`` table triggered by 2 ``trigger`` anywhere."""
-    spins = draw(st.integers(1, 2))
+def with_symbols(draw, strips, names):
+    """The strips with each of ``names`` inserted on a drawn reel (so the feature shows)."""
+    for name in names:
+        strip = strips[draw(st.integers(0, len(strips) - 1))]
+        strip.insert(draw(st.integers(0, len(strip))), name)
+    return strips
+
+
+def free_spins_of(
+    draw, trigger: str, retrigger: bool = True, extra: str = "", most: int = 2
+) -> str:
+    """A ``[free_spins]`` table triggered by 2 ``trigger`` anywhere (1 to ``most`` spins)."""
+    spins = draw(st.integers(1, most))
     again = draw(st.booleans()) if retrigger else False
     return (
         f"[free_spins]\ntrigger = {{symbol = '{trigger}', count = 2}}\n"
@@ -97,7 +107,7 @@ def expanding_games(draw):
     mult = draw(st.integers(1, 2))
     symbols = {"A": R, "B": R, "S": "{kind = 'scatter'}"}
     symbols["W"] = f"{{kind = 'wild', multiplier = {mult}, expands = {mode}}}"
-    strips = strips_of(draw, ["A", "B", "W", "S"])
+    strips = with_symbols(draw, strips_of(draw, ["A", "B", "W", "S"], size=(1, 3)), ["W"])
     fs = mode != "true" or draw(st.booleans())
     extra = free_spins_of(draw, "S") if fs else ""
     extra += "[[scatter_pays]]\nsymbol = 'S'\ncount = 2\npays = 1\n"
@@ -124,7 +134,7 @@ def wild_in_free_spins_games(draw):
     if draw(st.booleans()):
         symbols["W"] = "{kind = 'wild', multiplier = 2}"
         names.append("W")
-    strips = strips_of(draw, names)
+    strips = with_symbols(draw, strips_of(draw, names, size=(1, 3)), ["S", "S", "X"])
     table = base_pays(draw) + [(["X", "X", "X"], draw(st.integers(1, 6)))]
     return machine_of(strips, symbols, pays_of(table), free_spins_of(draw, "S"))
 
@@ -133,7 +143,7 @@ def wild_in_free_spins_games(draw):
 def book_games(draw):
     """Book of Ra: the wild-scatter BK triggers; one of A, B drawn expands in free spins."""
     symbols = {"A": R, "B": R, "X": R, "BK": "{kind = 'wild', scatter = true}"}
-    strips = strips_of(draw, ["A", "B", "X", "BK"])
+    strips = with_symbols(draw, strips_of(draw, ["A", "B", "X", "BK"], size=(1, 3)), ["BK", "BK"])
     wa, wb = draw(st.integers(1, 5)), draw(st.integers(1, 5))
     table = [
         (["A", "A"], draw(st.integers(1, 3))),
@@ -198,8 +208,8 @@ def sticky_games(draw):
     mult = draw(st.integers(1, 2))
     symbols = {"A": R, "B": R, "S": "{kind = 'scatter'}"}
     symbols["W"] = f"{{kind = 'wild', multiplier = {mult}, sticky = true}}"
-    strips = strips_of(draw, ["A", "B", "W", "S"], size=(2, 3))
-    extra = free_spins_of(draw, "S", retrigger=False)
+    strips = with_symbols(draw, strips_of(draw, ["A", "B", "W", "S"], size=(1, 2)), "SSW")
+    extra = free_spins_of(draw, "S", retrigger=False, most=3)
     return machine_of(
         strips, symbols, pays_of(base_pays(draw)), extra, 1, "lines = 1", "paylines = [[0, 0, 0]]"
     )
