@@ -158,8 +158,18 @@ def book_games(draw):
 
 @st.composite
 def heights_games(draw):
-    """A 3-reel ways game whose reels show 1-3 rows drawn per spin by weight."""
-    symbols = {"A": R, "B": R, "W": "{kind = 'wild'}", "S": "{kind = 'scatter'}"}
+    """A 3-reel ways game whose reels show 1-3 rows drawn per spin by weight (its wild
+    plain, x2 or expanding over the rows its reel shows)."""
+    wild = draw(
+        st.sampled_from(
+            [
+                "{kind = 'wild'}",
+                "{kind = 'wild', multiplier = 2}",
+                "{kind = 'wild', expands = true}",
+            ]
+        )
+    )
+    symbols = {"A": R, "B": R, "W": wild, "S": "{kind = 'scatter'}"}
     strips = strips_of(draw, ["A", "B", "W", "S"], size=(2, 3))
     tables = [
         draw(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3)), min_size=1, max_size=2))
@@ -213,3 +223,47 @@ def sticky_games(draw):
     return machine_of(
         strips, symbols, pays_of(base_pays(draw)), extra, 1, "lines = 1", "paylines = [[0, 0, 0]]"
     )
+
+
+@st.composite
+def mixed_games(draw):
+    """Several window features at once, lines or ways, free spins on their own strips or not.
+
+    An expanding x1-x2 wild, a wild-scatter, a ``wild_in_free_spins`` symbol and
+    (lines games) the Book-of-Ra symbol, each present or not.
+    """
+    ways = draw(st.booleans())
+    symbols = {"A": R, "B": R, "S": "{kind = 'scatter'}"}
+    names = ["A", "B", "S"]
+    fs = draw(st.booleans())
+    expands = draw(
+        st.sampled_from(["", ", expands = true"] + ([", expands = 'free_spins'"] if fs else []))
+    )
+    symbols["W"] = f"{{kind = 'wild', multiplier = {draw(st.integers(1, 2))}{expands}}}"
+    names.append("W")
+    if draw(st.booleans()):
+        symbols["BK"] = "{kind = 'wild', scatter = true}"
+        names.append("BK")
+    if fs and draw(st.booleans()):
+        symbols["X"] = "{kind = 'regular', wild_in_free_spins = true}"
+        names.append("X")
+    strips = with_symbols(draw, strips_of(draw, names, size=(1, 2)), names[2:])
+    extra = "".join(
+        f"[[scatter_pays]]\nsymbol = '{s}'\ncount = 2\npays = {draw(st.integers(1, 3))}\n"
+        for s in ("S", "BK")
+        if s in symbols
+    )
+    if fs:
+        book = not ways and draw(st.booleans())
+        more = f"expanding_symbol = {{A = {draw(st.integers(1, 3))}, B = 2}}\n" if book else ""
+        if draw(st.booleans()):
+            own = strips_of(draw, names, size=(2, 3))
+            more += "strips = [" + ", ".join(repr(s) for s in own) + "]\n"
+        trigger = draw(st.sampled_from(["S", "BK"] if "BK" in symbols else ["S"]))
+        extra += free_spins_of(draw, trigger, extra=more)
+    table = pays_of(base_pays(draw))
+    if ways:
+        return machine_of(
+            strips, symbols, table, extra, 2, "ways = 8\ncost = 1", "evaluation = 'ways'"
+        )
+    return machine_of(strips, symbols, table, extra)

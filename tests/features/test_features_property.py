@@ -20,6 +20,7 @@ from feature_games import (
     expanding_games,
     full_window_games,
     heights_games,
+    mixed_games,
     sticky_games,
     wild_in_free_spins_games,
     wild_scatter_games,
@@ -93,4 +94,10 @@ def test_full_window_pays(machine):
 @SETTINGS
 @given(sticky_games())
 def test_sticky_wilds(machine):
+    assert_twin_equals_exact(machine)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_games())
+def test_features_together(machine):
     assert_twin_equals_exact(machine)
