@@ -231,3 +231,28 @@ def test_sticky_recursion_agrees_with_playing_the_feature():
     sd2 = ((sum(x**4 for x in xs) / n - m2**2) / n) ** 0.5
     assert abs(mean - float(f1)) < 5 * sd1
     assert abs(m2 - float(f2)) < 5 * sd2
+
+
+@pytest.mark.parametrize(
+    ("window", "expected"),
+    [
+        ([["A"], ["B"], ["W"]], 3),  # the group AB (members mix, a wild counts): x3
+        ([["A"], ["A"], ["W"]], 4),  # A (x2), AB (x3) and ANY (x4) apply: the largest
+        ([["C"], ["W"], ["C"]], 4),  # ANY: C with a wild substituting for it
+        ([["W"], ["W"], ["W"]], 4),  # ANY: every cell a wild (and A, AB: wilds count)
+        ([["C"], ["B"], ["C"]], 1),  # two symbols: nothing applies
+        ([["S"], ["S"], ["W"]], 4),  # ANY: "the same symbol or a wild", any wild
+        ([["S"], ["A"], ["W"]], 1),  # two symbols again
+    ],
+)
+def test_full_window_readings(window, expected):
+    """SPEC 3.1a "for a group, every cell shows a member (members may mix) or a wild that
+    substitutes for it; for ANY, every cell shows the same symbol or a wild", with entries
+    A x2, group AB x3, ANY x4 ("where several entries apply, the largest")."""
+    symbols = {"A": R, "B": R, "C": R, "W": "{kind = 'wild'}", "S": "{kind = 'scatter'}"}
+    extra = "[groups]\nAB = ['A', 'B']\n" + "".join(
+        f"[[full_window_pays]]\nsymbol = '{s}'\nmultiplier = {k}\n"
+        for s, k in (("A", 2), ("AB", 3), ("ANY", 4))
+    )
+    m = machine_of([["A", "B", "C", "W", "S"]] * 3, symbols, pays_of([("AAA", 1)]), extra)
+    assert twin.full_window_multiplier(m, window) == expected

@@ -23,7 +23,8 @@ from the SPEC as follows:
   an entry applies when one symbol fills it, wilds counting as it: for a
   symbol, every cell is it or a wild that substitutes for it; for a group,
   every cell is a member or a wild that substitutes for a member; for
-  ``ANY``, some symbol shown so fills it, or every cell is a wild. The largest
+  ``ANY`` (the SPEC's words: "every cell shows the same symbol or a wild"),
+  the cells that are not wilds all show one symbol, any wild counting. The largest
   applying multiplier multiplies the spin's line or ways wins (after the wild
   multipliers; scatter pays are not multiplied); in free spins the free-spin
   multiplier applies as well.
@@ -118,10 +119,10 @@ def full_window_multiplier(m: Machine, win: Window) -> int:
     cells = [s for col in win for s in col]
     best = 1
     for fw in m.full_window_pays:
-        tokens = set(cells) if fw.symbol == ANY else {fw.symbol}
-        fills = any(all(base.match(m, t, c) is not None for c in cells) for t in tokens)
-        if fw.symbol == ANY and all(base.is_wild(m, c) for c in cells):
-            fills = True
+        if fw.symbol == ANY:  # "every cell shows the same symbol or a wild"
+            fills = len({c for c in cells if not base.is_wild(m, c)}) <= 1
+        else:
+            fills = all(base.match(m, fw.symbol, c) is not None for c in cells)
         if fills:
             best = max(best, fw.multiplier)
     return best
