@@ -230,7 +230,8 @@ def mixed_games(draw):
     """Several window features at once, lines or ways, free spins on their own strips or not.
 
     An expanding x1-x2 wild, a wild-scatter, a ``wild_in_free_spins`` symbol and
-    (lines games) the Book-of-Ra symbol, each present or not.
+    (lines games) the Book-of-Ra symbol, each present or not, under random rules of
+    real games (``[rules]``).
     """
     ways = draw(st.booleans())
     symbols = {"A": R, "B": R, "S": "{kind = 'scatter'}"}
@@ -261,9 +262,20 @@ def mixed_games(draw):
             more += "strips = [" + ", ".join(repr(s) for s in own) + "]\n"
         trigger = draw(st.sampled_from(["S", "BK"] if "BK" in symbols else ["S"]))
         extra += free_spins_of(draw, trigger, extra=more)
-    table = pays_of(base_pays(draw))
+    table = pays_of(base_pays(draw) + [(["W", "W", "W"], draw(st.integers(1, 20)))])
+    extra += rules_of(draw, ways)
     if ways:
         return machine_of(
             strips, symbols, table, extra, 2, "ways = 8\ncost = 1", "evaluation = 'ways'"
         )
     return machine_of(strips, symbols, table, extra)
+
+
+def rules_of(draw, ways: bool) -> str:
+    """A ``[rules]`` table of SPEC 3.1a drawn at random (lines rules only in lines games)."""
+    rules = {"scatter_unit": draw(st.sampled_from(["total_bet", "line_bet"]))}
+    if not ways:
+        rules["wild_multiplier"] = draw(st.sampled_from(["product", "max", "sum"]))
+        rules["pure_wild_line"] = draw(st.sampled_from(["highest", "wild_award"]))
+        rules["direction"] = draw(st.sampled_from(["left", "both"]))
+    return "[rules]\n" + "".join(f"{k} = '{v}'\n" for k, v in rules.items())
