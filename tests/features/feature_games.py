@@ -230,8 +230,9 @@ def mixed_games(draw):
     """Several window features at once, lines or ways, free spins on their own strips or not.
 
     An expanding x1-x2 wild, a wild-scatter, a ``wild_in_free_spins`` symbol and
-    (lines games) the Book-of-Ra symbol, each present or not, under random rules of
-    real games (``[rules]``).
+    (lines games) the Book-of-Ra symbol, each present or not (the wild-scatter
+    expanding or not), ways games with variable heights or not, under random rules
+    of real games (``[rules]``).
     """
     ways = draw(st.booleans())
     symbols = {"A": R, "B": R, "S": "{kind = 'scatter'}"}
@@ -243,7 +244,8 @@ def mixed_games(draw):
     symbols["W"] = f"{{kind = 'wild', multiplier = {draw(st.integers(1, 2))}{expands}}}"
     names.append("W")
     if draw(st.booleans()):
-        symbols["BK"] = "{kind = 'wild', scatter = true}"
+        grows = draw(st.sampled_from(["", ", expands = true"]))
+        symbols["BK"] = f"{{kind = 'wild', scatter = true{grows}}}"
         names.append("BK")
     if fs and draw(st.booleans()):
         symbols["X"] = "{kind = 'regular', wild_in_free_spins = true}"
@@ -265,9 +267,7 @@ def mixed_games(draw):
     table = pays_of(base_pays(draw) + [(["W", "W", "W"], draw(st.integers(1, 20)))])
     extra += rules_of(draw, ways)
     if ways:
-        return machine_of(
-            strips, symbols, table, extra, 2, "ways = 8\ncost = 1", "evaluation = 'ways'"
-        )
+        return machine_of(strips, symbols, table, extra, 2, "ways = 8\ncost = 1", ways_reels(draw))
     return machine_of(strips, symbols, table, extra)
 
 
@@ -279,3 +279,11 @@ def rules_of(draw, ways: bool) -> str:
         rules["pure_wild_line"] = draw(st.sampled_from(["highest", "wild_award"]))
         rules["direction"] = draw(st.sampled_from(["left", "both"]))
     return "[rules]\n" + "".join(f"{k} = '{v}'\n" for k, v in rules.items())
+
+
+def ways_reels(draw) -> str:
+    """``evaluation = 'ways'``, with per-reel heights of 1 or 2 rows or without."""
+    if not draw(st.booleans()):
+        return "evaluation = 'ways'"
+    tables = [f"[{{rows = 1, weight = {draw(st.integers(1, 3))}}}, {{rows = 2, weight = 1}}]"] * 3
+    return "evaluation = 'ways'\nheights = [" + ", ".join(tables) + "]"
