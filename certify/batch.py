@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from certify.engine import SimulationResult, compile_machine, simulate
+from certify.engine import _kernels as k
 from certify.engine.simulate import run_chunks
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
@@ -265,26 +268,50 @@ def _simulate_level(
 ) -> tuple:
     conv: list[tuple[int, float, float, float]] = []
     trace: list[tuple[int, float, float]] = []
+    chunks = PerChunk(runner)
+    before = [0, 0]  # spins and credits won before the chunk just merged
 
     def step(result: SimulationResult) -> None:
+        conv.extend(_chunk_points(chunks.last, before, result, confidence))
         low, high = interval(result.rtp, result.std_error, confidence)
         conv.append((result.spins, result.rtp, low, high))
         trace.append((result.spins, result.rtp, result.std_error))
+        before[:] = [result.spins, result.total_win]
         if progress is not None:
             progress(tables.machine.id, spins, result)
 
     if spins <= 0:
         return None, level_index, conv, trace
     sim = simulate(
-        tables,
-        level_index,
-        spins,
-        seed,
-        stream=level_index,
-        progress=step,
-        runner=PerChunk(runner),
+        tables, level_index, spins, seed, stream=level_index, progress=step, runner=chunks
     )
     return sim, level_index, conv, trace
+
+
+def _chunk_points(
+    stats: np.ndarray | None, before: list[int], result: SimulationResult, confidence: float
+) -> list[tuple[int, float, float, float]]:
+    """Convergence points inside the chunk just merged (its win after each 1/16 of its spins).
+
+    The interval of a point inside a chunk uses the run's standard deviation
+    per spin as estimated at the chunk's end (the kernel keeps the partial
+    wins, not their squares).
+    """
+    if stats is None or not np.isfinite(result.variance):
+        return []
+    row = stats[0]
+    n = int(row[k.OUT_SPINS])
+    sd = float(np.sqrt(result.variance))
+    out = []
+    for part in range(k.N_PARTS - 1):
+        inside = n * (part + 1) // k.N_PARTS
+        if inside == 0:
+            continue
+        spins = before[0] + inside
+        rtp = (before[1] + int(row[k.OUT_PARTS + part])) / (spins * result.total_bet)
+        low, high = interval(rtp, sd / np.sqrt(spins), confidence)
+        out.append((spins, rtp, low, high))
+    return out
 
 
 class PerChunk:
@@ -301,6 +328,7 @@ class PerChunk:
     def __init__(self, inner: Any = None) -> None:
         self.inner = inner
         self.concurrent = getattr(inner, "concurrent", False)
+        self.last: np.ndarray | None = None  # the statistics row of the chunk yielded last
 
     def batches(
         self, tables: GameTables, level_index: int, seed: int, stream: int, sizes: Any, batch: int
@@ -323,6 +351,7 @@ class PerChunk:
             source = self.inner.batches(tables, level_index, seed, stream, sizes, batch)
         for first, arrays in source:
             for i in range(arrays[0].shape[0]):
+                self.last = arrays[0][i : i + 1]
                 yield first + i, tuple(a[i : i + 1] for a in arrays)
 
 

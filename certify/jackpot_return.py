@@ -66,6 +66,9 @@ def spin_probability(
     Mystery triggers: each credit wagered is an independent chance ``p``, so
     a spin of ``k`` credits hits with ``1 - (1 - p)^k``. Combination
     triggers: the exact expected occurrences per spin of the replaced pay.
+    A pool that hold and spin awards adds the feature's exact expected hits
+    per spin (``LevelExact.pool_hits``); a pool with no other trigger has
+    only those.
     """
     level = machine.bet_levels[level_index]
     if trigger.min_bet_level is not None and level < trigger.min_bet_level:
@@ -76,7 +79,10 @@ def spin_probability(
     if exact is None:
         return None
     combo = trigger.trigger_combo
-    return sum(a.probability for a in exact.awards[: len(machine.pays)] if a.combo == combo)
+    held = exact.pool_hits.get(trigger.id, 0.0)  # won in hold and spin
+    if combo is None:
+        return held
+    return held + sum(a.probability for a in exact.awards[: len(machine.pays)] if a.combo == combo)
 
 
 def geometric_capped_mean(p: float, m: float) -> float:

@@ -260,7 +260,11 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
             )
         )
     for p, jp in zip(lc.pools, machine.jackpots, strict=True):
-        combo = list(jp.trigger_combo) if jp.trigger_combo else ["mystery"]
+        combo = (
+            list(jp.trigger_combo)
+            if jp.trigger_combo
+            else (["mystery"] if jp.mystery is not None else ["hold_and_spin"])
+        )
         prob = p.hit_probability if np.isfinite(p.hit_probability) else None
         out.append(
             {

@@ -363,6 +363,53 @@ def _summary(certificate: dict[str, Any], machine: Machine) -> Section:
     return Section("summary", "PAR sheet", ("item", "value"), rows)
 
 
+def _options_section(certificate: dict[str, Any]) -> Section | None:
+    """The free-spin options the player chooses from, each certified as its own return."""
+    options = certificate.get("free_spin_options") or []
+    if not options:
+        return None
+    rows = []
+    for o in options:
+        spins = ", ".join(f"{count}: {n}" for count, n in o["spins"].items())
+        for lv in o["bet_levels"]:
+            ex = lv.get("exact") or {}
+            sim = lv.get("simulation") or {}
+            rows.append(
+                (
+                    o["option"],
+                    spins,
+                    o["multiplier"],
+                    lv["level"],
+                    ex.get("rtp"),
+                    ex.get("free_spins_rtp"),
+                    ex.get("hit_frequency"),
+                    ex.get("sigma"),
+                    sim.get("rtp"),
+                    lv.get("verdict"),
+                    "yes" if o["governs"] else "no",
+                )
+            )
+    return Section(
+        "free_spin_options",
+        "Free-spin options (the player chooses; the worst governs the verdict)",
+        (
+            "option",
+            "spins by trigger count",
+            "multiplier",
+            "level",
+            "rtp",
+            "free_spins_rtp",
+            "hit_frequency",
+            "standard_deviation",
+            "simulated_rtp",
+            "verdict",
+            "governs",
+        ),
+        rows,
+        ("rtp", "free_spins_rtp", "hit_frequency", "simulated_rtp"),
+    )
+
+
 def _method(certificate: dict[str, Any]) -> str | None:
     for lv in certificate.get("bet_levels") or []:
         if lv.get("par"):
@@ -386,5 +433,8 @@ def par_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]
         )
     sections.append(_pay_table(machine))
     sections += _feature_sections(certificate, machine)
+    options = _options_section(certificate)
+    if options is not None:
+        sections.append(options)
     sections += _reel_sections(machine)
     return sections

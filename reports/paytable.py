@@ -428,6 +428,9 @@ class _Glass:
             out.append(tr.t("jackpot_mystery"))
         elif j.trigger_combo is not None:
             out.append(tr.t("jackpot_combo", combo=" ".join(self.tokens(j.trigger_combo))))
+        hs = self.m.hold_and_spin
+        if hs is not None and j.id in hs.jackpot_names():
+            out.append(tr.t("jackpot_hold", id=j.id))
         if j.min_bet_level is not None:
             out.append(
                 tr.t(

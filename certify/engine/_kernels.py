@@ -16,7 +16,9 @@ from certify.engine._prefix import count_field, lines_spin, tail_spin
 from certify.engine._rng import bounded, decode_stops, draw_prefix_and_tail, draw_spin
 
 OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
-N_OUT = 7
+OUT_PARTS = 7  # then the chunk's win so far after n x (k + 1) // N_PARTS of its spins
+N_PARTS = 16  # points per chunk of the convergence trace
+N_OUT = OUT_PARTS + N_PARTS
 
 
 @jit(inline="always")
@@ -176,6 +178,25 @@ PAD = 64  # int64s (512 bytes) of padding on each side of a thread's private arr
 
 
 @jit(inline="always")
+def full_window_multiplier(mask, stops, mult):
+    """Multiplier of the window at ``stops``: the largest target it is full of, else 1.
+
+    ``mask[r, stop]`` holds the targets reel ``r``'s column passes (see
+    :mod:`certify.engine.fullwindow`); the window is full of a target when
+    every column passes it.
+    """
+    m = ~np.uint64(0)
+    for r in range(stops.shape[0]):
+        m &= mask[r, stops[r]]
+    best = 1
+    if m != np.uint64(0):
+        for t in range(mult.shape[0]):
+            if (m >> np.uint64(t)) & np.uint64(1):
+                best = max(best, mult[t])
+    return best
+
+
+@jit(inline="always")
 def private(n):
     """A zeroed int64 array of ``n`` for one thread's chunk, alone on its cache lines.
 
@@ -285,6 +306,7 @@ def simulate_chunks(  # noqa: C901
         retriggers = 0
         drawn = 0  # Book of Ra: the feature's expanding symbol
         n = chunk_spins[c]
+        part, mark = 0, n // N_PARTS
         while True:
             if remaining > 0:
                 remaining -= 1
@@ -300,6 +322,10 @@ def simulate_chunks(  # noqa: C901
                         hits += 1
                     top = max(top, win)
                     hist_c[hist_bin(win, edges, small_bins)] += 1
+                    while part < N_PARTS and played == mark:  # the convergence trace
+                        out[c, OUT_PARTS + part] = total
+                        part += 1
+                        mark = n * (part + 1) // N_PARTS
                 if played == n:
                     break
                 played += 1
@@ -423,6 +449,10 @@ def simulate_chunks(  # noqa: C901
                     fam_entry,
                     awards[1:],
                     fs == 0,
+                )
+            if extras is not None and game.full_window_on:  # one symbol fills the window
+                spin *= full_window_multiplier(
+                    game.full_window_mask[ps], stops, game.full_window_mult
                 )
             if extras is not None and game.expand_on and fs:  # the drawn symbol fills its reels
                 shown = 0

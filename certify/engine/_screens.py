@@ -29,11 +29,13 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import (
     N_OUT,
+    N_PARTS,
     OUT_BONUS,
     OUT_FS,
     OUT_FS_SPINS,
     OUT_HITS,
     OUT_MAX,
+    OUT_PARTS,
     OUT_SPINS,
     OUT_WIN,
     bonus_award,
@@ -54,6 +56,17 @@ def load_screen(ps, stops, window, length, grid, above):
             grid[r, row] = window[ps, r, stops[r], row]
         n = length[ps, r]
         above[r] = (stops[r] + n - 1) % n
+
+
+@jit(inline="always")
+def stick(grid, sticky, sym):
+    """Sticky wilds in a free spin: the cells held show ``sym``; cells showing it are held."""
+    for r in range(grid.shape[0]):
+        for row in range(grid.shape[1]):
+            if sticky[r, row]:
+                grid[r, row] = sym
+            elif grid[r, row] == sym:
+                sticky[r, row] = True
 
 
 @jit(inline="always")
@@ -319,7 +332,7 @@ def cascade_spin(
     s2,
     s3,
 ):
-    """Play one spin's sequence of screens from ``stops`` on reel set ``ps``.
+    """Play one spin's sequence of screens from the screen in ``grid`` (:func:`load_screen`).
 
     ``phase`` 0 base game, 1 free spins (the automaton's start state);
     ``scatter_pay`` is the phase's table. Award keys (lines) or cluster
@@ -331,7 +344,6 @@ def cascade_spin(
     arguments or fewer: CPython 3.11 passes more as ``*args``, which numba
     cannot inline.
     """
-    load_screen(ps, stops, window, length, grid, above)
     mults = scr.mults
     total, scatter_total, fs_top, bonus_top, n = 0, 0, 0, 0, 0
     while True:
@@ -450,6 +462,7 @@ def simulate_screen_chunks(  # noqa: C901
         above = private(n_reels)
         grid = np.zeros((n_reels, rows), dtype=np.int64)
         mark = np.zeros((n_reels, rows), dtype=np.bool_)
+        sticky = np.zeros((n_reels, rows), dtype=np.bool_)
         cnt = private(scatter_pay.shape[1])
         queue = private(n_reels * rows)
         seen = private(n_reels * rows)
@@ -462,6 +475,7 @@ def simulate_screen_chunks(  # noqa: C901
         played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
         retriggers = 0
         n = chunk_spins[c]
+        part, mark = 0, n // N_PARTS
         while True:
             if remaining > 0:
                 remaining -= 1
@@ -477,6 +491,10 @@ def simulate_screen_chunks(  # noqa: C901
                         hits += 1
                     top = max(top, win)
                     hist_c[hist_bin(win, edges, small_bins)] += 1
+                    while part < N_PARTS and played == mark:  # the convergence trace
+                        out[c, OUT_PARTS + part] = total
+                        part += 1
+                        mark = n * (part + 1) // N_PARTS
                 if played == n:
                     break
                 played += 1
@@ -486,6 +504,12 @@ def simulate_screen_chunks(  # noqa: C901
             s0, s1, s2, s3 = draw_spin(
                 s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
             )
+            load_screen(ps, stops, window, length, grid, above)
+            if scr.sticky_sym >= 0:
+                if fs:
+                    stick(grid, sticky, scr.sticky_sym)
+                else:  # a base spin: whatever feature it starts begins with no wild held
+                    sticky[:, :] = False
             spin, _, fs_top, bonus_top, _, stamp, s0, s1, s2, s3 = cascade_spin(
                 ps,
                 fs,
@@ -569,6 +593,7 @@ def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out
     stamp = 0
     for i in range(stop_rows.shape[0]):
         stops = stop_rows[i].copy()
+        load_screen(ps, stops, reels.window, reels.length, grid, above)
         spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(
             ps,
             phase,

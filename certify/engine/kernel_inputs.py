@@ -103,6 +103,9 @@ class GameInputs(NamedTuple):
     expand_on: bool  # Book of Ra: a symbol drawn at the feature's start expands in it
     expand_cum: np.ndarray  # (drawable symbols,) running draw weights
     expand_present: np.ndarray  # (reels, stops, drawable symbols) 1: the free column shows it
+    full_window_on: bool  # [[full_window_pays]]: a window full of one symbol multiplies the lines
+    full_window_mask: np.ndarray  # (sets, reels, stops) uint64 targets each column passes
+    full_window_mult: np.ndarray  # (targets,) multiplier of a window full of each target
 
 
 class SpinScore(NamedTuple):
@@ -250,6 +253,11 @@ def game_inputs(t: GameTables) -> GameInputs:
         expand_on=bool(t.expand_symbols),
         expand_cum=np.cumsum(t.expand_weights).astype(np.int64),
         expand_present=t.expand_present,
+        full_window_on=t.full_window_mult.size > 0,
+        full_window_mask=t.full_window_mask,
+        full_window_mult=t.full_window_mult
+        if t.full_window_mult.size
+        else np.ones(1, dtype=np.int64),
     )
 
 

@@ -25,7 +25,13 @@ from certify.engine.kernel_inputs import (
 )
 from certify.engine.rng import chunk_states
 from certify.engine.tables import HIST_BINS, GameTables
-from certify.model.screens import cascade_of, cluster_pays_of, is_screen_game, screen_problems
+from certify.model.screens import (
+    cascade_of,
+    cluster_pays_of,
+    is_screen_game,
+    screen_problems,
+    sticky_symbol,
+)
 
 __all__ = [
     "ScreenInputs",
@@ -60,13 +66,15 @@ class ScreenInputs(NamedTuple):
     ways: int  # 1: a ways game
     ways_match: np.ndarray  # (entries, reels, symbols) ways a cell brings (a dummy for lines)
     family: np.ndarray  # (entries,) ways family (at least one slot)
+    sticky_sym: int  # the sticky wild's symbol id (-1: none): it stays where it lands in free spins
 
 
-def _key_entry(award_keys: np.ndarray) -> np.ndarray:
+def _key_entry(award_keys: np.ndarray, cascade: bool) -> np.ndarray:
+    """The entry each award key pays (a cascade needs one: its run's cells vanish)."""
     out = np.zeros(max(award_keys.shape[0], 1), dtype=np.int64)
     for i in range(award_keys.shape[0]):
         entries = np.nonzero(award_keys[i])[0]
-        if award_keys[i].sum() != 1:
+        if cascade and award_keys[i].sum() != 1:
             raise ValueError(f"award key {i} pays {award_keys[i].sum()} entries: not a cascade run")
         out[i] = entries[0]
     return out
@@ -103,6 +111,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     m = t.machine
     lt = t.levels[level_index]
     cascade = cascade_of(m)
+    sticky = sticky_symbol(m)
     counted_of = np.full(len(t.symbol_ids), -1, dtype=np.int64)
     for c, name in enumerate(t.counted_names):
         counted_of[t.symbol_ids[name]] = c
@@ -114,7 +123,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         weight[i, :, : s.weight.shape[1]] = s.weight
     return ScreenInputs(
         start=lt.start.astype(np.int64),
-        key_entry=_key_entry(lt.award_keys),
+        key_entry=_key_entry(lt.award_keys, cascade is not None),
         counted_of=counted_of,
         mults=np.array(cascade.multipliers if cascade else (1,), dtype=np.int64),
         max_screens=int(cascade.max_screens) if cascade else 1,
@@ -130,6 +139,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         ways=1 if t.is_ways else 0,
         ways_match=t.ways_match if t.is_ways else np.zeros((1, 1, 1), dtype=np.int64),
         family=t.ways_family if t.ways_family.size else np.zeros(1, dtype=np.int64),
+        sticky_sym=t.symbol_ids[sticky] if sticky is not None else -1,
     )
 
 

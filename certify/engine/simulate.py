@@ -102,6 +102,7 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     ok = (
         not t.is_ways
         and not t.expand_symbols  # the expanding symbol reads the free spins' stops
+        and not t.full_window_mult.size  # so does the full-window test
         and not any(s.weighted for s in reel_sets(t))
         and bool(px.finishes_by_tail(n_reels).all())
     )
@@ -112,7 +113,7 @@ def extras_flag(t: GameTables) -> int | None:
     """1 when the game uses a rule the plain kernel prunes, else None.
 
     The win cap, exclusive scatters, free spins paying from their own scatter
-    table, hold and spin and the Book-of-Ra symbol: numba prunes their code
+    table, hold and spin, the Book-of-Ra symbol and full-window pays: numba prunes their code
     from the kernel of a game that uses none (measured: the reference game
     lost 15-20% per spin with the branches compiled in).
     """
@@ -122,6 +123,7 @@ def extras_flag(t: GameTables) -> int | None:
         or t.fs_own_pays
         or t.hold_on
         or bool(t.expand_symbols)
+        or bool(t.full_window_mult.size)
     )
     return 1 if uses else None
 

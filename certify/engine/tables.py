@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from certify.engine.dfa import build_line_automaton, key_matrix, token_match
+from certify.engine.fullwindow import full_window_arrays
 from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine
 from certify.errors import ModelError, Problem
@@ -126,6 +127,12 @@ class GameTables:
     expand_present: np.ndarray = field(  # (reels, stops, symbols) 1: the free column shows it
         default_factory=lambda: np.zeros((1, 1, 1), dtype=np.int64)
     )
+    full_window_mask: np.ndarray = field(  # (sets, reels, stops) targets each column passes
+        default_factory=lambda: np.zeros((1, 1, 1), dtype=np.uint64)
+    )
+    full_window_mult: np.ndarray = field(  # (targets,) multiplier of a window full of each
+        default_factory=lambda: np.ones(0, dtype=np.int64)
+    )
 
     @property
     def fs_spin_mult(self) -> int:
@@ -224,6 +231,9 @@ def compile_machine(machine: Machine) -> GameTables:
             fs.weights if fs and fs.strips else machine.weights,
             free,
         ),
+        **full_window_arrays(
+            machine, play.symbols, [base.window] if free is base else [base.window, free.window]
+        ),
     )
     levels = tuple(
         _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
@@ -296,11 +306,8 @@ def refuse_unsupported(machine: Machine) -> None:
     """
     where = machine.source or machine.id
     found = []
-    if machine.full_window_pays:
-        found.append(("full_window_pays", "[[full_window_pays]]"))
-    for s in machine.symbols:
-        if s.sticky:
-            found.append((f"symbols.{s.name}.sticky", "sticky wilds"))
+    if machine.full_window_pays and (machine.cascade is not None or machine.cluster_pays):
+        found.append(("full_window_pays", "[[full_window_pays]] in a cascade or cluster game"))
     if found:
         raise ModelError(
             [

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
-from certify.engine._screens import cascade_spin
+from certify.engine._screens import cascade_spin, load_screen, stick
 
 
 @jit(parallel=True)
@@ -70,6 +70,7 @@ def enumerate_screen_cycle(
             w = np.int64(1)
             for r in range(n_reels):
                 w *= weight[ps, r, stops[r]]
+            load_screen(ps, stops, window, length, grid, above)
             spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(
                 ps,
                 phase,
@@ -124,3 +125,96 @@ def enumerate_screen_cycle(
             if r < 1:
                 break
         out_long[outer] = longest
+
+
+@jit(parallel=True)
+def sticky_cycle(
+    ps, reels, level, game, scr, scatter_pay, excl, held_bits, out_w, out_spin, out_top, out_held
+):
+    """Every free-spin stop combination played with the cells of ``held_bits`` held wild.
+
+    Combination ``i`` (row-major over the reels' stops) gets its weight, its
+    credits (lines and scatters, before the free-spin multiplier), its largest
+    (free-spin, bonus) trigger counts in ``out_top[i]`` and the cells held
+    after it (bit ``reel x rows + row``) in ``out_held[i]``.
+    """
+    window, length = reels.window, reels.length
+    n_reels, rows = window.shape[1], window.shape[3]
+    inner = 1
+    for r in range(1, n_reels):
+        inner *= length[ps, r]
+    for outer in prange(length[ps, 0]):
+        stops = np.zeros(n_reels, dtype=np.int64)
+        above = np.zeros(n_reels, dtype=np.int64)
+        grid = np.zeros((n_reels, rows), dtype=np.int64)
+        mark = np.zeros((n_reels, rows), dtype=np.bool_)
+        sticky = np.zeros((n_reels, rows), dtype=np.bool_)
+        cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
+        queue = np.zeros(n_reels * rows, dtype=np.int64)
+        seen = np.zeros(n_reels * rows, dtype=np.int64)
+        fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+        awards = np.zeros(scr.aw_off + scr.cl_entry.max() + 2, dtype=np.int64)
+        s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)  # unused
+        stamp = 0
+        stops[0] = outer
+        i = outer * inner
+        while True:
+            w = np.int64(1)
+            for r in range(n_reels):
+                w *= scr.weight[ps, r, stops[r]]
+            for r in range(n_reels):
+                for row in range(rows):
+                    sticky[r, row] = (held_bits >> np.int64(r * rows + row)) & 1 == 1
+            load_screen(ps, stops, window, length, grid, above)
+            stick(grid, sticky, scr.sticky_sym)
+            spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(
+                ps,
+                1,
+                stops,
+                window,
+                length,
+                reels.total_weight,
+                reels.cumulative,
+                game.paylines,
+                game.entry_len,
+                level,
+                scr,
+                scatter_pay,
+                excl,
+                game.fs_counted,
+                game.bonus_counted,
+                grid,
+                mark,
+                above,
+                cnt,
+                queue,
+                seen,
+                fam,
+                stamp,
+                awards,
+                0,
+                s0,
+                s1,
+                s2,
+                s3,
+            )
+            held = np.int64(0)
+            for r in range(n_reels):
+                for row in range(rows):
+                    if sticky[r, row]:
+                        held |= np.int64(1) << np.int64(r * rows + row)
+            out_w[i] = w
+            out_spin[i] = spin
+            out_top[i, 0] = fs_top
+            out_top[i, 1] = bonus_top
+            out_held[i] = held
+            i += 1
+            r = n_reels - 1
+            while r >= 1:
+                stops[r] += 1
+                if stops[r] < length[ps, r]:
+                    break
+                stops[r] = 0
+                r -= 1
+            if r < 1:
+                break

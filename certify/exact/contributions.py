@@ -49,6 +49,7 @@ import numpy as np
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
+from certify.model.screens import is_screen_game
 
 
 @dataclass(frozen=True)
@@ -553,13 +554,12 @@ def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
 
 
 def per_entry_applies(tables: GameTables) -> bool:
-    """Whether the per-entry sums apply (not for screen games, hold and spin, Book of Ra)."""
-    m = tables.machine
+    """Whether the per-entry sums apply (not: screens, hold and spin, Book of Ra, full windows)."""
     return not (
-        m.cascade is not None
-        or m.evaluation == "cluster"
+        is_screen_game(tables.machine)  # cascades, clusters, sticky wilds
         or tables.hold_on
         or bool(tables.expand_symbols)
+        or bool(tables.full_window_mult.size)
     )
 
 

@@ -32,6 +32,7 @@ from certify.exact.decompose import (
     scatter_pays_of,
 )
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
+from certify.exact.fullwindow import MAX_FULL_WINDOWS, full_window_count_bound, with_full_windows
 from certify.exact.hold import hold_exact_by_start
 from certify.model.schema import Machine
 
@@ -71,6 +72,7 @@ class LevelExact:
     bonus_probability: float
     awards: list[AwardExact] = field(default_factory=list)
     win_cap_rtp: float = 0.0  # what the win cap takes off the return (<= 0), SPEC 3.1a
+    pool_hits: dict[str, float] = field(default_factory=dict)  # hold and spin: pool -> hits/spin
 
     @property
     def sigma(self) -> float:
@@ -172,6 +174,12 @@ def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | No
             f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
             "whose total distribution the exact calculator does not build"
         )
+    windows = full_window_count_bound(tables)
+    if windows > MAX_FULL_WINDOWS:
+        return (
+            f"full_window_pays: up to {windows:,} full windows to enumerate"
+            f" (at most {MAX_FULL_WINDOWS:,})"
+        )
     refusals = machine_limits(tables.machine).exact
     return "; ".join(str(p) for p in refusals) if refusals else None
 
@@ -231,8 +239,10 @@ def enumerate_cycle(
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
         if px.finishes_by_tail(reels.length.shape[0])[ps]:
-            return enumerate_by_combos(tables, reels, lt, ps, score)
-    return walk_cycle(tables, reels, lt, phase, score)
+            buckets = enumerate_by_combos(tables, reels, lt, ps, score)
+            return with_full_windows(tables, reels, lt, phase, score, buckets)
+    buckets = walk_cycle(tables, reels, lt, phase, score)
+    return with_full_windows(tables, reels, lt, phase, score, buckets)
 
 
 def spin_score(tables: GameTables, lt: LevelTables, phase: int) -> SpinScore:
@@ -366,7 +376,7 @@ def enumerate_by_combos(
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     base = enumerate_cycle(tables, lt, 0)
     bonus = bonus_by_bucket(tables, lt)
-    fs_moments = _free_spin_moments(tables, lt, bonus)
+    fs_moments, free = _free_spin_moments(tables, lt, bonus)
     nb = tables.bonus_jmax + 1
     total = base.total
     mean = var_sum = 0.0
@@ -411,7 +421,41 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         fs_probability=fs_p / total,
         bonus_probability=bonus_p / total,
         awards=_awards(tables, lt, base, fs_p / total, bonus_p / total),
+        pool_hits=hold_pool_hits(tables, base, free),
     )
+
+
+def hold_pool_hits(tables: GameTables, base: _Buckets, free: _Buckets | None) -> dict[str, float]:
+    """Expected hits per paid spin of each progressive pool hold and spin awards.
+
+    The hits of one feature by its start (the exact chain's
+    ``progressive_hits``), weighted by the base game's buckets, plus the
+    features the free spins trigger: the free-spin recursion run on the free
+    cycle's buckets with every win set to 0 and the hits as the "bonus".
+    """
+    hs = tables.machine.hold_and_spin
+    if hs is None:
+        return {}
+    cells = tables.machine.rows * tables.machine.reels
+    by_start = hold_exact_by_start(hs, cells, pool_ids(tables.machine))
+    names = sorted({name for h in by_start.values() for name, _ in h.progressive_hits})
+    nb = tables.bonus_jmax + 1
+    out = {}
+    for name in names:
+        hits = {
+            start: (float(dict(h.progressive_hits).get(name, 0)), 0.0)
+            for start, h in by_start.items()
+        }
+        feature: dict[int, tuple[float, float]] = {}
+        if free is not None:
+            silent = dataclasses.replace(free, wb=[0] * len(free.wb), wb2=np.zeros_like(free.wb2))
+            feature = _feature_by_count(tables, silent, hits)
+        total = 0.0
+        for b in range(base.w.shape[0]):
+            count, j = divmod(b, nb)
+            total += float(base.w[b]) * (hits.get(j, (0.0, 0.0))[0] + feature.get(count, (0.0,))[0])
+        out[name] = total / base.total
+    return out
 
 
 def bonus_by_bucket(tables: GameTables, lt: LevelTables) -> dict[int, tuple[float, float]]:
@@ -436,25 +480,30 @@ def bonus_by_bucket(tables: GameTables, lt: LevelTables) -> dict[int, tuple[floa
 
 def _free_spin_moments(
     tables: GameTables, lt: LevelTables, bonus: dict[int, tuple[float, float]]
-) -> dict[int, tuple[float, float]]:
-    """E[F], E[F^2] of the feature by base-game trigger count.
+) -> tuple[dict[int, tuple[float, float]], _Buckets | None]:
+    """E[F], E[F^2] of the feature by base-game trigger count, and a free cycle's buckets.
+
+    The buckets' weights (trigger counts, bonus parts) are those of every
+    free cycle, whatever the drawn symbol (see :func:`hold_pool_hits`).
 
     Book of Ra: per drawn symbol, the feature's moments from its own cycle
     (the symbol's reels-shown count scored like a scatter), mixed by the
     draw weights (the symbol stays for the whole feature, retriggers included).
     """
     if tables.fs_counted < 0:
-        return {}
+        return {}, None
     if not tables.expand_symbols:
-        return _feature_by_count(tables, enumerate_cycle(tables, lt, 1), bonus)
+        free = enumerate_cycle(tables, lt, 1)
+        return _feature_by_count(tables, free, bonus), free
     weights = tables.expand_weights / tables.expand_weights.sum()
     out: dict[int, tuple[float, float]] = {}
     for d, p in enumerate(weights):
-        part = _feature_by_count(tables, _expanded_free_cycle(tables, lt, d), bonus)
+        free = _expanded_free_cycle(tables, lt, d)
+        part = _feature_by_count(tables, free, bonus)
         for count, (ef, ef2) in part.items():
             old = out.get(count, (0.0, 0.0))
             out[count] = (old[0] + p * ef, old[1] + p * ef2)
-    return out
+    return out, free
 
 
 def _expanded_free_cycle(tables: GameTables, lt: LevelTables, d: int) -> _Buckets:
@@ -469,7 +518,7 @@ def _expanded_free_cycle(tables: GameTables, lt: LevelTables, d: int) -> _Bucket
         scatter_pay=np.concatenate([score.scatter_pay, row]),
         excl=np.concatenate([score.excl, [0]]).astype(np.int64),
     )
-    return walk_cycle(tables, aug, lt, 1, score)
+    return with_full_windows(tables, aug, lt, 1, score, walk_cycle(tables, aug, lt, 1, score))
 
 
 def _feature_by_count(

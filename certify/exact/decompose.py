@@ -108,12 +108,18 @@ def trigger_probability(reels: ReelSet, counted: int, minimum: int) -> float:
 def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     """Exact mean return per unit wagered, or None where it does not decompose.
 
-    Ways games and screen games (cascades, clusters) are not decomposed here,
+    Ways games, screen games (cascades, clusters) and full-window pays are not decomposed here,
     nor games with a win cap (the mean of
     a capped total is not a sum of per-reel means); None too when the capped
     free-spin recursion is too long (see :mod:`certify.engine.limits`).
     """
-    if tables.is_ways or lt.cap > 0 or tables.expand_symbols or is_screen_game(tables.machine):
+    if (
+        tables.is_ways
+        or lt.cap > 0
+        or tables.expand_symbols
+        or tables.full_window_mult.size
+        or is_screen_game(tables.machine)
+    ):
         return None
     try:
         return _mean_return(tables, lt)

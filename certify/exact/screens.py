@@ -31,14 +31,16 @@ from certify.exact.cycle import (
     LevelExact,
     _Buckets,
     _buckets,
+    _feature_by_count,
     _outputs,
     bonus_by_bucket,
     exact_infeasible,
     spin_score,
 )
-from certify.exact.features import feature_moments, spin_classes
+from certify.exact.sticky import sticky_feature_moments, sticky_infeasible
 from certify.model.reader import join
 from certify.model.schema import Machine
+from certify.model.screens import sticky_symbol
 
 MAX_SCREEN_CYCLE = 20_000_000
 """Stop combinations a screen game's exact calculator plays, every screen of each (default)."""
@@ -92,6 +94,9 @@ def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYC
         )
     if any(s.cycle >= 1 << 62 for s in reel_sets(tables)):
         return "the weighted cycle does not fit 62-bit integers"
+    sticky = sticky_infeasible(tables)
+    if sticky is not None:
+        return sticky
     return exact_infeasible(tables, max_cycle)  # the win cap with features, engine bounds
 
 
@@ -189,29 +194,9 @@ def _free_spin_moments(
     """E[F], E[F^2] of the feature by trigger count (as ``cycle._free_spin_moments``)."""
     if tables.fs_counted < 0:
         return {}
-    fsb = enumerate_screens(tables, lt, 1)
-    mult = tables.fs_spin_mult
-    nb = tables.bonus_jmax + 1
-    added, q, s1, s2 = [], [], [], []
-    for b in range(fsb.w.shape[0]):
-        if fsb.w[b] == 0:
-            continue
-        count, j = divmod(b, nb)
-        eb, eb2 = bonus.get(j, (0.0, 0.0))
-        mb, mb2 = fsb.wb[b] / fsb.total, fsb.wb2[b] / fsb.total
-        qq = float(fsb.w[b]) / fsb.total
-        added.append(tables.fs_spins[count] if tables.fs_retrigger else 0)
-        q.append(qq)
-        s1.append(mult * mb + qq * eb)
-        s2.append(mult * mult * mb2 + (2 * mult * mb * eb + qq * eb2))
-    classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
-    out = {}
-    for count in range(tables.fs_min, tables.fs_spins.shape[0]):
-        ef, ef2, _ = feature_moments(
-            classes, int(tables.fs_spins[count]), tables.fs_max, tables.fs_retrigger_once
-        )
-        out[count] = (ef, ef2)
-    return out
+    if sticky_symbol(tables.machine) is not None:
+        return sticky_feature_moments(tables, lt, bonus)
+    return _feature_by_count(tables, enumerate_screens(tables, lt, 1), bonus)
 
 
 def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:

@@ -147,6 +147,19 @@ def check_features(
                 "sticky wilds stay during free spins: the game has none",
                 "rule_not_applicable",
             )
+        if s.sticky and s.scatter:
+            rd.error(
+                join(where, "sticky"),
+                "a sticky wild cannot also be a scatter (it would count again every free spin)",
+                "unsupported",
+            )
+    sticky = [s.name for s in symbols.values() if s.sticky]
+    if len(sticky) > 1:
+        rd.error(
+            join(join("symbols", sticky[1]), "sticky"),
+            f"one sticky wild per game ({sticky[0]!r} is already sticky)",
+            "unsupported",
+        )
     if free is not None:
         paying = {e.combo[0] for e in pays if len(set(e.combo)) == 1}
         for name, _ in free.expanding_symbol:

@@ -320,7 +320,7 @@ def machine_schema() -> Schema:
                     "reserve_rate": _money("hidden fraction of coin-in funding the next reset"),
                     "link": _str("linked jackpots: the id of its models/links group"),
                 },
-                ("id", "kind", "contribution", "reset", "trigger"),
+                ("id", "kind", "contribution", "reset"),  # trigger: unless hold and spin awards it
             ),
             min_items=0,
         ),

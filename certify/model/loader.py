@@ -124,6 +124,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     hold = read_hold_and_spin(rd, data.get("hold_and_spin"), symbols, {j.id for j in jackpots})
     if hold is not None:
         check_hold_window(rd, hold, reels["rows"] * len(reels["strips"]), "hold_and_spin")
+    _hold_pools(rd, data.get("jackpots", []), jackpots, hold)
     check_features(rd, symbols, pays, free, hold, bonus)
     cascade = read_cascade(rd, data.get("cascade"))
     cells = reels["rows"] * len(reels["strips"])
@@ -664,8 +665,8 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         t = rd.table(
             spec,
             where,
-            ("id", "kind", "contribution", "reset", "trigger"),
-            ("cap", "overflow", "reserve_rate", "link"),
+            ("id", "kind", "contribution", "reset"),
+            ("trigger", "cap", "overflow", "reserve_rate", "link"),
         )
         rate = rd.money(t, "contribution", where) or Decimal(0)
         if rate >= 1:
@@ -676,7 +677,11 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         cap = rd.money(t, "cap", where, default=None)
         if cap is not None and cap < reset:
             rd.error(join(where, "cap"), f'cap "{cap}" is below the reset "{reset}"', "range")
-        combo, min_level, mystery = _jackpot_trigger(rd, t.get("trigger", {}), where, ctx, levels)
+        combo, min_level, mystery = (
+            _jackpot_trigger(rd, t["trigger"], where, ctx, levels)
+            if "trigger" in t
+            else (None, None, None)  # won in hold and spin: checked by _hold_pools
+        )
         _jackpot_identity(rd, t, where, [j.id for j in out])
         out.append(
             Jackpot(
@@ -701,6 +706,20 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
             "jackpots", f"contributions add up to {total}, at or above 100% of coin-in", "range"
         )
     return tuple(out)
+
+
+def _hold_pools(rd: Reader, raw: Any, jackpots: tuple, hold: Any) -> None:
+    """A pool without a ``trigger`` must be a prize of ``[hold_and_spin]`` (its only trigger)."""
+    named = set(hold.jackpot_names()) if hold is not None else set()
+    for i, jp in enumerate(jackpots):
+        spec = raw[i] if isinstance(raw, list) and i < len(raw) else {}
+        if isinstance(spec, dict) and "trigger" not in spec and jp.id not in named:
+            rd.error(
+                join(join("jackpots", i), "trigger"),
+                "missing: a pool needs a trigger (combo or mystery) unless"
+                " [hold_and_spin] awards it",
+                "missing_key",
+            )
 
 
 def read_mystery(rd: Reader, t: dict[str, Any], at: str) -> Decimal | None:

@@ -178,9 +178,22 @@ def cluster_pays_of(machine: Any) -> tuple:
     return tuple(getattr(machine, "cluster_pays", ()) or ())
 
 
+def sticky_symbol(machine: Any) -> str | None:
+    """The machine's sticky wild (SPEC 3.1a ``sticky``), or None."""
+    return next((s.name for s in machine.symbols if getattr(s, "sticky", False)), None)
+
+
 def is_screen_game(machine: Any) -> bool:
-    """Whether a machine plays through the screen kernels (a cascade, or cluster pays)."""
-    return cascade_of(machine) is not None or machine.evaluation == "cluster"
+    """Whether a machine plays through the screen kernels.
+
+    A cascade, cluster pays, or a sticky wild: its free spins keep a window
+    from spin to spin, so they are played on the screen kernels' cell grid.
+    """
+    return (
+        cascade_of(machine) is not None
+        or machine.evaluation == "cluster"
+        or sticky_symbol(machine) is not None
+    )
 
 
 def screen_problems(machine: Any, file: str = "") -> list[Problem]:
@@ -188,14 +201,18 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
 
     Window transforms (variable heights, expanding, sticky and free-spin
     wilds, the drawn expanding symbol, full-window pays) and hold and spin
-    are refused in screen games; so are, with a cascade,
+    are refused in cascade and cluster games; so are, with a cascade,
     ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
-    are not defined by a run from reel 1.
+    are not defined by a run from reel 1. A sticky-wild game (a screen game
+    of one screen per spin) refuses heights, full-window pays, hold and spin,
+    and the drawn expanding symbol.
     """
     where = file or machine.source or machine.id
     out: list[Problem] = []
     if not is_screen_game(machine):
         return out
+    if cascade_of(machine) is None and machine.evaluation != "cluster":
+        return _sticky_problems(machine, where)
     window_rules = [
         ("reels.heights", machine.heights is not None),
         ("full_window_pays", bool(machine.full_window_pays)),
@@ -234,3 +251,19 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
                     )
                 )
     return out
+
+
+def _sticky_problems(machine: Any, where: str) -> list[Problem]:
+    """What a game with a sticky wild (and no cascade or clusters) may not combine it with."""
+    fs = machine.free_spins
+    used = [
+        ("reels.heights", machine.heights is not None),
+        ("full_window_pays", bool(machine.full_window_pays)),
+        ("hold_and_spin", machine.hold_and_spin is not None),
+        ("free_spins.expanding_symbol", bool(fs and fs.expanding_symbol)),
+    ]
+    return [
+        Problem(where, key, "not supported with a sticky wild", "unsupported")
+        for key, on in used
+        if on
+    ]

@@ -350,3 +350,21 @@ def test_signed_certificate_without_a_key_names_its_signer(tmp_path, capsys):
     pub = tmp_path / "k" / "slotcert-signing.pub"
     assert main(["verify", str(cert), "--public-key", str(pub)]) == 1
     assert "signature block was altered" in capsys.readouterr().out
+
+
+def test_convergence_points_inside_a_chunk_are_the_runs_own_prefixes():
+    """The kernel records a chunk's win after each 1/16 of its spins. A run of just those
+    first m spins is chunk 0 of the same stream, so its total win must equal the point:
+    a second, independent way to the same figure."""
+    from certify.batch import _simulate_level
+
+    tables = compile_machine(load_machine(SMALL))
+    spins = 1 << 16
+    _, _, conv, _ = _simulate_level(tables, 0, spins, 9, 0.99, None)
+    assert len(conv) == 16
+    tb = tables.levels[0].total_bet
+    for m, rtp, low, high in conv[:-1]:
+        prefix = simulate(tables, 0, m, 9, stream=0)
+        assert prefix.total_win == round(rtp * m * tb)
+        assert low < rtp < high
+    assert [p[0] for p in conv] == [spins * (k + 1) // 16 for k in range(16)]

@@ -1,0 +1,111 @@
+"""Full-window pays (SPEC 3.1a ``[[full_window_pays]]``) as per-column bit masks.
+
+A window is full of a symbol when *every* cell shows it or a wild that
+substitutes for it, so the test is a conjunction over the reels: each column
+(as the lines evaluate it, after expanding wilds and wilds in free spins) gets
+a bit mask of the *targets* it passes, and a spin's window is full of a target
+when the bit survives the AND of its columns' masks.
+
+Targets: one per ``symbol`` entry (the symbol, or a wild substituting for it),
+one per group entry (a member, members may mix, or a wild substituting for a
+member), and for ``ANY`` one per non-wild symbol plus "every cell a wild".
+Cells a shorter reel does not show (variable heights) are not part of the
+window: they pass every target. The multiplier of a window is the largest
+among the targets it is full of (``full_window_multiplier`` in the kernels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certify.errors import ModelError, Problem
+from certify.model.schema import ANY, Machine, Symbol
+
+MAX_TARGETS = 64  # one bit each in a uint64 mask
+
+
+Target = tuple[str, frozenset[str] | None, int, bool]
+
+
+def full_window_targets(machine: Machine) -> list[Target]:
+    """(label, symbols a cell may show, multiplier, any wild counts) of every target.
+
+    ``None`` as the symbols is the "every cell a wild" target of ``ANY``. A
+    wild cell passes a target whose symbols it substitutes for, or any target
+    of ``ANY`` (see :func:`cell_passes`).
+    """
+    groups = dict(machine.groups)
+    out: list[Target] = []
+    for entry in machine.full_window_pays:
+        if entry.symbol == ANY:
+            for s in machine.symbols:
+                if s.kind != "wild":
+                    out.append((f"ANY:{s.name}", frozenset({s.name}), entry.multiplier, True))
+            out.append(("ANY:wild", None, entry.multiplier, True))
+        elif entry.symbol in groups:
+            out.append((entry.symbol, frozenset(groups[entry.symbol]), entry.multiplier, False))
+        else:
+            out.append((entry.symbol, frozenset({entry.symbol}), entry.multiplier, False))
+    return out
+
+
+def cell_passes(sym: Symbol, target: frozenset[str] | None, any_wild: bool = False) -> bool:
+    """Whether one cell showing ``sym`` (as evaluated) keeps a window full of ``target``."""
+    if sym.kind == "blank" and sym.plays == sym.name:  # a cell the reel does not show
+        return True
+    if target is None or (any_wild and sym.kind == "wild"):
+        return sym.kind == "wild"
+    landed = sym.plays or sym.name
+    if landed in target:
+        return True
+    return sym.kind == "wild" and any(name in target for name in sym.substitutes)
+
+
+def column_masks(window: np.ndarray, symbols: tuple[Symbol, ...], targets: list) -> np.ndarray:
+    """(reels, stops) uint64: bit ``t`` set when the column at that stop passes target ``t``."""
+    per_symbol = np.zeros(len(symbols), dtype=np.uint64)
+    for i, sym in enumerate(symbols):
+        bits = 0
+        for t, (_, target, _, any_wild) in enumerate(targets):
+            if cell_passes(sym, target, any_wild):
+                bits |= 1 << t
+        per_symbol[i] = np.uint64(bits)
+    masks = np.full(window.shape[:2], np.uint64((1 << len(targets)) - 1), dtype=np.uint64)
+    for row in range(window.shape[2]):
+        masks &= per_symbol[window[:, :, row]]
+    return masks
+
+
+def full_window_arrays(
+    machine: Machine, play_symbols: tuple[Symbol, ...], windows: list[np.ndarray]
+) -> dict:
+    """The ``GameTables`` fields of a game's full-window pays (empty dict: none).
+
+    ``windows`` are the evaluated windows of the reel sets, in ``reel_sets``
+    order; ``play_symbols`` the symbols as the engine plays them (ids index it).
+    """
+    targets = full_window_targets(machine)
+    if not targets:
+        return {}
+    if len(targets) > MAX_TARGETS:
+        raise ModelError(
+            [
+                Problem(
+                    machine.source or machine.id,
+                    "full_window_pays",
+                    f"{len(targets)} full-window targets (ANY counts one per symbol);"
+                    f" at most {MAX_TARGETS}",
+                    "engine_limit",
+                )
+            ]
+        )
+    per_set = [column_masks(w, play_symbols, targets) for w in windows]
+    reels = max(m.shape[0] for m in per_set)
+    stops = max(m.shape[1] for m in per_set)
+    mask = np.zeros((len(per_set), reels, stops), dtype=np.uint64)
+    for i, m in enumerate(per_set):
+        mask[i, : m.shape[0], : m.shape[1]] = m
+    return {
+        "full_window_mask": mask,
+        "full_window_mult": np.array([t[2] for t in targets], dtype=np.int64),
+    }

@@ -1,0 +1,134 @@
+"""Exact full-window pays: the cycle's sums corrected on the windows full of one symbol.
+
+A window full of a target (:mod:`certify.engine.fullwindow`) multiplies its
+line or ways wins. Such windows are a product set — every reel shows a column
+passing the target — so they are few: they are enumerated here, each scored
+twice (as the cycle kernels scored it, and with its lines multiplied), and
+the difference is added to the cycle's bucket sums. The cycle itself, its
+prefix tables and fast paths stay as they are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from certify.engine import _kernels as ek
+from certify.engine.kernel_inputs import (
+    game_inputs,
+    level_inputs,
+    prefix_inputs,
+    prefix_tables,
+    reel_inputs,
+    reel_sets,
+)
+from certify.engine.simulate import ways_flag
+from certify.exact._kernels import _bucket
+
+if TYPE_CHECKING:
+    from certify.engine.kernel_inputs import SpinScore
+    from certify.engine.tables import GameTables, LevelTables, ReelSet
+
+MAX_FULL_WINDOWS = 20_000_000  # full-window stop combinations enumerated at most
+
+
+def full_window_stops(tables: GameTables, phase: int) -> tuple[np.ndarray, np.ndarray]:
+    """(stop rows (n, reels), surviving target masks (n,)) of every full window of a phase."""
+    ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
+    reels = reel_sets(tables)[ps]
+    mask = tables.full_window_mask[ps]
+    rows = np.zeros((1, 0), dtype=np.int64)
+    alive = np.full(1, ~np.uint64(0), dtype=np.uint64)
+    for r in range(reels.length.shape[0]):
+        stops = np.nonzero(
+            (mask[r, : reels.length[r]] != 0) & (reels.weight[r, : reels.length[r]] > 0)
+        )[0]
+        both = alive[:, None] & mask[r, stops][None, :]
+        keep = np.nonzero(both != 0)
+        rows = np.concatenate([rows[keep[0]], stops[keep[1]][:, None]], axis=1)
+        alive = both[keep]
+    return rows, alive
+
+
+def full_window_count_bound(tables: GameTables) -> int:
+    """An upper bound of the full windows :func:`full_window_stops` enumerates (both phases)."""
+    if not tables.full_window_mult.size:
+        return 0
+    total = 0
+    for ps, reels in enumerate(reel_sets(tables)):
+        n = 1
+        for r in range(reels.length.shape[0]):
+            n *= int(np.count_nonzero(tables.full_window_mask[ps, r, : reels.length[r]]))
+        total += n
+    return total
+
+
+def _multipliers(alive: np.ndarray, mult: np.ndarray) -> np.ndarray:
+    """The largest multiplier among the targets each window is full of."""
+    bits = ((alive[:, None] >> np.arange(mult.shape[0], dtype=np.uint64)[None, :]) & 1) != 0
+    return np.where(bits, mult[None, :], 1).max(axis=1)
+
+
+def with_full_windows(
+    tables: GameTables,
+    reels: ReelSet,
+    lt: LevelTables,
+    phase: int,
+    score: SpinScore,
+    buckets: Any,
+) -> Any:
+    """``buckets`` (``cycle._Buckets``) of a phase's cycle with the full windows' lines multiplied.
+
+    ``reels`` is the reel set the cycle walked (its ``counted`` rows may hold
+    extra rows, as the Book-of-Ra free cycle's), ``score`` how it scored them.
+    """
+    if not tables.full_window_mult.size:
+        return buckets
+    stops, alive = full_window_stops(tables, phase)
+    if stops.shape[0] == 0:
+        return buckets
+    lines = _line_credits(tables, lt, phase, stops)
+    m = _multipliers(alive, tables.full_window_mult)
+    n_reels = stops.shape[1]
+    idx = np.arange(n_reels)
+    weight = np.prod(reels.weight[idx[None, :], stops], axis=1, dtype=object)
+    counts = reels.counted[:, idx[None, :], stops].sum(axis=2).T  # (n, counted)
+    game = game_inputs(tables)
+    wb = list(buckets.wb)
+    wb2 = buckets.wb2.copy()
+    hit = buckets.hit.copy()
+    for i in range(stops.shape[0]):
+        cnt = np.ascontiguousarray(counts[i], dtype=np.int64)
+        scatter = int(ek.scatter_win(cnt, score.scatter_pay, score.excl))
+        old = _capped(int(lines[i]) + scatter, score.cap)
+        new = _capped(int(lines[i]) * int(m[i]) + scatter, score.cap)
+        b = _bucket(cnt, game.fs_counted, game.bonus_counted, game.bonus_min, score.bonus_jmax)
+        w = int(weight[i])
+        wb[b] += w * (new - old)
+        wb2[b] += float(w) * (float(new) ** 2 - float(old) ** 2)
+        hit[b] += w * (int(new > 0) - int(old > 0))
+    return dataclasses.replace(buckets, wb=wb, wb2=wb2, hit=hit)
+
+
+def _capped(win: int, cap: int) -> int:
+    return cap if 0 < cap < win else win
+
+
+def _line_credits(tables: GameTables, lt: LevelTables, phase: int, stops: np.ndarray) -> np.ndarray:
+    """Line or ways credits of each stop row, by the simulation kernel's own evaluation."""
+    out = np.zeros(stops.shape[0], dtype=np.int64)
+    packed = np.zeros(stops.shape[0], dtype=np.uint64)
+    ek.evaluate_stops(
+        np.ascontiguousarray(stops, dtype=np.int64),
+        phase,
+        reel_inputs(tables),
+        prefix_inputs(prefix_tables(tables, lt.level_index)),
+        level_inputs(lt, tables),
+        game_inputs(tables),
+        out,
+        packed,
+        ways_flag(tables),
+    )
+    return out
