@@ -7,9 +7,8 @@ return, hit frequency, variance, and the free spins' part of the return, each to
 1e-12 (the variance to 1e-12 x (1 + E[X^2]), the rounding of E[X^2] - E[X]^2 in
 floating point: a game of variance 0 comes out as 2e-12).
 
-``[[full_window_pays]]`` and ``sticky`` wilds are refused by today's engine
-(a located ModelError): their tests are marked xfail(raises=ModelError) and
-bite once the engine plays them.
+``[[full_window_pays]]`` and ``sticky`` wilds were written here before the engine
+played them (then marked xfail); they pass since the engine does.
 """
 
 from __future__ import annotations
@@ -31,10 +30,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twins import features as twin
 
-from certify.errors import ModelError
 from certify.exact import compute_exact
 
-PENDING = pytest.mark.xfail(raises=ModelError, strict=False, reason="engine support pending")
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -86,14 +83,12 @@ def test_variable_heights(machine):
     assert_twin_equals_exact(machine)
 
 
-@PENDING
 @SETTINGS
 @given(full_window_games())
 def test_full_window_pays(machine):
     assert_twin_equals_exact(machine)
 
 
-@PENDING
 @SETTINGS
 @given(sticky_games())
 def test_sticky_wilds(machine):
@@ -108,9 +103,9 @@ def test_features_together(machine):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(sticky_games(), full_window_games()))
-def test_twin_pending_features_only_add(machine):
-    """Until the engine plays them, the twin's sticky and full-window play is checked by a
-    property that holds in these games: a wild on a cell never lowers a line (it matches
+def test_twin_sticky_and_full_window_only_add(machine):
+    """The twin's sticky and full-window play, checked by a property of its own that holds
+    in these games: a wild on a cell never lowers a line (it matches
     every regular token of their pay tables, x1 or x2), and a full-window multiplier is
     >= 1; so the return with the feature is at least the return without it."""
     plain = dataclasses.replace(

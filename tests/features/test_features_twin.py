@@ -3,7 +3,7 @@
 Each figure is worked out in the docstring (the first five are the hand counts
 of tests/features/test_window_features.py, there checked against the engine);
 the twin must give it exactly, as a Fraction. Full-window pays and sticky wilds
-are also checked against the exact calculator, xfail until the engine plays them.
+are also checked against the exact calculator.
 """
 
 from __future__ import annotations
@@ -17,10 +17,8 @@ from hypothesis import strategies as st
 from twins import features as twin
 from twins import lines
 
-from certify.errors import ModelError
 from certify.exact import compute_exact
 
-PENDING = pytest.mark.xfail(raises=ModelError, strict=False, reason="engine support pending")
 ONE_LINE = {"bet": "lines = 1", "reels": "paylines = [[0, 0, 0]]"}
 
 
@@ -133,7 +131,6 @@ def test_full_window_pays_by_hand():
     assert rtp(full_window_game()) == Fraction(43, 9)
 
 
-@PENDING
 def test_full_window_pays_exact():
     """The exact calculator on full_window_game: 43/9 (hand count above)."""
     exact = compute_exact(full_window_game())
@@ -169,7 +166,6 @@ def test_sticky_wilds_by_hand():
     assert rtp(sticky_game(False)) == Fraction(396, 729)
 
 
-@PENDING
 def test_sticky_wilds_exact():
     """The exact calculator on sticky_game: 409/729 (hand count above)."""
     exact = compute_exact(sticky_game(True))
