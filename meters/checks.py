@@ -12,11 +12,10 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from certify.errors import InputError
 from meters import _kernels
 from meters import floor as floor_file
 from meters.codes import Code
-from meters.config import Config
+from meters.config import Config, period_ns
 
 IDENTITIES = (
     (Code.IDENTITY_GAMES, "games_played", ("games_won", "games_lost")),
@@ -28,16 +27,6 @@ IDENTITIES = (
 def period_key(end_ns: np.ndarray, freq: str) -> np.ndarray:
     """Start (ns, UTC) of the period each interval end falls in."""
     return (end_ns // period_ns(freq)) * period_ns(freq)
-
-
-def period_ns(freq: str) -> int:
-    """Length of a fixed period (``"D"``, ``"12h"``, ``"7D"``) in nanoseconds."""
-    try:
-        return int(pd.tseries.frequencies.to_offset(freq).nanos)
-    except ValueError:
-        raise InputError(
-            f"period={freq!r} is not a fixed pandas frequency such as 'D', '12h' or '7D'"
-        ) from None
 
 
 def add_prizes(iv, reported: np.ndarray, meters: list[str]) -> np.ndarray:

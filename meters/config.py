@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from certify.errors import InputError
 from meters.registry import BY_NAME, REQUIRED_DEFAULT
 
@@ -64,8 +66,6 @@ class Config:
             raise InputError(f"digits={self.digits!r} must be in [4, 15]")
         if not 0.5 <= self.confidence < 1:
             raise InputError(f"confidence={self.confidence!r} must be in [0.5, 1)")
-        from meters.checks import period_ns
-
         period_ns(self.period)
         unknown = [m for m in self.required if m not in BY_NAME]
         if unknown:
@@ -94,3 +94,13 @@ def from_jurisdiction(path: str | Path, **overrides: object) -> Config:
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Config(**values)  # type: ignore[arg-type]
+
+
+def period_ns(freq: str) -> int:
+    """Length of a fixed period (``"D"``, ``"12h"``, ``"7D"``) in nanoseconds."""
+    try:
+        return int(pd.tseries.frequencies.to_offset(freq).nanos)
+    except ValueError:
+        raise InputError(
+            f"period={freq!r} is not a fixed pandas frequency such as 'D', '12h' or '7D'"
+        ) from None

@@ -9,14 +9,23 @@ names a machine model file (resolved against the floor file's folder, then the
 working directory); its return and sigma per unit bet then come from
 ``certify.exact.theory``. For machines certified elsewhere ``model`` is empty
 and ``theoretical_rtp``/``sigma`` come from the PAR sheet. ``jackpot_pools``
-lists ``pool_id=rate`` entries separated by ``;`` (``pool_id`` alone takes the
-rate of the model's jackpot with that id).
+lists ``pool_id=rate`` entries separated by ``;`` or ``|`` (``pool_id`` alone
+takes the rate of the model's jackpot with that id).
+
+One reader, :func:`read_floor`, turns the file into typed :class:`FloorRow`
+records with every check of the file (located errors); the reconciler's frame
+(:func:`load_floor`) and the jackpot ledger (:func:`meters.ledger.load_book`)
+are both built from it.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -24,6 +33,9 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from certify.errors import EngineError, InputError
+
+if TYPE_CHECKING:
+    from certify.model.schema import Jackpot, Machine
 
 FLOOR_COLUMNS = (
     "machine_id",
@@ -35,19 +47,272 @@ FLOOR_COLUMNS = (
     "sigma",
 )
 COUNT_COLUMNS = ("machine_id", "period_start", "period_end", "amount")
+MIN_DIGITS, MAX_DIGITS = 4, 15
+MAX_PROBLEMS = 5  # problems named in one error message
+
+T = TypeVar("T")
 
 
-def exact_theory():
-    """``certify.exact.theory`` if the exact calculator is installed, else None."""
+@dataclass(frozen=True)
+class PoolEntry:
+    """One ``jackpot_pools`` entry of a floor row: a pool id and its rate as written.
+
+    ``rate`` is None when the entry names the pool alone: the rate then comes
+    from the model's jackpot of that id (:meth:`FloorRow.pool_rate`).
+    """
+
+    id: str
+    rate: Decimal | None
+
+
+@dataclass(frozen=True)
+class FloorRow:
+    """One validated row of a floor file.
+
+    Attributes
+    ----------
+    line : int
+        Line of the row in the file (the header is line 1).
+    machine_id : str
+        The machine.
+    model_ref : str
+        The ``model`` cell as written ("" for a machine certified elsewhere).
+    model : Machine or None
+        The loaded model file, None when ``model_ref`` is empty.
+    bet_level : int or None
+        The bet level (a level of ``model`` when there is one).
+    denomination : Decimal
+        Money per credit, positive.
+    theoretical_rtp, sigma : Decimal or None
+        The PAR sheet's figures as written.
+    pools : tuple of PoolEntry
+        The ``jackpot_pools`` entries in file order.
+    digits : int
+        Meter width of the machine (the file's, else the default).
+    currency : str
+        ISO 4217 code of the money (the ``currency`` column, else the
+        model's; "" when neither gives one).
+
+    """
+
+    line: int
+    machine_id: str
+    model_ref: str
+    model: Machine | None
+    bet_level: int | None
+    denomination: Decimal
+    theoretical_rtp: Decimal | None
+    sigma: Decimal | None
+    pools: tuple[PoolEntry, ...]
+    digits: int
+    currency: str = ""
+
+    def jackpot(self, pool_id: str) -> Jackpot | None:
+        """The model's jackpot with id ``pool_id`` (None without model or jackpot)."""
+        if self.model is None:
+            return None
+        return next((j for j in self.model.jackpots if j.id == pool_id), None)
+
+    def pool_rate(self, entry: PoolEntry, reserve: bool = False) -> Decimal:
+        """Rate of one pool entry: as written, else the model jackpot's contribution.
+
+        ``reserve`` adds the jackpot's hidden ``reserve_rate`` to a rate taken
+        from the model (the jackpot ledger's share of ``progressive_contrib``).
+        """
+        if entry.rate is not None:
+            return entry.rate
+        jp = self.jackpot(entry.id)
+        if jp is None:  # read_floor refuses such rows
+            raise ValueError(f"jackpot pool {entry.id!r} has no rate")
+        return jp.contribution + (jp.reserve_rate if reserve else Decimal(0))
+
+
+def read_floor(
+    path: str | Path,
+    digits: int = 10,
+    required: Sequence[str] = ("machine_id", "denomination"),
+    convert: Callable[[FloorRow], T] | None = None,
+) -> list[T]:
+    """Read and validate a floor file into typed rows: the one reader of floor files.
+
+    Parameters
+    ----------
+    path : str or Path
+        The floor CSV.
+    digits : int
+        Meter width for machines whose row has no ``digits`` value.
+    required : sequence of str
+        Columns the caller needs in the header.
+    convert : callable, optional
+        Applied to each :class:`FloorRow`; a ``ValueError`` it raises is a
+        problem of that row, reported with the reader's own.
+
+    Returns
+    -------
+    list
+        The rows (or what ``convert`` made of them), in file order.
+
+    Raises
+    ------
+    InputError
+        Naming the file, the line and the value for every unusable row (the
+        first five), or a missing column or unreadable file.
+
+    """
+    file = str(path)
+    raw = read_floor_text(file, required)
+    folder = Path(file).parent
+    rows: list = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    cache: dict[str, Machine] = {}
+    for i, rec in enumerate(raw.to_dict("records")):
+        try:
+            row = _floor_row(rec, i + 2, folder, digits, cache)
+            if row.machine_id in seen:
+                raise ValueError(f"machine_id {row.machine_id!r} appears more than once")
+            seen.add(row.machine_id)
+            rows.append(convert(row) if convert else row)
+        except ValueError as exc:  # ModelError is a ValueError
+            problems.append(f"{file}: line {i + 2}: {' '.join(str(exc).split())}")
+    if problems:
+        raise InputError(_problems(problems))
+    return rows
+
+
+def _problems(problems: list[str]) -> str:
+    more = len(problems) - MAX_PROBLEMS
+    return "; ".join(problems[:MAX_PROBLEMS]) + (f" (+{more} more)" if more > 0 else "")
+
+
+def read_floor_text(file: str, required: Sequence[str]) -> pd.DataFrame:
+    """The floor file's cells as text (header stripped); a located error if unreadable."""
     try:
-        from certify.exact import theory
-    except ImportError:
+        raw = pd.read_csv(file, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise InputError(f"{file}: not a readable CSV floor file: {exc}") from None
+    raw.columns = [str(c).strip() for c in raw.columns]
+    missing = [c for c in required if c not in raw.columns]
+    if missing:
+        raise InputError(
+            f"{file}: missing column(s) {', '.join(missing)}; expected {', '.join(FLOOR_COLUMNS)}"
+        )
+    return raw
+
+
+def _floor_row(
+    rec: dict[str, str], line: int, folder: Path, digits: int, cache: dict[str, Machine]
+) -> FloorRow:
+    """Validate one floor row; raise ValueError naming the bad value."""
+    mid = _text(rec, "machine_id")
+    if not mid:
+        raise ValueError("machine_id is empty")
+    denom = _decimal(rec, "denomination")
+    if denom is None or denom <= 0:
+        raise ValueError(f"denomination={rec.get('denomination')!r} must be a positive decimal")
+    level = _integer(rec, "bet_level")
+    width = _integer(rec, "digits") or digits
+    if not MIN_DIGITS <= width <= MAX_DIGITS:
+        raise ValueError(f"digits={width!r} must be in [{MIN_DIGITS}, {MAX_DIGITS}]")
+    rtp, sigma = _decimal(rec, "theoretical_rtp"), _decimal(rec, "sigma")
+    ref = _text(rec, "model")
+    model = _model(ref, folder, cache)
+    if model is not None and (level is None or level not in model.bet_levels):
+        raise ValueError(
+            f"bet_level={level!r} is not one of {list(model.bet_levels)} of model {ref!r}"
+        )
+    currency = _currency(_text(rec, "currency")) or (model.currency if model else "")
+    pools = _pools(rec.get("jackpot_pools", ""))
+    row = FloorRow(line, mid, ref, model, level, denom, rtp, sigma, pools, width, currency)
+    _check_pools(row, rec.get("jackpot_pools", ""))
+    return row
+
+
+def _check_pools(row: FloorRow, text: str) -> None:
+    """Every entry has a rate in [0, 1): written, or the model's jackpot of that id."""
+    for entry in row.pools:
+        if entry.rate is None and row.jackpot(entry.id) is None:
+            if row.model is not None:
+                raise ValueError(
+                    f"jackpot pool {entry.id!r} is not a jackpot of model {row.model_ref!r} "
+                    "(write pool_id=rate)"
+                )
+            raise ValueError(
+                f"jackpot_pools={text!r}: each rate must be in [0, 1) (write pool_id=rate)"
+            )
+        if not 0 <= row.pool_rate(entry) < 1:
+            raise ValueError(
+                f"jackpot_pools={text!r}: each rate must be in [0, 1) (write pool_id=rate)"
+            )
+
+
+def _currency(text: str) -> str:
+    if text and not re.fullmatch(_CURRENCY, text):
+        raise ValueError(f"currency={text!r} must be an ISO 4217 code such as EUR")
+    return text
+
+
+def _model(ref: str, folder: Path, cache: dict[str, Machine]) -> Machine | None:
+    """The model file a row names (floor folder first, then the working directory)."""
+    if not ref:
         return None
-    return theory
+    if ref not in cache:
+        from certify.model import load_machine  # 0.2 s: only for floors that name models
+
+        path = next((p for p in (folder / ref, Path(ref)) if p.is_file()), None)
+        if path is None:
+            raise ValueError(f"model={ref!r}: no such model file")
+        cache[ref] = load_machine(path)
+    return cache[ref]
+
+
+def _text(rec: dict[str, str], key: str) -> str:
+    return str(rec.get(key, "") or "").strip()
+
+
+def _decimal(rec: dict[str, str], key: str) -> Decimal | None:
+    text = _text(rec, key)
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"{key}={text!r} is not a decimal number") from None
+    if not value.is_finite():
+        raise ValueError(f"{key}={text!r} is not a finite number")
+    return value
+
+
+def _integer(rec: dict[str, str], key: str) -> int | None:
+    value = _decimal(rec, key)
+    if value is None:
+        return None
+    if value != value.to_integral_value():
+        raise ValueError(f"{key}={rec[key]!r} must be a whole number")
+    return int(value)
+
+
+def _pools(text: str) -> tuple[PoolEntry, ...]:
+    """``pool_id=rate`` entries separated by ``;`` or ``|`` (a later duplicate wins)."""
+    pools: dict[str, Decimal | None] = {}
+    for entry in (e.strip() for e in text.replace("|", ";").split(";")):
+        if not entry:
+            continue
+        name, _, rate = entry.partition("=")
+        try:
+            pools[name.strip()] = Decimal(rate.strip()) if rate.strip() else None
+        except InvalidOperation:
+            raise ValueError(f"jackpot_pools entry {entry!r}: rate is not a decimal") from None
+        value = pools[name.strip()]
+        if value is not None and not value.is_finite():
+            raise ValueError(f"jackpot_pools entry {entry!r}: rate is not a finite number")
+    return tuple(PoolEntry(k, v) for k, v in pools.items())
 
 
 def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
-    """Read and validate a floor file.
+    """Read and validate a floor file into the reconciler's frame.
 
     Parameters
     ----------
@@ -70,36 +335,39 @@ def load_floor(path: str | Path, digits: int = 10) -> pd.DataFrame:
 
     """
     file = str(path)
-    try:
-        raw = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
-    except FileNotFoundError:
-        raise InputError(f"{file}: no such file") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise InputError(f"{file}: not a readable CSV floor file: {exc}") from None
-    raw.columns = [c.strip() for c in raw.columns]
-    missing = [c for c in ("machine_id", "denomination") if c not in raw.columns]
-    if missing:
-        raise InputError(
-            f"{file}: missing column(s) {', '.join(missing)}; expected {', '.join(FLOOR_COLUMNS)}"
-        )
+    raw = read_floor_text(file, ("machine_id", "denomination"))
     floor = _plain_floor(raw, digits)
     if floor is None:  # rows naming a model, or a problem: row by row, every problem named
-        rows, problems = [], []
-        for i, rec in enumerate(raw.to_dict("records")):
-            try:
-                rows.append(_floor_row(rec, Path(file).parent, digits))
-            except ValueError as exc:
-                problems.append(f"{file}: line {i + 2}: {exc}")
-        if problems:
-            raise InputError(
-                "; ".join(problems[:5])
-                + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
-            )
+        rows = read_floor(file, digits, convert=_frame_row)
         floor = pd.DataFrame(rows, columns=list(FLOOR_FRAME))
     dup = floor["machine_id"][floor["machine_id"].duplicated()]
     if len(dup):
         raise InputError(f"{file}: machine_id {dup.iloc[0]!r} appears more than once")
+    money = sorted(set(floor["currency"]) - {""})
+    if len(money) > 1:
+        raise InputError(f"{file}: one floor, one currency: the rows give {', '.join(money)}")
     return floor.set_index("machine_id")
+
+
+def floor_currency(floor: pd.DataFrame, given: str | None = None) -> str:
+    """The currency of a floor frame: its rows' (one at most), else ``given``, else "".
+
+    Raises
+    ------
+    InputError
+        When ``given`` differs from the floor's own currency or is not an ISO 4217 code.
+
+    """
+    own = sorted(set(floor["currency"]) - {""}) if "currency" in floor else []
+    if given:
+        try:
+            _currency(given)
+        except ValueError as exc:
+            raise InputError(f"--{exc}") from None
+        if own and own != [given]:
+            raise InputError(f"--currency={given} but the floor file gives {own[0]}")
+        return given
+    return own[0] if own else ""
 
 
 def floor_rows(floor: pd.DataFrame, machines: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
@@ -125,16 +393,18 @@ FLOOR_FRAME = (
     "rate",
     "pools",
     "digits",
+    "currency",
 )
 _DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _WHOLE = r"[+-]?\d+"
+_CURRENCY = r"[A-Z]{3}"
 
 
 def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
     """The floor frame, column by column, when no row names a model and every row is plain.
 
-    None otherwise (then :func:`_floor_row` takes every row and names each
-    problem). A plain row gives what :func:`_floor_row` gives: plain decimal
+    None otherwise (then :func:`read_floor` takes every row and names each
+    problem). A plain row gives what :func:`_frame_row` gives: plain decimal
     text converts to the same float through ``float`` as through ``Decimal``,
     and as rounding is monotone a float inside a bound means the decimal is.
     Jackpot pools are parsed once per distinct text.
@@ -151,6 +421,9 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
 
     mid, model, pools = text("machine_id"), text("model"), text("jackpot_pools")
     if mid.isna().any() or pools.isna().any() or (mid == "").any() or (model != "").any():
+        return None
+    currency = text("currency")
+    if currency.isna().any() or not (currency.str.fullmatch(_CURRENCY) | (currency == "")).all():
         return None
     num = {}
     for name, form in (
@@ -172,7 +445,7 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
     if not (
         np.all(np.abs(level) < 2**53)
         and np.all(num["denomination"] > 0)
-        and np.all((width >= 4) & (width <= 15))
+        and np.all((width >= MIN_DIGITS) & (width <= MAX_DIGITS))
         and np.all((rtp > 0) & (rtp < 2))
         and np.all(sigma > 0)
     ):
@@ -183,10 +456,10 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
             parsed = _pools(value)
         except ValueError:
             return None
-        if not all(r is not None and 0 <= r < 1 for r in parsed.values()):
+        if not all(e.rate is not None and 0 <= e.rate < 1 for e in parsed):
             return None
-        rate[at] = float(sum((r for r in parsed.values() if r is not None), Decimal(0)))
-        names[at] = ";".join(parsed)
+        rate[at] = float(sum((e.rate for e in parsed if e.rate is not None), Decimal(0)))
+        names[at] = ";".join(e.id for e in parsed)
     return pd.DataFrame(
         {
             "machine_id": mid.to_numpy(dtype=object),
@@ -198,127 +471,80 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
             "rate": rate,
             "pools": names,
             "digits": width.astype(np.int64),
+            "currency": currency.to_numpy(dtype=object),
         },
         columns=list(FLOOR_FRAME),
     )
 
 
-def _floor_row(rec: dict[str, str], folder: Path, digits: int) -> dict:
-    """Validate one floor row; raise ValueError naming the bad value."""
-    mid = rec.get("machine_id", "").strip()
-    if not mid:
-        raise ValueError("machine_id is empty")
-    denom = _decimal(rec, "denomination")
-    if denom is None or denom <= 0:
-        raise ValueError(f"denomination={rec.get('denomination')!r} must be a positive decimal")
-    level = _integer(rec, "bet_level")
-    width = _integer(rec, "digits") or digits
-    if not 4 <= width <= 15:
-        raise ValueError(f"digits={width!r} must be in [4, 15]")
-    rtp, sigma = _decimal(rec, "theoretical_rtp"), _decimal(rec, "sigma")
-    model = rec.get("model", "").strip()
-    pools = _pools(rec.get("jackpot_pools", ""))
-    if model:
-        rtp, sigma, pools = _model_theory(model, folder, level, rtp, sigma, pools)
+def _frame_row(row: FloorRow) -> dict:
+    """The reconciler's frame row of a floor row: theory from the model or the PAR sheet."""
+    rtp, sigma = row.theoretical_rtp, row.sigma
+    if row.model is not None:
+        rtp, sigma = _model_theory(row, rtp, sigma)
     if rtp is None or sigma is None:
         raise ValueError("theoretical_rtp and sigma are required when model is empty")
     if not 0 < rtp < 2 or sigma <= 0:
         raise ValueError(
             f"theoretical_rtp={str(rtp)!r} must be in (0, 2) and sigma={str(sigma)!r} positive"
         )
-    if any(r is None or not 0 <= r < 1 for r in pools.values()):
-        raise ValueError(
-            f"jackpot_pools={rec.get('jackpot_pools')!r}: each rate must be in "
-            "[0, 1) (write pool_id=rate)"
-        )
     return {
-        "machine_id": mid,
-        "model": model,
-        "bet_level": level or 0,
-        "denomination": float(denom),
+        "machine_id": row.machine_id,
+        "model": row.model_ref,
+        "bet_level": row.bet_level or 0,
+        "denomination": float(row.denomination),
         "theo_rtp": float(rtp),
         "sigma": float(sigma),
-        "rate": float(sum((r for r in pools.values() if r is not None), Decimal(0))),
-        "pools": ";".join(pools),
-        "digits": width,
+        "rate": float(sum((row.pool_rate(e) for e in row.pools), Decimal(0))),
+        "pools": ";".join(e.id for e in row.pools),
+        "digits": row.digits,
+        "currency": row.currency,
     }
 
 
-def _decimal(rec: dict[str, str], key: str) -> Decimal | None:
-    text = rec.get(key, "").strip()
-    if not text:
-        return None
+def _model_theory(
+    row: FloorRow, rtp: Decimal | None, sigma: Decimal | None
+) -> tuple[Decimal | None, Decimal | None]:
+    """Return and sigma of a model row: the exact calculator's, else the row's PAR figures."""
+    from certify.exact import theory  # the exact calculator's numba kernels load on first use
+
+    machine = row.model
+    assert machine is not None and row.bet_level is not None  # read_floor checked both
     try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{key}={text!r} is not a decimal number") from None
-    if not value.is_finite():
-        raise ValueError(f"{key}={text!r} is not a finite number")
-    return value
-
-
-def _integer(rec: dict[str, str], key: str) -> int | None:
-    value = _decimal(rec, key)
-    if value is None:
-        return None
-    if value != value.to_integral_value():
-        raise ValueError(f"{key}={rec[key]!r} must be a whole number")
-    return int(value)
-
-
-def _pools(text: str) -> dict[str, Decimal | None]:
-    pools: dict[str, Decimal | None] = {}
-    for entry in (e.strip() for e in text.replace("|", ";").split(";")):
-        if not entry:
-            continue
-        name, _, rate = entry.partition("=")
-        try:
-            pools[name.strip()] = Decimal(rate.strip()) if rate.strip() else None
-        except InvalidOperation:
-            raise ValueError(f"jackpot_pools entry {entry!r}: rate is not a decimal") from None
-    return pools
-
-
-def _model_theory(model: str, folder: Path, level: int | None, rtp, sigma, pools):
-    """Return, sigma and pool rates of a model row (exact calculator if present)."""
-    from certify.model import load_machine
-
-    path = folder / model if (folder / model).exists() else Path(model)
-    machine = load_machine(path)
-    if level is None or level not in machine.bet_levels:
-        raise ValueError(
-            f"bet_level={level!r} is not one of {list(machine.bet_levels)} of model {model!r}"
-        )
-    theory = exact_theory()
-    try:
-        figures = theory(machine, machine.bet_levels.index(level)) if theory else None
+        figures = theory(machine, machine.bet_levels.index(row.bet_level))
     except EngineError:  # cycle too large: the PAR figures of the row must do
         figures = None
     if figures is not None:
-        rtp, sigma = Decimal(repr(float(figures[0]))), Decimal(repr(float(figures[1])))
-    elif rtp is None or sigma is None:
+        return Decimal(repr(float(figures[0]))), Decimal(repr(float(figures[1])))
+    if rtp is None or sigma is None:
         raise ValueError(
-            f"model {model!r} needs certify.exact (not installed) or "
-            "theoretical_rtp and sigma from the PAR sheet"
+            f"model {row.model_ref!r} is too large for exact figures: "
+            "give theoretical_rtp and sigma from the PAR sheet"
         )
-    rates = {j.id: j.contribution for j in machine.jackpots}
-    for name, rate in list(pools.items()):
-        if rate is None:
-            if name not in rates:
-                raise ValueError(f"jackpot pool {name!r} is not a jackpot of model {model!r}")
-            pools[name] = rates[name]
-    return rtp, sigma, pools
+    return rtp, sigma
 
 
-def load_counts(path: str | Path) -> pd.DataFrame:
-    """Read a soft-count file: ``machine_id, period_start, period_end, amount``.
+def load_counts(path: str | Path, floor: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Read a soft-count file: ``machine_id, period_start, period_end`` and the count.
 
-    ``amount`` is counted money; the period bounds are ISO 8601 with offset.
+    The header decides the unit of the count: ``amount`` is counted money,
+    ``counted_drop`` is counted credits of the machine's denomination
+    (converted to money with the floor's ``denomination``). The period
+    bounds are ISO 8601 with offset.
+
+    Parameters
+    ----------
+    path : str or Path
+        The soft-count CSV.
+    floor : pandas.DataFrame, optional
+        From :func:`load_floor`; required for a ``counted_drop`` file.
 
     Returns
     -------
     pandas.DataFrame
-        With ``start``/``end`` as int64 nanoseconds UTC and ``amount`` float.
+        With ``start``/``end`` as int64 nanoseconds UTC and ``amount`` float
+        money; a ``counted_drop`` file adds ``credits`` (``amount`` is NaN for
+        a machine that is not on the floor).
 
     """
     file = str(path)
@@ -332,29 +558,61 @@ def load_counts(path: str | Path) -> pd.DataFrame:
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise InputError(f"{file}: not a readable CSV soft-count file: {exc}") from None
     raw.columns = [c.strip() for c in raw.columns]
-    missing = [c for c in COUNT_COLUMNS if c not in raw.columns]
+    unit = _count_unit(raw, file)
+    missing = [c for c in (*COUNT_COLUMNS[:3], unit) if c not in raw.columns]
     if missing:
         raise InputError(f"{file}: missing column(s) {', '.join(missing)}")
     start = _count_times(raw, "period_start", file)
     end = _count_times(raw, "period_end", file)
-    amount = pd.to_numeric(raw["amount"], errors="coerce")
-    bad = amount.isna() | (end <= start) | (amount < 0)
+    value = pd.to_numeric(raw[unit], errors="coerce")
+    bad = value.isna() | (end <= start) | (value < 0)
+    if unit == CREDITS_COLUMN:
+        bad |= value.fillna(0) != np.floor(value.fillna(0))
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
+        what = (
+            "a whole non-negative number of credits"
+            if unit == CREDITS_COLUMN
+            else ("a non-negative amount")
+        )
         raise InputError(
             f"{file}: line {i + 2}: unusable count "
-            f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, "
-            "a non-negative amount)"
+            f"{raw.iloc[i].to_dict()!r} (need ISO times, end after start, {what})"
         )
-    return pd.DataFrame(
+    ids = raw["machine_id"].str.strip()
+    out = pd.DataFrame(
         {
-            "machine_id": pd.Categorical(raw["machine_id"].str.strip()),
+            "machine_id": pd.Categorical(ids),
             "start": start,
             "end": end,
-            "amount": amount.astype(float),
+            "amount": value.astype(float),
             "line": np.arange(len(raw)) + 2,
         }
-    ).assign(file=file)
+    )
+    if unit == CREDITS_COLUMN:
+        if floor is None:
+            raise InputError(f"{file}: {CREDITS_COLUMN} is in credits: give the floor file too")
+        denom = floor["denomination"].reindex(pd.Index(ids, dtype=object)).to_numpy(dtype=float)
+        out["credits"] = value.to_numpy(dtype=float)
+        out["amount"] = out["credits"].to_numpy() * denom  # NaN off the floor
+    return out.assign(file=file)
+
+
+CREDITS_COLUMN = "counted_drop"
+
+
+def _count_unit(raw: pd.DataFrame, file: str) -> str:
+    """``amount`` (money) or ``counted_drop`` (credits), as the header says."""
+    has = [c for c in ("amount", CREDITS_COLUMN) if c in raw.columns]
+    if len(has) == 2:
+        raise InputError(
+            f"{file}: give either amount (money) or {CREDITS_COLUMN} (credits), not both"
+        )
+    if not has:
+        raise InputError(
+            f"{file}: missing column amount (counted money) or {CREDITS_COLUMN} (counted credits)"
+        )
+    return has[0]
 
 
 def _count_times(raw: pd.DataFrame, column: str, file: str) -> np.ndarray:

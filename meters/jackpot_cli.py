@@ -22,14 +22,17 @@ from certify.outputs import atomic_path, neutral_cell, write_text
 from meters.codes import FINDING_COLUMNS
 from meters.ledger import (
     LEDGER_COLUMNS,
+    PERIOD_COLUMNS,
     Book,
     Ledger,
     Transfer,
     as_time,
     compute_ledger,
+    ledger_periods,
     load_book,
     read_hits,
     read_readings,
+    shown_row,
 )
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -43,6 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     jsub = jp.add_subparsers(dest="jackpots_command", required=True)
     p = jsub.add_parser("ledger", help="captive value of every pool at a date")
     _common(p)
+    p.add_argument(
+        "--period",
+        help="also write ledger-periods.csv: each pool period by period (e.g. D, 12h, 7D), "
+        "money to the cent with the sub-cent remainder carried from period to period",
+    )
     p.set_defaults(func=cmd_ledger)
     t = jsub.add_parser(
         "transfer",
@@ -113,11 +121,18 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     ledger.findings[:0] = found
     ledger.rows_in, ledger.rows_unusable = rows_in, bad
     out = Path(args.out)
-    write_ledger(ledger, out)
+    periods = None
+    if args.period:
+        from meters.config import period_ns
+
+        step = period_ns(args.period)
+        periods = ledger_periods(book, readings, hits, transfers, ledger.as_of, step)
+    write_ledger(ledger, out, periods)
     errors = sum(f["severity"] == "error" for f in ledger.findings)
     when = ledger.rows[0]["as_of"] if ledger.rows else "-"
     print(
-        f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when}; "
+        f"{len(ledger.rows)} pools, captive total {_q(ledger.total)} at {when} "
+        f"(sub-cent remainder carried {ledger.remainder}); "
         f"findings: {errors} error, {len(ledger.findings) - errors} other -> {out}"
     )
     return EXIT_FAIL if errors else EXIT_OK
@@ -286,15 +301,27 @@ def _text(value: object) -> object:
     return str(value) if isinstance(value, Decimal) else value
 
 
-def write_ledger(ledger: Ledger, out: Path) -> None:
-    """Write ``ledger.csv``, ``findings.csv`` and ``summary.json`` into ``out``."""
+def write_ledger(ledger: Ledger, out: Path, periods: list[dict] | None = None) -> None:
+    """Write ``ledger.csv``, ``findings.csv`` and ``summary.json`` into ``out``.
+
+    ``ledger.csv`` shows money to the cent with each pool's sub-cent
+    remainder in ``remainder_carried`` (:func:`meters.ledger.shown_row`);
+    ``summary.json`` gives the exact total and the total remainder carried;
+    ``periods`` (:func:`meters.ledger.ledger_periods`) go to ``ledger-periods.csv``.
+    """
     out.mkdir(parents=True, exist_ok=True)
     _csv(
         out / "ledger.csv",
         LEDGER_COLUMNS,
-        [{k: _text(v) for k, v in r.items()} for r in ledger.rows],
+        [{k: _text(v) for k, v in shown_row(r).items()} for r in ledger.rows],
     )
     _csv(out / "findings.csv", FINDING_COLUMNS, ledger.findings)
+    if periods is not None:
+        _csv(
+            out / "ledger-periods.csv",
+            PERIOD_COLUMNS,
+            [{k: _text(v) for k, v in r.items()} for r in periods],
+        )
     codes: dict[str, int] = {}
     for f in ledger.findings:
         codes[str(f["code"])] = codes.get(str(f["code"]), 0) + 1
@@ -305,6 +332,8 @@ def write_ledger(ledger: Ledger, out: Path) -> None:
         "rows_unusable": ledger.rows_unusable,
         "pools": len(ledger.rows),
         "captive_total": str(ledger.total),
+        "captive_total_cents": str(ledger.total_cents),
+        "remainder_carried": str(ledger.remainder),
         "findings": codes,
     }
     write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")

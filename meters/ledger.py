@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from certify.errors import InputError, ModelError
-from certify.model import load_machine
+from certify.errors import InputError
 from certify.model.links import Link, load_link
 from certify.model.schema import Machine
+from meters.floor import FloorRow, read_floor
 
 ZERO = Decimal(0)
 TOLERANCE_CREDITS = 1.0
@@ -82,7 +82,7 @@ class Book:
 
 
 def load_book(floor: str | Path, links: list[str | Path] | None = None, digits: int = 10) -> Book:
-    """Read the floor file and link files into a :class:`Book`.
+    """Read the floor file (:func:`meters.floor.read_floor`) and link files into a :class:`Book`.
 
     Raises
     ------
@@ -94,18 +94,13 @@ def load_book(floor: str | Path, links: list[str | Path] | None = None, digits: 
     for path in _link_files(links or []):
         link = load_link(path)
         groups[link.id] = link
-    rows, problems = _floor_rows(floor)
     book = Book({}, {})
-    cache: dict[str, Machine] = {}
-    for line, rec in rows:
-        try:
-            _add_machine(book, rec, Path(floor).parent, groups, cache, digits)
-        except (ValueError, ModelError) as exc:
-            problems.append(f"{floor}: line {line}: {' '.join(str(exc).split())}")
-    if problems:
-        raise InputError(
-            "; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
-        )
+    read_floor(
+        floor,
+        digits,
+        required=("machine_id", "denomination", "jackpot_pools"),
+        convert=lambda row: _add_machine(book, row, groups),
+    )
     return book
 
 
@@ -117,71 +112,16 @@ def _link_files(paths: list[str | Path]) -> list[Path]:
     return out
 
 
-def _floor_rows(floor: str | Path) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
-    try:
-        with open(floor, newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle, skipinitialspace=True)
-            rows = [
-                (i + 2, {(k or "").strip(): (v or "").strip() for k, v in rec.items()})
-                for i, rec in enumerate(reader)
-            ]
-            header = [h.strip() for h in reader.fieldnames or []]
-    except FileNotFoundError:
-        raise InputError(f"{floor}: no such file") from None
-    missing = [c for c in ("machine_id", "denomination", "jackpot_pools") if c not in header]
-    return rows, ([f"{floor}: missing column(s) {', '.join(missing)}"] if missing else [])
-
-
-def _add_machine(
-    book: Book,
-    rec: dict[str, str],
-    folder: Path,
-    groups: dict[str, Link],
-    cache: dict[str, Machine],
-    digits: int,
-) -> None:
-    mid = rec.get("machine_id", "")
-    if not mid:
-        raise ValueError("machine_id is empty")
-    if mid in book.machines:
-        raise ValueError(f"machine_id {mid!r} appears more than once")
-    denom = _money(rec.get("denomination", ""), "denomination")
-    model = _model(rec.get("model", ""), folder, cache)
-    level = rec.get("bet_level", "")
+def _add_machine(book: Book, row: FloorRow, groups: dict[str, Link]) -> None:
+    """Add a floor row's machine and its pools to the book (ValueError if unusable)."""
+    model = row.model
     stake = None
-    if model is not None and level:
-        if not (level.isascii() and level.isdigit()) or int(level) not in model.bet_levels:
-            raise ValueError(f"bet_level={level!r} is not one of {list(model.bet_levels)}")
-        stake = model.total_bet(int(level)) * denom
-    raw_digits = rec.get("digits", "")
-    width = int(raw_digits) if raw_digits.isascii() and raw_digits.isdigit() else digits
-    fm = FloorMachine(mid, denom, width, model, stake)
-    for pool_id, rate in _pool_entries(rec.get("jackpot_pools", "")):
-        _add_pool(book, fm, pool_id, rate, groups)
-    book.machines[mid] = fm
-
-
-def _model(ref: str, folder: Path, cache: dict[str, Machine]) -> Machine | None:
-    if not ref:
-        return None
-    if ref not in cache:
-        path = next((p for p in (folder / ref, Path(ref)) if p.is_file()), None)
-        if path is None:
-            raise ValueError(f"model={ref!r}: no such model file")
-        cache[ref] = load_machine(path)
-    return cache[ref]
-
-
-def _pool_entries(text: str) -> list[tuple[str, Decimal | None]]:
-    out = []
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
-        name, _, rate = part.partition("=")
-        out.append(
-            (name.strip(), _money(rate, f"jackpot_pools {name.strip()}") if rate.strip() else None)
-        )
-    return out
+    if model is not None and row.bet_level is not None:
+        stake = model.total_bet(row.bet_level) * row.denomination
+    fm = FloorMachine(row.machine_id, row.denomination, row.digits, model, stake)
+    for entry in row.pools:
+        _add_pool(book, fm, entry.id, row.pool_rate(entry, reserve=True), groups)
+    book.machines[row.machine_id] = fm
 
 
 def _money(text: str, what: str) -> Decimal:
@@ -195,16 +135,9 @@ def _money(text: str, what: str) -> Decimal:
 
 
 def _add_pool(
-    book: Book, fm: FloorMachine, pool_id: str, rate: Decimal | None, groups: dict[str, Link]
+    book: Book, fm: FloorMachine, pool_id: str, rate: Decimal, groups: dict[str, Link]
 ) -> None:
     jp = next((j for j in fm.model.jackpots if j.id == pool_id), None) if fm.model else None
-    if rate is None:
-        if jp is None:
-            raise ValueError(
-                f"jackpot_pools {pool_id!r} has no rate and the model has no "
-                "such jackpot (write pool_id=rate)"
-            )
-        rate = jp.contribution + jp.reserve_rate
     if not ZERO <= rate < 1:
         raise ValueError(f"jackpot_pools {pool_id}={rate} must be in [0, 1)")
     if pool_id in groups:
@@ -245,6 +178,46 @@ def _stake(value: Decimal | None) -> str:
     return f"{cents}" if cents == value else f"{value.normalize():f}"
 
 
+def to_cents(value: Decimal) -> tuple[Decimal, Decimal]:
+    """Split an exact amount into what is shown to the cent and the sub-cent remainder.
+
+    The shown part is rounded down (toward minus infinity), so the remainder
+    is in ``[0, 0.01)`` and shown + remainder is ``value`` exactly: nothing
+    is dropped, the remainder stays in the pool and is carried forward.
+
+    Examples
+    --------
+    >>> to_cents(Decimal("40.625"))
+    (Decimal('40.62'), Decimal('0.005'))
+
+    """
+    shown = value.quantize(CENT, rounding=ROUND_FLOOR)
+    return shown, value - shown
+
+
+def shown_row(row: dict[str, object]) -> dict[str, object]:
+    """A ledger row as shown: money to the cent, the sub-cent rest in ``remainder_carried``.
+
+    ``captive`` is shown rounded down to the cent; the other flows are shown
+    to the cent too and ``contributions`` is the one that takes up what the
+    others' rounding leaves, so the row still adds up exactly in cents:
+    ``seeded + contributions - paid + transfers_in - transfers_out = captive``,
+    and ``captive + remainder_carried`` is the exact captive value.
+    """
+    exact = {k: row[k] for k in MONEY_COLUMNS}
+    captive, remainder = to_cents(exact["captive"])  # type: ignore[arg-type]
+    out = dict(row)
+    for key in ("seeded", "paid", "transfers_in", "transfers_out"):
+        out[key] = to_cents(exact[key])[0]  # type: ignore[arg-type]
+    out["reset"] = to_cents(row["reset"])[0]  # type: ignore[arg-type]
+    out["captive"] = captive
+    out["contributions"] = (
+        captive - out["seeded"] + out["paid"] - out["transfers_in"] + out["transfers_out"]  # type: ignore[operator]
+    )
+    out["remainder_carried"] = remainder
+    return out
+
+
 def as_time(text: str | pd.Timestamp | None) -> int | None:
     """An ISO 8601 time (offset required) as int64 nanoseconds UTC; None stays None."""
     if text is None:
@@ -282,7 +255,10 @@ LEDGER_COLUMNS = (
     "transfers_in",
     "transfers_out",
     "captive",
+    "remainder_carried",
 )
+CENT = Decimal("0.01")
+MONEY_COLUMNS = ("seeded", "contributions", "paid", "transfers_in", "transfers_out", "captive")
 
 
 @dataclass(frozen=True)
@@ -328,6 +304,16 @@ class Ledger:
     def total(self) -> Decimal:
         """Sum of the captive values of every pool."""
         return sum((Decimal(str(r["captive"])) for r in self.rows), ZERO)
+
+    @property
+    def total_cents(self) -> Decimal:
+        """Sum of the captive values as shown, each rounded down to the cent."""
+        return sum((to_cents(Decimal(str(r["captive"])))[0] for r in self.rows), ZERO)
+
+    @property
+    def remainder(self) -> Decimal:
+        """Sum of the sub-cent remainders the pools carry forward (:func:`to_cents`)."""
+        return sum((Decimal(str(r["remainder_carried"])) for r in self.rows), ZERO)
 
 
 def read_hits(path: str | Path | None, book: Book) -> tuple[list[Hit], list[dict]]:
@@ -613,4 +599,73 @@ def _pool_row(
         "transfers_in": t_in,
         "transfers_out": t_out,
         "captive": captive,
+        "remainder_carried": to_cents(captive)[1],
     }
+
+
+PERIOD_COLUMNS = (
+    "pool",
+    "period_end",
+    "currency",
+    "hits",
+    "remainder_in",
+    "contributions",
+    "paid",
+    "captive",
+    "remainder_carried",
+)
+
+
+def period_ends(readings: pd.DataFrame, as_of: int, period_ns: int) -> list[int]:
+    """Ends of the periods from the first reading to ``as_of`` (the last one is ``as_of``)."""
+    if not len(readings):
+        return [as_of]
+    first = int(readings["read_at"].min())
+    ends = list(range((first // period_ns + 1) * period_ns, as_of, period_ns))
+    return [*ends, as_of]
+
+
+def ledger_periods(
+    book: Book,
+    readings: pd.DataFrame,
+    hits: list[Hit],
+    transfers: list[Transfer],
+    as_of: int,
+    period_ns: int,
+) -> list[dict[str, object]]:
+    """Each pool's ledger period by period, shown to the cent, the remainder carried on.
+
+    For every period end the exact ledger is computed and shown with
+    :func:`shown_row`; a period's ``contributions`` (and ``paid``) are the
+    differences of the shown cumulative figures, ``remainder_in`` is the
+    sub-cent rest carried from the period before and ``remainder_carried``
+    the one carried to the next: so the shown contributions of the periods
+    add up to the shown total, and the last remainder completes the exact
+    value. Nothing is dropped.
+    """
+    rows: list[dict[str, object]] = []
+    before: dict[str, dict[str, object]] = {}
+    for end in period_ends(readings, as_of, period_ns):
+        for row in compute_ledger(book, readings, hits, transfers, end).rows:
+            now = shown_row(row)
+            last = before.get(str(row["pool"]))
+
+            def step(key: str, now=now, last=last) -> Decimal:
+                prior = ZERO if last is None else Decimal(str(last[key]))
+                return Decimal(str(now[key])) - prior
+
+            rows.append(
+                {
+                    "pool": row["pool"],
+                    "period_end": _iso(end),
+                    "currency": row["currency"],
+                    "hits": int(now["hits"]) - (0 if last is None else int(last["hits"])),  # type: ignore[call-overload]
+                    "remainder_in": CENT * 0 if last is None else last["remainder_carried"],
+                    "contributions": step("contributions"),
+                    "paid": step("paid"),
+                    "captive": now["captive"],
+                    "remainder_carried": now["remainder_carried"],
+                }
+            )
+            before[str(row["pool"])] = now
+    return rows

@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from meters.block import Result, reconcile_frame
 from meters.frame import Readings, machine_blocks
 from meters.readers import _arrow_column, column_map, normalise
 
@@ -168,9 +169,7 @@ def _init(state: dict) -> None:
     _STATE.update(state)
 
 
-def _task(start: int, stop: int):
-    from meters.reconcile import reconcile_frame
-
+def _task(start: int, stop: int) -> list[Result]:
     s = _STATE
     part = read_rows(s["file"], s["mapping"], s["meters"], start, stop)
     return [
@@ -181,7 +180,7 @@ def _task(start: int, stop: int):
 
 def reconcile_parallel(
     file: str, meters: list[str], floor, counts, cfg, block_rows: int, workers: int
-) -> list | None:
+) -> list[Result] | None:
     """Results of reconciling a grouped Parquet dump on ``workers`` processes.
 
     None when the dump does not qualify (see :func:`row_group_tasks`) or a

@@ -615,9 +615,7 @@ def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
     if not wanted:
         return {}
     if dump_format(path) == "parquet":
-        idx = np.array(sorted(wanted), dtype=np.int64)
-        rows = pq.read_table(path).take(pa.array(idx - 1)).to_pylist()
-        return {int(i): json.dumps(r, default=str) for i, r in zip(idx, rows, strict=True)}
+        return _parquet_originals(path, np.array(sorted(wanted), dtype=np.int64))
     found: dict[int, str] = {}
     last = max(wanted)
     with open(path, encoding="utf-8", errors="replace", newline="") as handle:
@@ -626,4 +624,24 @@ def original_rows(path: str, lines: np.ndarray) -> dict[int, str]:
                 found[number] = text.rstrip("\r\n")
             if number >= last:
                 break
+    return found
+
+
+def _parquet_originals(path: str, numbers: np.ndarray) -> dict[int, str]:
+    """Rows ``numbers`` (from 1, sorted) of a Parquet dump as JSON, reading only their row groups.
+
+    A quarantine names a few rows of a dump that may not fit in memory: each
+    row group holding one of them is decoded alone and the rows taken from
+    it, so memory holds one row group, not the dump.
+    """
+    handle = pq.ParquetFile(path)
+    sizes = [handle.metadata.row_group(g).num_rows for g in range(handle.num_row_groups)]
+    first = np.cumsum([0, *sizes])  # first row (from 0) of each row group, then the row count
+    numbers = numbers[(numbers >= 1) & (numbers <= first[-1])]
+    group = np.searchsorted(first, numbers - 1, "right") - 1
+    found: dict[int, str] = {}
+    for g in np.unique(group):
+        mine = numbers[group == g]
+        rows = handle.read_row_group(int(g)).take(pa.array(mine - 1 - first[g])).to_pylist()
+        found.update((int(n), json.dumps(r, default=str)) for n, r in zip(mine, rows, strict=True))
     return found

@@ -18,12 +18,24 @@ import pyarrow.csv as pacsv
 
 from certify import __version__
 from certify.outputs import atomic_path, neutral_frame, write_text
+from meters.block import Result
 from meters.codes import SEVERITY, Code
 from meters.config import Config
-from meters.reconcile import Result
+from meters.operator_report import (
+    SEVERITY_ORDER,
+    View,
+    decimal,
+    floor_summary,
+    machine_table,
+    machines_csv,
+    money,
+    pct,
+    shown_value,
+)
 
 SUMMARY_SCHEMA = "slotcert/meters-summary@1"
 HTML_FINDINGS_LIMIT = 500
+HTML_MACHINES_LIMIT = 500
 
 
 def summary(result: Result, cfg: Config, inputs: dict) -> dict:
@@ -82,12 +94,21 @@ def summary(result: Result, cfg: Config, inputs: dict) -> dict:
 
 
 def write_outputs(
-    result: Result, out: str | Path, cfg: Config, inputs: dict, drawer: ChartDrawer | None = None
+    result: Result,
+    out: str | Path,
+    cfg: Config,
+    inputs: dict,
+    drawer: ChartDrawer | None = None,
+    floor: pd.DataFrame | None = None,
+    view: View | None = None,
 ) -> dict:
-    """Write findings.csv, periods.csv, quarantine.csv, summary.json, report.html.
+    """Write findings.csv, periods.csv, quarantine.csv, machines.csv, summary.json, report.html.
 
     ``drawer`` is a :class:`ChartDrawer` started earlier (one is started here
     otherwise); the charts are drawn in it while the tables are written.
+    ``floor`` (the floor frame) gives the denominations and currency of the
+    money tables; without it they are left out. ``view`` filters the
+    findings shown in report.html (:class:`~meters.operator_report.View`).
 
     Returns
     -------
@@ -97,6 +118,7 @@ def write_outputs(
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    view = view or View()
     with contextlib.ExitStack() as stack:
         drawer = drawer or stack.enter_context(ChartDrawer())
         drawer.draw(result, cfg.confidence)
@@ -106,8 +128,15 @@ def write_outputs(
         with atomic_path(out / "quarantine.csv") as tmp:
             neutral_frame(result.quarantine).to_csv(tmp, index=False)
         info = summary(result, cfg, inputs)
+        machines = None
+        if floor is not None:
+            machines = machine_table(
+                result.periods, floor, result.totals, result.findings, view.currency
+            )
+            write_csv(machines_csv(machines), out / "machines.csv")
+            info["floor"] = floor_summary(machines, result.findings, view.currency)
         write_text(out / "summary.json", json.dumps(info, indent=2) + "\n")
-        page = html(result, info, drawer.result())
+        page = html(result, info, drawer.result(), view, machines, floor)
     write_text(out / "report.html", page)
     return info
 
@@ -288,57 +317,177 @@ def hold_chart(periods: pd.DataFrame, totals: pd.DataFrame, zc: float, n: int = 
 
 _TEMPLATE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>slotcert meter reconciliation</title>
 <style>
-body{font-family:sans-serif;margin:2em;color:#222} table{border-collapse:collapse;font-size:12px}
-td,th{border:1px solid #ccc;padding:2px 6px;text-align:left} th{background:#eee}
+*{box-sizing:border-box}
+body{font-family:sans-serif;margin:1em auto;padding:0 1em;max-width:1400px;color:#222;
+line-height:1.35}
+h1{font-size:1.5em} h2{font-size:1.2em;margin-top:1.4em}
+.scroll{overflow-x:auto;max-width:100%;margin:0 0 1em 0}
+table{border-collapse:collapse;font-size:12px}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
+th{background:#eee;position:sticky;top:0}
+.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+.msg{min-width:18em;max-width:42em;overflow-wrap:anywhere}
+.src{max-width:24em;overflow-wrap:anywhere;font-size:11px;color:#555}
+details summary{cursor:pointer;color:#3a6ea5}
+@media (max-width:1280px){.when{white-space:normal;min-width:7em}.msg{min-width:14em}
+.num{white-space:normal}}
+.when{white-space:nowrap}
 .error{color:#c0392b;font-weight:bold} .warning{color:#b9770e} .info{color:#555}
+img{max-width:100%;height:auto}
+.summary td:first-child{font-weight:bold}
+.filter{margin:.5em 0} .filter label{margin-right:1em}
+#show-error:checked~.scroll tr.row-warning,#show-error:checked~.scroll tr.row-info,
+#show-warning:checked~.scroll tr.row-info{display:none}
 </style></head><body>
 <h1>Meter reconciliation</h1>
 <p>slotcert {{ s.tool.version }} &middot; dumps: {{ s.inputs.dumps|join(", ") }}
 &middot; floor: {{ s.inputs.floor }}{% if s.inputs.counts %} &middot; soft count:
-{{ s.inputs.counts }}{% endif %}</p>
+{{ s.inputs.counts }}{% endif %}{% if currency %} &middot; currency: {{ currency }}{% endif %}</p>
+{% if f %}<h2>Floor summary</h2>
+<div class="scroll"><table class="summary">
+<tr><td>machines reconciled</td><td class="num">{{ f.machines }}</td></tr>
+<tr><td>games played</td><td class="num">{{ "{:,}".format(f.games_played) }}</td></tr>
+<tr><td>coin in</td><td class="num">{{ m(f.coin_in) }}</td></tr>
+<tr><td>prizes paid</td><td class="num">{{ m(f.prizes_paid) }}</td></tr>
+<tr><td>drop (metered)</td><td class="num">{{ m(f.drop) }}</td></tr>
+<tr><td>actual hold</td><td class="num">{{ m(f.hold) }} ({{ p(f.actual_hold_pct) }})</td></tr>
+<tr><td>theoretical hold (coin-in weighted)</td>
+<td class="num">{{ m(f.theoretical_hold) }} ({{ p(f.theoretical_hold_pct) }})</td></tr>
+<tr><td>variance (actual - theoretical hold)</td><td class="num">{{ m(f.variance) }}</td></tr>
+<tr><td>machines with findings</td><td class="num">{{ f.machines_flagged }}</td></tr>
+</table></div>{% endif %}
 <h2>Rows</h2>
-<table><tr><th>in</th><th>reconciled</th><th>quarantined</th><th>balanced</th></tr>
-<tr><td>{{ s.rows_in }}</td><td>{{ s.rows_reconciled }}</td><td>{{ s.rows_quarantined }}</td>
-<td>{{ "yes" if s.rows_balanced else "NO" }}</td></tr></table>
+<div class="scroll"><table><tr><th>in</th><th>reconciled</th><th>quarantined</th><th>balanced</th>
+</tr><tr><td class="num">{{ s.rows_in }}</td><td class="num">{{ s.rows_reconciled }}</td>
+<td class="num">{{ s.rows_quarantined }}</td><td>{{ "yes" if s.rows_balanced else "NO" }}</td>
+</tr></table></div>
 <h2>Findings by code</h2>
-<table><tr><th>code</th><th>severity</th><th>count</th></tr>
-{% for code, n in s.findings.items() %}<tr><td>{{ code }}</td>
-<td class="{{ sev[code] }}">{{ sev[code] }}</td><td>{{ n }}</td></tr>
-{% endfor %}</table>
+<div class="scroll"><table><tr><th>code</th><th>severity</th><th class="num">findings</th>
+{% if f %}<th class="num">machines</th>{% endif %}</tr>
+{% for code, n in codes %}<tr><td>{{ code }}</td>
+<td class="{{ sev[code] }}">{{ sev[code] }}</td><td class="num">{{ n }}</td>
+{% if f %}<td class="num">{{ f.machines_flagged_per_code[code] }}</td>{% endif %}</tr>
+{% endfor %}</table></div>
 <h2>Actual vs certified return</h2>
 <p>Band: |z| &le; {{ "%.2f"|format(s.hold_z_critical) }} (confidence {{ s.config.confidence }}
 {%- if s.config.familywise %}, for the whole floor{% endif %}).</p>
 <img alt="funnel plot" src="data:image/png;base64,{{ funnel }}">
 <img alt="hold by machine" src="data:image/png;base64,{{ hold }}">
-<h2>Findings{% if shown < total %} (first {{ shown }} of {{ total }}; all in findings.csv)
-{% endif %}</h2>
-<table><tr>{% for c in columns %}<th>{{ c }}</th>{% endfor %}</tr>
-{% for row in rows %}<tr>{% for c in columns %}
-<td{% if c == "severity" %} class="{{ row[c] }}"{% endif %}>{{ row[c] }}</td>{% endfor %}</tr>
-{% endfor %}</table>
+{% if machines is not none %}<h2>Machines{% if machines_shown < machines_total %}
+(first {{ machines_shown }} of {{ machines_total }}; all in machines.csv){% endif %}</h2>
+<div class="scroll"><table><tr><th>machine</th><th class="num">games</th>
+<th class="num">coin in</th><th class="num">prizes paid</th><th class="num">drop</th>
+<th class="num">actual hold</th><th class="num">theoretical hold</th><th class="num">z</th>
+<th class="num">variance</th><th class="num">findings</th></tr>
+{% for r in machines %}<tr><td>{{ r.machine_id }}</td><td class="num">{{ r.games }}</td>
+<td class="num">{{ r.coin_in }}</td><td class="num">{{ r.prizes_paid }}</td>
+<td class="num">{{ r.drop }}</td><td class="num">{{ r.actual }}</td>
+<td class="num">{{ r.theo }}</td><td class="num">{{ r.z }}</td>
+<td class="num">{{ r.variance }}</td><td class="num">{{ r.findings }}</td></tr>
+{% endfor %}</table></div>{% endif %}
+<h2>Findings{% if filters %} ({{ filters }}){% endif %}{% if shown < total %}
+(first {{ shown }} of {{ total }}; all in findings.csv){% endif %}</h2>
+<p>By severity, then machine.</p>
+<section>
+<div class="filter">Show:
+<input type="radio" name="severity" id="show-all" checked><label for="show-all">all</label>
+<input type="radio" name="severity" id="show-error"><label for="show-error">errors</label>
+<input type="radio" name="severity" id="show-warning"><label for="show-warning">errors and
+warnings</label></div>
+<div class="scroll"><table><tr><th>machine</th><th>severity</th><th>code</th><th>message</th>
+<th class="num">expected</th><th class="num">observed</th><th>from</th><th>to</th><th>meter</th>
+<th>source rows</th></tr>
+{% for r in rows %}<tr class="row-{{ r.severity }}"><td>{{ r.machine_id }}</td>
+<td class="{{ r.severity }}">{{ r.severity }}</td><td>{{ r.code }}</td>
+<td class="msg">{{ r.message }}</td><td class="num">{{ r.expected }}</td>
+<td class="num">{{ r.observed }}</td><td class="when">{{ r.period_start }}</td>
+<td class="when">{{ r.period_end }}</td><td>{{ r.meter }}</td>
+<td class="src">{{ r.src[0] if r.src }}
+{%- if r.src|length > 1 %}<details><summary>{{ r.src|length - 1 }} more</summary>
+{{ r.src[1:]|join("<br>"|safe) }}</details>{% endif %}</td></tr>
+{% endfor %}</table></div>
+</section>
 </body></html>
 """
 
 
-def html(result: Result, info: dict, plots: tuple[str, str] | None = None) -> str:
-    """Render the self-contained HTML report (autoescaped; plots embedded as PNG).
+def html(
+    result: Result,
+    info: dict,
+    plots: tuple[str, str] | None = None,
+    view: View | None = None,
+    machines: pd.DataFrame | None = None,
+    floor: pd.DataFrame | None = None,
+) -> str:
+    """Render the self-contained HTML report (autoescaped; plots embedded as PNG; no script).
 
     ``plots`` are the funnel plot and the hold chart from :func:`charts`
-    (drawn here when not given).
+    (drawn here when not given). Findings are shown by severity then machine,
+    filtered by ``view``; the page's severity filter is pure CSS. Money is
+    shown to the cent in the floor's currency.
     """
     funnel, hold = plots or charts(*_chart_input(result, info["config"]["confidence"]))
+    view = view or View()
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    shown = result.findings.head(HTML_FINDINGS_LIMIT).astype(object)
-    shown = shown.where(shown.notna(), "")
+    chosen = view.findings(result.findings)
+    shown = chosen.head(HTML_FINDINGS_LIMIT)
+    picked = None if machines is None else view.machine_rows(machines)
     return env.from_string(_TEMPLATE).render(
         s=info,
+        f=info.get("floor"),
+        currency=view.currency,
+        m=lambda text: money(decimal(text), view.currency),
+        p=lambda text: pct(decimal(text)),
         sev={c.value: SEVERITY[c] for c in Code},
+        codes=sorted(
+            info["findings"].items(), key=lambda kv: (SEVERITY_ORDER.index(SEVERITY[Code(kv[0])]),)
+        ),
         funnel=funnel,
         hold=hold,
-        columns=list(shown.columns),
-        rows=shown.to_dict("records"),
+        machines=None if picked is None else _machine_cells(picked.head(HTML_MACHINES_LIMIT), view),
+        machines_shown=0 if picked is None else min(len(picked), HTML_MACHINES_LIMIT),
+        machines_total=0 if picked is None else len(picked),
+        rows=_finding_cells(shown, floor, view.currency),
         shown=len(shown),
-        total=len(result.findings),
+        total=len(chosen),
+        filters=view.describe(),
     )
+
+
+def _machine_cells(machines: pd.DataFrame, view: View) -> list[dict[str, object]]:
+    """Per-machine rows as display text (money to the cent, % to two places)."""
+    cur = view.currency
+    return [
+        {
+            "machine_id": r.machine_id,
+            "games": "" if r.games_played is None else f"{r.games_played:,}",
+            "coin_in": money(r.coin_in, cur),
+            "prizes_paid": money(r.prizes_paid, cur),
+            "drop": money(r.drop, cur),
+            "actual": pct(r.actual_hold_pct),
+            "theo": pct(r.theoretical_hold_pct),
+            "z": "" if r.z is None or np.isnan(r.z) else f"{r.z:+.2f}",
+            "variance": money(r.variance, cur),
+            "findings": r.findings,
+        }
+        for r in machines.itertuples(index=False)
+    ]
+
+
+def _finding_cells(
+    findings: pd.DataFrame, floor: pd.DataFrame | None, currency: str
+) -> list[dict[str, object]]:
+    """Findings as display text: expected and observed in their unit (:func:`shown_value`)."""
+    frame = findings.astype(object).where(findings.notna(), "")
+    denoms = {} if floor is None else floor["denomination"].to_dict()
+    out = []
+    for r in frame.to_dict("records"):
+        denom = decimal(denoms.get(r["machine_id"])) if r["machine_id"] in denoms else None
+        for key in ("expected", "observed"):
+            r[key] = shown_value(str(r["code"]), str(r["meter"]), r[key], denom, currency)
+        r["src"] = [x for x in str(r["source_rows"]).split(";") if x]
+        out.append(r)
+    return out

@@ -488,17 +488,15 @@ def soft_counts(
 
 
 def engine():
-    """``(simulate, theory)`` of the slot engine and exact calculator, or None."""
-    try:
-        from certify.engine import simulate
-        from certify.exact import theory
-    except ImportError:
-        return None
+    """``(simulate, theory)``: the slot engine and the exact calculator."""
+    from certify.engine import simulate
+    from certify.exact import theory
+
     return simulate, theory
 
 
 def model_machines(models: list, rng: np.random.Generator) -> pd.DataFrame:
-    """Floor machines running model files (figures from the exact calculator if present)."""
+    """Floor machines running model files (figures from the exact calculator)."""
     if not models:
         return pd.DataFrame()
     from certify.model import load_machine
@@ -528,7 +526,11 @@ def model_machines(models: list, rng: np.random.Generator) -> pd.DataFrame:
 
 
 def _theory(found, machine, li: int) -> tuple[float, float]:
-    """Exact (rtp, sigma), or NaN when the calculator is missing or cannot enumerate."""
+    """Exact (rtp, sigma), or NaN when the calculator cannot enumerate the cycle.
+
+    ``found`` is :func:`engine`'s pair; None (a test's stand-in for a floor
+    without the engine) leaves the PAR figures too.
+    """
     from certify.errors import EngineError
 
     if not found:
@@ -546,13 +548,12 @@ def engine_play(
     found = engine()
     if found is None or "_machine" not in mach:
         return
-    sim = found[0]
-    import certify.engine
+    from certify.engine import compile_machine  # reusable compiled tables
 
-    tables = getattr(certify.engine, "compile_machine", None)  # reusable compiled tables
+    sim = found[0]
     for i in np.flatnonzero(mach["model"].to_numpy() != ""):
         machine = mach["_machine"].iloc[i]
-        machine, li = tables(machine) if tables else machine, int(mach["_li"].iloc[i])
+        machine, li = compile_machine(machine), int(mach["_li"].iloc[i])
         games = deltas["games_played"][i]
         wins, hits = np.zeros(n_int, np.int64), np.zeros(n_int, np.int64)
         for k in range(n_int):  # one engine call per machine-interval

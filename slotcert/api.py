@@ -100,27 +100,29 @@ def reconcile_meters(
     jurisdiction : path, optional
         Meter width, confidence and required meters from a jurisdiction file.
     out : path, optional
-        Also write findings.csv, periods.csv, quarantine.csv, summary.json
-        and report.html there.
+        Also write findings.csv, periods.csv, quarantine.csv, machines.csv,
+        summary.json and report.html there.
     **config
         Fields of :class:`meters.config.Config` (``digits``, ``period``,
         ``confidence``...).
 
     """
     from meters.config import Config, from_jurisdiction
-    from meters.floor import load_counts, load_floor
+    from meters.floor import floor_currency, load_counts, load_floor
     from meters.reconcile import reconcile
 
     files = [str(dumps)] if isinstance(dumps, str | Path) else [str(d) for d in dumps]
     cfg = from_jurisdiction(jurisdiction, **config) if jurisdiction else Config(**config)
     floor_frame = load_floor(floor, cfg.digits)
-    count_frame = load_counts(counts) if counts else None
+    count_frame = load_counts(counts, floor_frame) if counts else None
     result = reconcile(files, floor_frame, count_frame, cfg)
     if out is not None:
+        from meters.operator_report import View
         from meters.report import write_outputs
 
         inputs = {"dumps": files, "floor": str(floor), "counts": counts and str(counts)}
-        write_outputs(result, out, cfg, inputs)
+        view = View(currency=floor_currency(floor_frame))
+        write_outputs(result, out, cfg, inputs, floor=floor_frame, view=view)
     return MeterReconciliation(result)
 
 

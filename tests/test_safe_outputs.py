@@ -86,7 +86,14 @@ def test_meters_outputs_do_not_follow_planted_symlinks(tmp_path):
         "machine_id,read_at,coin_in\nA,2026-01-01T06:00:00Z,1\nA,2026-01-01T07:00:00Z,x\n"
     )
     out = tmp_path / "out"
-    names = ["findings.csv", "periods.csv", "quarantine.csv", "summary.json", "report.html"]
+    names = [
+        "findings.csv",
+        "periods.csv",
+        "quarantine.csv",
+        "machines.csv",
+        "summary.json",
+        "report.html",
+    ]
     targets = _plant(out, names, tmp_path / "outside")
     main(["meters", "reconcile", str(dump), "--floor", str(floor), "--out", str(out)])
     _untouched(out, targets)

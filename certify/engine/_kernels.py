@@ -306,7 +306,7 @@ def simulate_chunks(  # noqa: C901
         retriggers = 0
         drawn = 0  # Book of Ra: the feature's expanding symbol
         n = chunk_spins[c]
-        part, mark = 0, n // N_PARTS
+        part, part_at = 0, n // N_PARTS
         while True:
             if remaining > 0:
                 remaining -= 1
@@ -322,10 +322,10 @@ def simulate_chunks(  # noqa: C901
                         hits += 1
                     top = max(top, win)
                     hist_c[hist_bin(win, edges, small_bins)] += 1
-                    while part < N_PARTS and played == mark:  # the convergence trace
+                    while part < N_PARTS and played == part_at:  # the convergence trace
                         out[c, OUT_PARTS + part] = total
                         part += 1
-                        mark = n * (part + 1) // N_PARTS
+                        part_at = n * (part + 1) // N_PARTS
                 if played == n:
                     break
                 played += 1

@@ -115,10 +115,24 @@ def test_captive_value_at_an_earlier_date(inputs):
 
 def test_ledger_command_writes_the_balances(tmp_path, capsys):
     assert main(["jackpots", "ledger", *ARGS, "--out", str(tmp_path)]) == 1  # one error finding
+    """ledger.csv shows money to the cent (issue 18), the sub-cent rest carried.
+
+    By hand: EST-0102 190.625 = 190.62 shown + 0.005 carried (contributions
+    40.625 shown 40.62), SJ-ATLANTICO 5084.375 = 5084.37 + 0.005 (84.375
+    shown 84.37); every other pool is whole cents. Shown total 5964.99,
+    remainders 0.010, exact total 5965.000 = 5964.99 + 0.010.
+    """
     rows = list(csv.DictReader((tmp_path / "ledger.csv").open(encoding="utf-8")))
-    assert {r["pool"]: r["captive"] for r in rows} == HAND
+    shown = {**HAND, "EST-0102:local-mega": "190.62", "SJ-ATLANTICO": "5084.37"}
+    assert {r["pool"]: r["captive"] for r in rows} == shown
+    carried = {r["pool"]: r["remainder_carried"] for r in rows}
+    assert carried["EST-0102:local-mega"] == carried["SJ-ATLANTICO"] == "0.005"
+    assert {r["pool"]: r["contributions"] for r in rows}["EST-0102:local-mega"] == "40.62"
+    for r in rows:  # exact: shown captive + remainder carried = the hand captive
+        assert Decimal(r["captive"]) + Decimal(r["remainder_carried"]) == Decimal(HAND[r["pool"]])
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert summary["captive_total"] == "5965.000"
+    assert (summary["captive_total_cents"], summary["remainder_carried"]) == ("5964.99", "0.010")
     assert summary["findings"] == {"progressive_contribution": 1}
     assert "7 pools, captive total 5965.00" in capsys.readouterr().out
 
