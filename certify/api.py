@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from certify.errors import ModelError, UsageError
+from certify.model import files
+from certify.verdicts import Verdict, worst
 
 if TYPE_CHECKING:  # pandas is imported by to_frame() only
     import pandas as pd
@@ -64,9 +66,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 def kind_of(path: PathLike) -> str:
     """The kind a model file declares: ``machine``, ``jurisdiction``, ``link``, ``table`` or ''."""
-    from certify.cli.args import kind_of as _kind_of
-
-    return _kind_of(path)[0]
+    return files.kind_of(path)[0]
 
 
 def load(path: PathLike) -> Any:
@@ -83,35 +83,22 @@ def load(path: PathLike) -> Any:
         With every problem of the file (file, key path, value).
 
     """
-    kind = kind_of(path)
-    if kind == "jurisdiction":
-        return load_jurisdiction(path)
-    if kind == "link":
-        from certify.model.links import load_link
-
-        return load_link(path)
-    if kind == "table":
-        from certify.tables import load_table
-
-        return load_table(path)
-    return load_machine(path)
+    return files.load_model(path)
 
 
 def load_machine(path: PathLike) -> Machine:
     """Load a machine file (``slotcert/machine@1``); a one-line UsageError for another kind."""
-    from certify.cli.args import expect_kind
     from certify.model import load_machine as _load
 
-    expect_kind(path, "machine")
+    files.expect_kind(path, "machine")
     return _load(path)
 
 
 def load_jurisdiction(path: PathLike) -> Jurisdiction:
     """Load a jurisdiction file (``slotcert/jurisdiction@1``)."""
-    from certify.cli.args import expect_kind
     from certify.model import load_jurisdiction as _load
 
-    expect_kind(path, "jurisdiction")
+    files.expect_kind(path, "jurisdiction")
     return _load(path)
 
 
@@ -186,9 +173,7 @@ def exact(model: PathLike | Machine) -> ExactResult:
     from certify.model.schema import Machine
 
     if not isinstance(model, Machine):
-        from certify.cli.args import expect_kind
-
-        if expect_kind(model, "machine", "table") == "table":
+        if files.expect_kind(model, "machine", "table") == "table":
             from certify.tables import exact_report
 
             return ExactResult(exact_report(model))
@@ -325,7 +310,7 @@ class CertificationResult:
     @property
     def verdict(self) -> str:
         """``pass``, ``fail``, ``inconclusive``, ``error``, or ``invalid`` (a bad file)."""
-        return self.certification.verdict if self.certification else "invalid"
+        return self.certification.verdict if self.certification else Verdict.INVALID
 
     def levels(self) -> list[dict[str, Any]]:
         """Per bet level: exact and simulated return, interval, verdict and its reason."""
@@ -387,17 +372,17 @@ class BatchResult:
     @property
     def verdict(self) -> str:
         """The worst verdict of the batch (an invalid file counts as ``error``)."""
-        from certify.stats import worst
-
-        verdicts = [m.verdict if m.verdict != "invalid" else "error" for m in self.machines]
-        return worst(verdicts) if verdicts else "error"
+        verdicts = [
+            m.verdict if m.verdict != Verdict.INVALID else Verdict.ERROR for m in self.machines
+        ]
+        return worst(verdicts)
 
     @property
     def exit_code(self) -> int:
         """``slotcert certify``'s exit code: 0 pass, 1 fail/inconclusive/error, 2 bad file."""
-        if any(m.verdict == "invalid" for m in self.machines):
+        if any(m.verdict == Verdict.INVALID for m in self.machines):
             return 2
-        return 0 if all(m.verdict == "pass" for m in self.machines) else 1
+        return 0 if all(m.verdict == Verdict.PASS for m in self.machines) else 1
 
     def __iter__(self):
         """The machines, in file order."""
@@ -434,18 +419,8 @@ class BatchResult:
 
 
 def _files(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    from certify.cli.commands import model_files
-
     items = [paths] if isinstance(paths, str | Path) else list(paths)
-    out = []
-    for path in model_files([str(p) for p in items]):
-        try:
-            kind = kind_of(path)
-        except ModelError:
-            kind = "machine"  # unreadable: reported as invalid
-        if kind in ("machine", "") or Path(path) in {Path(p) for p in items}:
-            out.append(path)
-    return out
+    return files.machine_files([str(p) for p in items])
 
 
 def certify(
@@ -471,9 +446,7 @@ def certify(
     results = []
     for path in _files(paths):
         try:
-            from certify.cli.args import expect_kind
-
-            expect_kind(path, "machine")
+            files.expect_kind(path, "machine")
             machine, warnings = load_for_certification(path)
             cert = certify_machine(machine, rules, spins, seed, None, warnings)
             results.append(CertificationResult(str(path), cert))

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from certify.codes import Code
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine import _kernels as k
 from certify.engine.simulate import run_chunks
@@ -35,7 +36,8 @@ from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
 from certify.model.loader import MACHINE_SCHEMA, parse_machine, read_toml
 from certify.model.schema import Machine
-from certify.stats import VERDICT_ORDER, LevelVerdict, interval, level_verdict, worst
+from certify.stats import LevelVerdict, interval, level_verdict
+from certify.verdicts import SEVERITY_ORDER, Verdict, worst
 
 ProgressFn = Callable[[str, int, SimulationResult], None]
 
@@ -80,7 +82,7 @@ class Certification:
     seed: int
     levels: list[LevelCertification]
     findings: list[Finding] = field(default_factory=list)
-    verdict: str = "error"
+    verdict: str = Verdict.ERROR
     runtime_s: float = 0.0
     exact_cycle: int | None = None
     options: list[Certification] = field(default_factory=list)  # one per free-spin option
@@ -150,7 +152,7 @@ def _badness(cert: Certification) -> tuple[int, float]:
     figures = [lc.exact.rtp for lc in cert.levels if lc.exact] + [
         lc.simulation.rtp for lc in cert.levels if not lc.exact and lc.simulation is not None
     ]
-    return VERDICT_ORDER.index(cert.verdict), -min(figures, default=0.0)
+    return SEVERITY_ORDER.index(cert.verdict), -min(figures, default=0.0)
 
 
 def _certify_variant(
@@ -181,7 +183,7 @@ def _certify_variant(
         cert.findings.append(
             Finding(
                 "warning",
-                "exact_infeasible",
+                Code.EXACT_INFEASIBLE,
                 f"the exact calculator refuses this game ({refused}); "
                 "the verdict rests on simulation",
             )
@@ -190,7 +192,7 @@ def _certify_variant(
         cert.findings.append(
             Finding(
                 "warning",
-                "exact_only",
+                Code.EXACT_ONLY,
                 "exact-only certification (--spins 0): no simulation was run, so the "
                 "engine's agreement with the exact figures was not checked"
                 if exact is not None
@@ -400,7 +402,7 @@ def _judge(cert: Certification, exact: ExactResult | None) -> None:
     _machine_findings(cert)
     verdicts = [lc.verdict.verdict for lc in cert.levels if lc.verdict]
     if any(f.severity == "error" for f in cert.findings):
-        verdicts.append("fail")
+        verdicts.append(Verdict.FAIL)
     cert.verdict = worst(verdicts)
 
 
@@ -412,7 +414,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             add(
                 Finding(
                     "error",
-                    "exact_mismatch",
+                    Code.EXACT_MISMATCH,
                     f"level {lc.level}: full cycle "
                     f"{ex.rtp!r} != per-reel decomposition {lc.decomposed_rtp!r}",
                 )
@@ -422,7 +424,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
         add(
             Finding(
                 "warning",
-                "rtp_above_100",
+                Code.RTP_ABOVE_100,
                 f"level {lc.level}: return {rtp:.6f} is above 100% of the amounts played",
             )
         )
@@ -435,7 +437,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             add(
                 Finding(
                     "error",
-                    "impossible_award",
+                    Code.IMPOSSIBLE_AWARD,
                     f"level {lc.level}: advertised award {award.kind} [{name}] can never occur",
                 )
             )
@@ -443,7 +445,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             add(
                 Finding(
                     "error",
-                    "award_too_rare",
+                    Code.AWARD_TOO_RARE,
                     f"level {lc.level}: award {award.kind} "
                     f"[{name}] occurs 1 in {award.one_in:,.0f}, rarer than 1 in {odds:,}",
                 )
@@ -464,7 +466,7 @@ def _machine_findings(cert: Certification) -> None:
             cert.findings.append(
                 Finding(
                     "error",
-                    "rtp_drop",
+                    Code.RTP_DROP,
                     f"return drops from {r1:.6f} at "
                     f"level {l1} to {r2:.6f} at level {l2}, more than "
                     f"{drop}",

@@ -46,11 +46,12 @@ import numpy as np
 
 from certify import __version__
 from certify.errors import InputError
+from certify.kinds import CHECKPOINT
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
 from certify.outputs import write_bytes, write_text
 
-SCHEMA = "slotcert/checkpoint@1"
+SCHEMA = CHECKPOINT.schema
 MANIFEST = "manifest.json"
 _NAME = re.compile(r"^s(\d+)-c(\d+)-n(\d+)\.npz$")
 _FIELDS = ("stats", "sum_sq", "awards", "hist")

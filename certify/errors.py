@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from certify.codes import Code
+
 
 class SlotcertError(Exception):
     """Base class of every error slotcert raises on purpose."""
@@ -31,7 +33,7 @@ class Problem:
     file: str
     path: str
     message: str
-    code: str = "invalid"
+    code: str = Code.INVALID
     severity: str = "error"
 
     def __str__(self) -> str:

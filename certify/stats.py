@@ -1,4 +1,10 @@
-"""Intervals and verdicts (SPEC section 4)."""
+"""The statistics every package shares: the normal quantile, intervals, verdicts (SPEC 4).
+
+One normal quantile (:func:`normal_quantile`, the standard library's
+``NormalDist().inv_cdf``, Wichura's AS 241 to double precision) serves the
+slot verdicts, the table games' intervals and the meter reconciler's bands;
+no package writes its own.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +12,42 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-VERDICT_ORDER = ("pass", "inconclusive", "fail", "error")
+from certify.verdicts import Verdict
+
 # An "engine defect" is a strong claim: simulation vs exact is checked at
 # 99.9% at least, so a correct engine raises a false alarm at most 1 time in
 # 1,000 simulated levels (at 99% it would be 1 in 100, and heavy-tailed pay
 # tables make the normal interval optimistic at a few million spins).
 AGREEMENT_CONFIDENCE = 0.999
+_STANDARD_NORMAL = NormalDist()
+
+
+def normal_quantile(p: float) -> float:
+    """The standard normal quantile: ``x`` with ``P(Z <= x) = p``, for ``0 < p < 1``.
+
+    Parameters
+    ----------
+    p : float
+        A probability strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The quantile (0.975 -> 1.959964).
+
+    """
+    return _STANDARD_NORMAL.inv_cdf(p)
 
 
 def z_value(confidence: float) -> float:
     """Two-sided normal quantile for a confidence level (0.99 -> 2.5758)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
+    return normal_quantile(0.5 + confidence / 2)
 
 
 def interval(mean: float, std_error: float, confidence: float) -> tuple[float, float]:
     """Normal confidence interval ``mean +/- z std_error``."""
     half = z_value(confidence) * std_error
     return mean - half, mean + half
-
-
-def worst(verdicts: list[str]) -> str:
-    """The worst of several verdicts (error > fail > inconclusive > pass)."""
-    return max(verdicts, key=VERDICT_ORDER.index) if verdicts else "error"
 
 
 @dataclass(frozen=True)
@@ -61,27 +81,27 @@ def level_verdict(
             band = z_value(agree) * (exact_sigma or 0.0) / math.sqrt(spins)
             if abs(sim_rtp - exact_rtp) > band:
                 return LevelVerdict(
-                    "error",
+                    Verdict.ERROR,
                     f"simulation {sim_rtp:.6f} disagrees with exact "
                     f"{exact_rtp:.6f} beyond its {agree:.1%} band "
                     f"+/-{band:.6f}: engine defect",
                 )
         if counted >= minimum:
-            return LevelVerdict("pass", f"exact return {counted:.6f} >= minimum {minimum}")
-        return LevelVerdict("fail", f"exact return {counted:.6f} < minimum {minimum}")
+            return LevelVerdict(Verdict.PASS, f"exact return {counted:.6f} >= minimum {minimum}")
+        return LevelVerdict(Verdict.FAIL, f"exact return {counted:.6f} < minimum {minimum}")
     if sim_rtp is None or sim_se is None:
-        return LevelVerdict("error", "no exact figure and no simulation")
+        return LevelVerdict(Verdict.ERROR, "no exact figure and no simulation")
     low, high = interval(sim_rtp + jackpot_rtp, sim_se, confidence)
     if low >= minimum:
-        return LevelVerdict("pass", f"lower bound {low:.6f} >= minimum {minimum}")
+        return LevelVerdict(Verdict.PASS, f"lower bound {low:.6f} >= minimum {minimum}")
     if high < minimum:
-        return LevelVerdict("fail", f"upper bound {high:.6f} < minimum {minimum}")
+        return LevelVerdict(Verdict.FAIL, f"upper bound {high:.6f} < minimum {minimum}")
     gap = abs(sim_rtp + jackpot_rtp - minimum)
     sigma = sim_se * math.sqrt(max(spins, 1))
     need = math.inf if gap == 0 else (z * sigma / gap) ** 2
     more = None if math.isinf(need) else max(int(math.ceil(need)) - spins, 1)
     return LevelVerdict(
-        "inconclusive",
+        Verdict.INCONCLUSIVE,
         f"interval [{low:.6f}, {high:.6f}] contains the "
         f"minimum {minimum}" + (f"; about {more:,} more spins would decide" if more else ""),
         more,

@@ -7,11 +7,10 @@ reset count in ``lost_intervals`` and contribute no delta.
 
 from __future__ import annotations
 
-from statistics import NormalDist
-
 import numpy as np
 import pandas as pd
 
+from certify.stats import normal_quantile
 from meters import _kernels
 from meters import floor as floor_file
 from meters.codes import Code
@@ -267,7 +266,7 @@ def _frame(
 def z_critical(confidence: float, tests: int) -> float:
     """Two-sided critical z of the band (Bonferroni over ``tests`` when > 1)."""
     alpha = (1 - confidence) / max(tests, 1)
-    return NormalDist().inv_cdf(1 - alpha / 2)
+    return normal_quantile(1 - alpha / 2)
 
 
 def machine_totals(per: pd.DataFrame, floor: pd.DataFrame, machines: np.ndarray) -> pd.DataFrame:

@@ -234,9 +234,9 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
     import matplotlib
 
     matplotlib.use("Agg")
-    from statistics import NormalDist
-
     import matplotlib.pyplot as plt
+
+    from certify.stats import normal_quantile
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     t = totals.dropna(subset=["z", "games_played"])
@@ -248,7 +248,7 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
     ax.scatter(games[flagged], y[flagged], s=24, color="#c0392b", label="outside band")
     if len(games):
         g = np.geomspace(max(games.min() * 0.8, 1), games.max() * 1.2, 200)
-        z1 = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+        z1 = normal_quantile(1 - (1 - confidence) / 2)
         for z, style, name in (
             (zc, "-", f"floor band (|z| = {zc:.2f})"),
             (z1, "--", f"per machine {confidence:.0%} (|z| = {z1:.2f})"),

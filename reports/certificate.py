@@ -21,11 +21,12 @@ from certify.batch import Certification, LevelCertification
 from certify.engine.rng import CHUNK_SPINS
 from certify.exact.contributions import METHOD as CONTRIBUTION_METHOD
 from certify.exact.contributions import Contribution
+from certify.kinds import CERTIFICATE
 from certify.model.fingerprint import canonical_form, fingerprint_of
 from certify.outputs import write_text
 from certify.stats import z_value
 
-CERTIFICATE_SCHEMA = "slotcert/certificate@1"
+CERTIFICATE_SCHEMA = CERTIFICATE.schema
 
 
 def build_certificate(cert: Certification) -> dict[str, Any]:

@@ -13,20 +13,24 @@ from typing import Any
 from certify import __version__
 from certify.batch import certify_machine, load_for_certification
 from certify.checkpoint import CheckpointDir
-from certify.cli.args import count, expect_kind, seed
-from certify.cli.commands import add_scale_arguments, model_files
+from certify.cli.args import count, seed
+from certify.cli.commands import add_scale_arguments
 from certify.cluster import DaskRunner, open_runner
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import EngineError, InputError, ModelError, SlotcertError, UsageError
-from certify.model import load_jurisdiction, schema_of
+from certify.kinds import BATCH
+from certify.model import load_jurisdiction
+from certify.model.files import expect_kind
+from certify.model.files import machine_files as listed_machine_files
 from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
+from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
 from reports.parxlsx import write_par_xlsx
 from reports.signing import identity, load_lab, load_private_key, sign_certificate
 
-EXIT_FOR = {"pass": 0, "inconclusive": 1, "fail": 1, "error": 1}
+EXIT_FOR = EXIT_STATUS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     with open_runner(args.scheduler, args.workers, store) as runner:
         rows, code = _certify_all(files, jurisdiction, args, out, runner)
     batch = {
-        "schema": "slotcert/batch@1",
+        "schema": BATCH.schema,
         "jurisdiction": jurisdiction.id,
         "jurisdiction_name": jurisdiction.name,
         "min_rtp": float(jurisdiction.min_rtp),
@@ -159,37 +163,26 @@ def run(args: argparse.Namespace) -> int:
 def summary_line(rows: list[dict[str, Any]], where: Path) -> str:
     """``6 machines: 5 pass, 1 fail — out/index.html``."""
     counts = _counts(rows)
-    order = ("pass", "fail", "inconclusive", "error", "invalid")
+    order = (*DISPLAY_ORDER, Verdict.INVALID)
     parts = [f"{counts[v]} {v}" for v in order if counts.get(v)]
     parts += [f"{n} {v}" for v, n in counts.items() if v not in order]
     noun = "machine" if len(rows) == 1 else "machines"
     return f"{len(rows)} {noun}: {', '.join(parts) or 'none'} — {where}"
 
 
-OTHER_SCHEMAS = ("slotcert/jurisdiction@1", "slotcert/link@1", "slotcert/table@1")
-
-
 def machine_files(paths: list[str], quiet: bool = False) -> list[Path]:
-    """Files to certify: named files as given, machine files of folders.
+    """Files to certify (:func:`certify.model.files.machine_files`), skipped ones listed.
 
     In a folder, the other model kinds (jurisdictions, links, tables) are
     listed as skipped; a file that cannot be read is kept, so it is reported
     as invalid.
     """
-    named = {Path(p) for p in paths if not Path(p).is_dir()}
-    out = []
-    for path in model_files(paths):
-        if path not in named:
-            try:
-                schema = schema_of(path)
-            except ModelError:
-                schema = ""
-            if schema in OTHER_SCHEMAS:
-                if not quiet:
-                    print(f"slotcert: {path}: skipped ({schema}, not a machine)", file=sys.stderr)
-                continue
-        out.append(path)
-    return out
+
+    def skipped(path: Path, schema: str) -> None:
+        if not quiet:
+            print(f"slotcert: {path}: skipped ({schema}, not a machine)", file=sys.stderr)
+
+    return listed_machine_files(paths, skipped)
 
 
 def _certify_all(
@@ -231,7 +224,7 @@ def _compute(
     row: dict[str, Any] = {
         "path": str(path),
         "machine_id": None,
-        "verdict": "invalid",
+        "verdict": Verdict.INVALID,
         "min_base_rtp": None,
         "min_total_rtp": None,
         "error": None,
@@ -281,11 +274,8 @@ def _certify_one(
     with atomic_path(out / f"{stem}.par.csv") as tmp:
         write_par_csv(certificate, tmp)
     row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
-    try:
-        write_par_xlsx(certificate, machine, out / f"{stem}.par.xlsx")
-        row["files"].append(f"{stem}.par.xlsx")
-    except ImportError as exc:  # openpyxl is a dependency; a broken install still certifies
-        print(f"slotcert: {path}: PAR workbook not written: {exc}", file=sys.stderr)
+    write_par_xlsx(certificate, machine, out / f"{stem}.par.xlsx")
+    row["files"].append(f"{stem}.par.xlsx")
     row.update(
         machine_id=machine.id,
         verdict=cert.verdict,
@@ -338,18 +328,14 @@ def _counts(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
     """The machine's report; its plots come from the certificate (traces, histograms)."""
-    try:
-        from reports.html import render_machine_report
-    except ImportError:
-        return
+    from reports.html import render_machine_report  # jinja2 and matplotlib: only when drawn
+
     html = render_machine_report(certificate, cert.machine)
     write_text(path, html)
 
 
 def _write_index(batch: dict[str, Any], out: Path) -> None:
-    try:
-        from reports.html import render_batch_index
-    except ImportError:
-        return
+    from reports.html import render_batch_index
+
     html = render_batch_index(batch["machines"], batch)
     write_text(out / "index.html", html)

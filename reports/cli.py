@@ -1,12 +1,7 @@
 def register(sub):
     """Add the report commands (``verify``, ``certify``, ``keygen``) to the ``slotcert`` parser."""
-    from reports import signing, verify
+    from reports import certify_cmd, signing, verify
 
     verify.register(sub)
     signing.register_keygen(sub)
-    try:
-        from reports import certify_cmd
-
-        certify_cmd.register(sub)
-    except ImportError:
-        pass
+    certify_cmd.register(sub)

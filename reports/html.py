@@ -17,12 +17,13 @@ from typing import Any
 
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
+from certify.verdicts import DISPLAY_ORDER, Verdict
 from reports import plots
 from reports.par import par_sections
 from reports.paytable import pay_glass
 from reports.templating import environment
 
-VERDICTS = ("pass", "fail", "inconclusive", "error")
+VERDICTS = DISPLAY_ORDER
 DASH = "—"
 _SAFE_LINK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.html$")
 
@@ -106,7 +107,7 @@ def render_batch_index(rows: list[dict[str, Any]], batch: dict[str, Any] | None 
     """
     shown = [_batch_row(row) for row in rows]
     counts = Counter(r["verdict"] for r in shown)
-    summary = [(v, counts[v]) for v in (*VERDICTS, "invalid") if counts[v]]
+    summary = [(v, counts[v]) for v in (*VERDICTS, Verdict.INVALID) if counts[v]]
     meta = batch or {}
     facts = [
         ("Jurisdiction", meta.get("jurisdiction_name") or meta.get("jurisdiction")),
@@ -432,7 +433,7 @@ def _losing(histogram: Sequence[tuple[float, int]] | None) -> int | None:
 
 
 def _batch_row(row: dict[str, Any]) -> dict[str, Any]:
-    verdict = row.get("verdict") or ("invalid" if row.get("error") else DASH)
+    verdict = row.get("verdict") or (Verdict.INVALID if row.get("error") else DASH)
     return {
         "path": str(row.get("path", DASH)),
         "machine_id": str(row.get("machine_id") or row.get("id") or DASH),

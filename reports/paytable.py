@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from certify.codes import Code
 from certify.errors import ModelError
 from certify.model.schema import ANY, Jackpot, Machine, PayEntry
 from reports.translations import REFERENCE, Translation, missing_language, translation
@@ -73,7 +74,7 @@ def glass_languages(machine: Machine) -> list[str]:
         try:
             translation(code)
         except ModelError as exc:
-            if exc.problems and exc.problems[0].code == "no_translation":
+            if exc.problems and exc.problems[0].code == Code.NO_TRANSLATION:
                 exc = ModelError(
                     [
                         missing_language(

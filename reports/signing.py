@@ -145,11 +145,10 @@ def identity(
 
 
 def _crypto() -> Any:
-    try:
-        from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric import ed25519
-    except ImportError as exc:  # pragma: no cover - a declared dependency
-        raise UsageError(f"signing needs the 'cryptography' package: {exc}") from None
+    """``cryptography``'s serialization and Ed25519 modules (declared; loaded on first use)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
     return serialization, ed25519
 
 

@@ -15,6 +15,7 @@ from decimal import Decimal
 from functools import cache, lru_cache
 from pathlib import Path
 
+from certify.codes import Code
 from certify.errors import ModelError, Problem
 
 I18N_DIR = Path(__file__).parent / "i18n"
@@ -79,7 +80,7 @@ def missing_language(code: str, file: str, path: str) -> Problem:
         f"no pay-glass translation for language {code!r} (have: "
         f"{', '.join(available_languages())}); add reports/i18n/{code}.toml "
         "written by a translator",
-        "no_translation",
+        Code.NO_TRANSLATION,
     )
 
 
@@ -101,20 +102,20 @@ def _check(data: dict, code: str, file: str) -> list[Problem]:
     problems = []
     if data.get("language") != code:
         problems.append(
-            Problem(file, "language", f"must be {code!r}, got {data.get('language')!r}", "i18n")
+            Problem(file, "language", f"must be {code!r}, got {data.get('language')!r}", Code.I18N)
         )
     for key in ("decimal", "thousands", "money"):
         if not isinstance(data.get("format", {}).get(key), str):
-            problems.append(Problem(file, f"format.{key}", "is required", "i18n"))
+            problems.append(Problem(file, f"format.{key}", "is required", Code.I18N))
     if not isinstance(data.get("name"), str):
-        problems.append(Problem(file, "name", "is required", "i18n"))
+        problems.append(Problem(file, "name", "is required", Code.I18N))
     text = data.get("text", {})
     ref = text if code == REFERENCE else _reference_text()
     for key in sorted(set(ref) | set(text)):
         if key not in text:
-            problems.append(Problem(file, f"text.{key}", "is missing", "i18n"))
+            problems.append(Problem(file, f"text.{key}", "is missing", Code.I18N))
         elif key not in ref:
-            problems.append(Problem(file, f"text.{key}", f"is not in {REFERENCE}.toml", "i18n"))
+            problems.append(Problem(file, f"text.{key}", f"is not in {REFERENCE}.toml", Code.I18N))
         elif _fields(text[key]) != _fields(ref[key]):
             problems.append(
                 Problem(
@@ -122,7 +123,7 @@ def _check(data: dict, code: str, file: str) -> list[Problem]:
                     f"text.{key}",
                     f"placeholders {_fields(text[key])} "
                     f"differ from {REFERENCE}.toml {_fields(ref[key])}",
-                    "i18n",
+                    Code.I18N,
                 )
             )
     return problems

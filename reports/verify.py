@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run ``slotcert verify`` and return its exit code."""
-    from certify.cli.args import expect_kind
+    from certify.model.files import expect_kind
     from reports.signing import check_signature, load_public_key
 
     if args.model is not None:
@@ -77,7 +77,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _compare_model(args: argparse.Namespace) -> int:
-    from certify.cli.args import expect_kind
+    from certify.model.files import expect_kind
 
     expect_kind(args.model, "machine")
     recorded, canonical = read_certificate(args.certificate)

@@ -35,6 +35,7 @@ LOADERS = {
     "link": ["certify/model/links.py"],
     "table": [
         "certify/tables/loader.py",
+        "certify/tables/fields.py",
         "certify/tables/roulette.py",
         "certify/tables/fantan.py",
         "certify/tables/duel.py",

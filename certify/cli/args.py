@@ -1,4 +1,4 @@
-"""Argument types shared by every sub-command: counts, seeds, probabilities, model kinds.
+"""Argument types shared by every sub-command: counts, seeds, probabilities.
 
 Each type raises :class:`argparse.ArgumentTypeError` with a message that
 names the value, so argparse reports it as one usage line and exit 2.
@@ -10,9 +10,6 @@ import argparse
 import math
 import re
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
-
-from certify.errors import ModelError, UsageError
 
 MAX_COUNT = 10**15
 """The largest count a command takes (1e15 spins is months of work on one machine)."""
@@ -21,13 +18,6 @@ MAX_SEED = 2**128 - 1
 
 _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9, "t": 10**12}
 _COUNT = re.compile(r"^\s*([0-9][0-9_]*(?:\.[0-9_]*)?(?:e[+]?[0-9]+)?)\s*([kmgbt]?)\s*$", re.I)
-
-KIND_OF_SCHEMA = {
-    "slotcert/machine@1": "machine",
-    "slotcert/jurisdiction@1": "jurisdiction",
-    "slotcert/link@1": "link",
-    "slotcert/table@1": "table",
-}
 
 
 def parse_count(text: str, minimum: int = 0, maximum: int = MAX_COUNT) -> int:
@@ -95,27 +85,3 @@ def confidence(text: str) -> float:
     if not math.isfinite(value) or not 0.5 <= value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be a level in [0.5, 1), e.g. 0.99")
     return value
-
-
-def kind_of(path: str | Path) -> tuple[str, str]:
-    """``(kind, schema)`` of a model file: kind is machine, jurisdiction, link, table or ''."""
-    from certify.model import schema_of
-
-    schema = schema_of(path)
-    return KIND_OF_SCHEMA.get(schema, ""), schema
-
-
-def expect_kind(path: str | Path, *kinds: str) -> str:
-    """The kind of ``path``, or a one-line :class:`UsageError` when it is not one of ``kinds``.
-
-    A file without a ``schema`` key (or an unknown one) is passed through as
-    the first expected kind, so the loader reports its problems as usual.
-    """
-    try:
-        kind, schema = kind_of(path)
-    except ModelError:
-        return kinds[0]  # unreadable: the loader says why, located
-    if not kind or kind in kinds:
-        return kind or kinds[0]
-    wanted = " or ".join(f"a {k}" for k in kinds)
-    raise UsageError(f"{path}: is a {kind} file ({schema}), expected {wanted}")

@@ -10,9 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from certify.cli.args import confidence, count, expect_kind, seed
+from certify.cli.args import confidence, count, seed
+from certify.codes import Code
 from certify.errors import ModelError, Problem, UsageError
-from certify.model import load_jurisdiction, load_machine
+from certify.kinds import MACHINE, MODEL_KIND_NAMES
+from certify.model import load_machine
+from certify.model.files import LOADERS, expect_kind, model_files
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 log = logging.getLogger("slotcert")
@@ -157,45 +160,13 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def model_files(paths: list[str]) -> list[Path]:
-    """Expand folders into the ``*.toml`` files they hold, sorted.
-
-    Raises
-    ------
-    UsageError
-        When a folder holds no ``*.toml`` file at all (a mistyped or empty folder).
-
-    """
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(path.rglob("*.toml"))
-            if not found:
-                raise UsageError(f"{path}: folder holds no model files (*.toml)")
-            files.extend(found)
-        else:
-            files.append(path)
-    return files
-
-
 def validate_file(path: Path) -> list[Problem]:
     """Validate one model file of any schema; return its problems (warnings too)."""
     from certify.model.loader import parse_machine, read_toml
 
-    kind = expect_kind(path, "machine", "jurisdiction", "link", "table")
-    if kind == "jurisdiction":
-        load_jurisdiction(path)
-        return []
-    if kind == "table":
-        from certify.tables import load_table
-
-        return list(load_table(path).warnings)
-    if kind == "link":
-        from certify.model.links import load_link
-
-        load_link(path)
-        return []
+    kind = expect_kind(path, *MODEL_KIND_NAMES)
+    if kind != MACHINE.name:
+        return list(getattr(LOADERS[kind](path), "warnings", ()))  # a table's warnings
     machine, problems = parse_machine(read_toml(path), str(path))
     from certify.engine.limits import check_machine
 
@@ -235,7 +206,7 @@ def return_warnings(machine: Any) -> list[Problem]:
                     machine.source,
                     "",
                     f"bet level {lt.level}: return {rtp:.6f} is above 100% of the amounts played",
-                    "rtp_above_100",
+                    Code.RTP_ABOVE_100,
                     "warning",
                 )
             )
@@ -265,7 +236,7 @@ def _never_paid(machine: Any, tables: Any) -> list[Problem]:
                     where.get((award.kind, award.combo), ""),
                     f"{list(award.combo)} is never paid: no spin makes it the line's highest "
                     "entry (certification fails it as impossible_award)",
-                    "never_paid",
+                    Code.NEVER_PAID,
                     "warning",
                 )
             )

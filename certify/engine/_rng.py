@@ -161,3 +161,15 @@ def next_u64(rng):
     """Advance a state held in ``rng[0:4]`` and return its output (non-hot kernels)."""
     x, rng[0], rng[1], rng[2], rng[3] = xo_next(rng[0], rng[1], rng[2], rng[3])
     return x
+
+
+@jit(inline="always")
+def next_below(rng, n):
+    """A uniform integer in [0, n) from a state held in ``rng[0:4]`` (non-hot kernels).
+
+    The same draw as :func:`bounded` (Lemire on a fresh output's high half below
+    2^32), for kernels that keep one stream per chunk in an array: the table
+    games deal and spin from it, the pools through :func:`next_u64`.
+    """
+    v, rng[0], rng[1], rng[2], rng[3] = bounded(n, rng[0], rng[1], rng[2], rng[3])
+    return v

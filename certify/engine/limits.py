@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, prod
 
+from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine
@@ -120,18 +121,18 @@ class _Bounds:
         self.capped_work = 0
         self.feature_len = 0  # longest feature in spins (bound), 0 without free spins
 
-    def error(self, path: str, message: str, code: str = "engine_limit") -> None:
+    def error(self, path: str, message: str, code: Code = Code.ENGINE_LIMIT) -> None:
         self.problems.append(Problem(self.where, path, message, code))
 
     def refuse_exact(self, path: str, message: str) -> None:
-        self.exact.append(Problem(self.where, path, message, "exact_infeasible", "warning"))
+        self.exact.append(Problem(self.where, path, message, Code.EXACT_INFEASIBLE, "warning"))
 
     # -- every integer of the model fits an int64 -------------------------------------------
 
     def _int(self, value: int, path: str) -> None:
         if not -INT64_MAX - 1 <= value <= INT64_MAX:
             self.error(
-                path, f"{_fmt(value)} does not fit a 64-bit integer (at most 2^63 - 1)", "int64"
+                path, f"{_fmt(value)} does not fit a 64-bit integer (at most 2^63 - 1)", Code.INT64
             )
 
     def integers(self) -> None:
@@ -233,7 +234,7 @@ class _Bounds:
                 "free_spins.retrigger",
                 f"a free spin retriggers on average {float(self.rho):.6g} new spins (>= 1): "
                 "the feature never ends on average; set free_spins.max_spins",
-                "endless_feature",
+                Code.ENDLESS_FEATURE,
             )
             return
         self.feature_len = ceil(largest * UNCAPPED_MARGIN / (1 - self.rho))
@@ -248,7 +249,7 @@ class _Bounds:
             f"one feature may last {_fmt(self.feature_len)} spins ({self.feature_how()}): "
             f"the engine plays at most {_fmt(MAX_FEATURE_SPINS)} per feature; "
             "set (or lower) free_spins.max_spins",
-            "feature_too_long",
+            Code.FEATURE_TOO_LONG,
         )
 
     # -- the largest win of one spin --------------------------------------------------------
@@ -378,7 +379,7 @@ class _Bounds:
                     f"at bet level {_fmt(level)} one spin can win {_fmt(spin)} credits "
                     f"({parts}): the engine sums a chunk of {_fmt(self.chunk)} spins "
                     f"in 64 bits, so one spin may win at most {_fmt(per_chunk)} credits",
-                    "win_overflow",
+                    Code.WIN_OVERFLOW,
                 )
         if not self.problems:
             self.exact_weights(screen_max)

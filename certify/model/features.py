@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.model.schema import ANY, FreeSpins, FullWindowPay, PayEntry, Symbol
 
@@ -19,7 +20,9 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
     expands = t.get("expands", False)
     if expands not in (True, False, "free_spins"):
         rd.error(
-            join(where, "expands"), f'must be true, false or "free_spins", got {expands!r}', "type"
+            join(where, "expands"),
+            f'must be true, false or "free_spins", got {expands!r}',
+            Code.TYPE,
         )
     elif expands:
         out["expands"] = "always" if expands is True else "free_spins"
@@ -29,13 +32,15 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
     for key in ("expands", "scatter", "sticky"):
         if out.get(key) and kind != "wild":
             rd.error(
-                join(where, key), f"only wild symbols take `{key}`; this one is {kind}", "not_wild"
+                join(where, key),
+                f"only wild symbols take `{key}`; this one is {kind}",
+                Code.NOT_WILD,
             )
     if out.get("wild_in_free_spins") and kind != "regular":
         rd.error(
             join(where, "wild_in_free_spins"),
             f"only regular symbols take it; this one is {kind}",
-            "bad_kind",
+            Code.BAD_KIND,
         )
     return out
 
@@ -47,15 +52,17 @@ def read_expanding_symbol(
     if raw is None:
         return ()
     if not isinstance(raw, dict) or not raw:
-        rd.error(where, "must be a table of symbol = weight, such as {A = 10, K = 12}", "type")
+        rd.error(where, "must be a table of symbol = weight, such as {A = 10, K = 12}", Code.TYPE)
         return ()
     out = []
     for name, weight in raw.items():
         at = join(where, name)
         if name not in symbols:
-            rd.error(at, f'unknown symbol "{name}"', "unknown_symbol")
+            rd.error(at, f'unknown symbol "{name}"', Code.UNKNOWN_SYMBOL)
         elif symbols[name].kind != "regular":
-            rd.error(at, f"must be a regular symbol, {name!r} is {symbols[name].kind}", "bad_kind")
+            rd.error(
+                at, f"must be a regular symbol, {name!r} is {symbols[name].kind}", Code.BAD_KIND
+            )
         out.append((name, rd.check_int(weight, at, 1) or 1))
     return tuple(out)
 
@@ -67,7 +74,7 @@ def read_full_window_pays(
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        rd.error("full_window_pays", "must be an array of [[full_window_pays]] tables", "type")
+        rd.error("full_window_pays", "must be an array of [[full_window_pays]] tables", Code.TYPE)
         return ()
     out = []
     for i, spec in enumerate(raw):
@@ -77,7 +84,9 @@ def read_full_window_pays(
         if not isinstance(symbol, str) or not (
             symbol == ANY or symbol in symbols or symbol in groups
         ):
-            rd.error(join(where, "symbol"), f'unknown symbol or group "{symbol}"', "unknown_symbol")
+            rd.error(
+                join(where, "symbol"), f'unknown symbol or group "{symbol}"', Code.UNKNOWN_SYMBOL
+            )
         out.append(FullWindowPay(str(symbol), rd.integer(t, "multiplier", where, 1) or 1))
     return tuple(out)
 
@@ -93,16 +102,16 @@ def read_heights(
         rd.error(
             where,
             f"variable heights are for ways games; this is a {evaluation} game",
-            "rule_not_applicable",
+            Code.RULE_NOT_APPLICABLE,
         )
     if not isinstance(raw, list) or len(raw) != reels:
-        rd.error(where, f"needs one table list per reel ({reels})", "ragged")
+        rd.error(where, f"needs one table list per reel ({reels})", Code.RAGGED)
         return None
     out = []
     for r, table in enumerate(raw):
         at = join(where, r)
         if not isinstance(table, list) or not table:
-            rd.error(at, "must be a non-empty array of {rows = n, weight = w}", "type")
+            rd.error(at, "must be a non-empty array of {rows = n, weight = w}", Code.TYPE)
             continue
         entries = []
         for i, spec in enumerate(table):
@@ -113,12 +122,12 @@ def read_heights(
                 rd.error(
                     join(here, "rows"),
                     f"{n} is above reels.rows = {rows} (the tallest reel)",
-                    "range",
+                    Code.RANGE,
                 )
             entries.append((n, rd.integer(t, "weight", here, 1) or 1))
         out.append(tuple(entries))
     if out and max(n for table in out for n, _ in table) != rows:
-        rd.error("reels.rows", "must equal the tallest height of reels.heights", "range")
+        rd.error("reels.rows", "must equal the tallest height of reels.heights", Code.RANGE)
     return tuple(out)
 
 
@@ -134,31 +143,31 @@ def check_features(
     for s in symbols.values():
         where = join("symbols", s.name)
         if s.expands == "free_spins" and free is None:
-            rd.error(join(where, "expands"), "the game has no free spins", "rule_not_applicable")
+            rd.error(join(where, "expands"), "the game has no free spins", Code.RULE_NOT_APPLICABLE)
         if s.wild_in_free_spins and free is None:
             rd.error(
                 join(where, "wild_in_free_spins"),
                 "the game has no free spins",
-                "rule_not_applicable",
+                Code.RULE_NOT_APPLICABLE,
             )
         if s.sticky and free is None:
             rd.error(
                 join(where, "sticky"),
                 "sticky wilds stay during free spins: the game has none",
-                "rule_not_applicable",
+                Code.RULE_NOT_APPLICABLE,
             )
         if s.sticky and s.scatter:
             rd.error(
                 join(where, "sticky"),
                 "a sticky wild cannot also be a scatter (it would count again every free spin)",
-                "unsupported",
+                Code.UNSUPPORTED,
             )
     sticky = [s.name for s in symbols.values() if s.sticky]
     if len(sticky) > 1:
         rd.error(
             join(join("symbols", sticky[1]), "sticky"),
             f"one sticky wild per game ({sticky[0]!r} is already sticky)",
-            "unsupported",
+            Code.UNSUPPORTED,
         )
     if free is not None:
         paying = {e.combo[0] for e in pays if len(set(e.combo)) == 1}
@@ -167,11 +176,11 @@ def check_features(
                 rd.error(
                     join("free_spins.expanding_symbol", name),
                     f'"{name}" has no line pay to expand',
-                    "rule_not_applicable",
+                    Code.RULE_NOT_APPLICABLE,
                 )
     if hold is not None and bonus is not None:
         rd.error(
             "hold_and_spin",
             "a game with both [bonus] and [hold_and_spin] is not supported",
-            "unsupported",
+            Code.UNSUPPORTED,
         )

@@ -32,9 +32,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from certify.kinds import MACHINE
 from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine, PayEntry, Rules, Symbol
 
-CANONICAL_SCHEMA = "slotcert/machine@1"
+CANONICAL_SCHEMA = MACHINE.schema
 ABSENT = "(absent)"
 _ABSENT = object()
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.model.schema import Symbol, Trigger
 
@@ -135,7 +136,9 @@ def read_hold_and_spin(
     values = _values(rd, t, where, known)
     full_window = rd.string(t, "full_window", where, default=None)
     if full_window is not None and full_window not in known:
-        rd.error(join(where, "full_window"), f'unknown jackpot "{full_window}"', "unknown_jackpot")
+        rd.error(
+            join(where, "full_window"), f'unknown jackpot "{full_window}"', Code.UNKNOWN_JACKPOT
+        )
     return HoldAndSpin(trigger, respins, probability, values, full_window, jackpots)
 
 
@@ -160,7 +163,7 @@ def check_hold_window(
         rd.error(
             join(join(where, "trigger"), "count"),
             f"{hs.trigger.count} coins can never show in a window of {cells} cells",
-            "range",
+            Code.RANGE,
         )
 
 
@@ -170,9 +173,9 @@ def _trigger(rd: Reader, raw: Any, where: str, symbols: dict[str, Symbol]) -> Tr
     at = join(where, "symbol")
     symbol = symbols.get(name) if isinstance(name, str) else None
     if "symbol" in t and symbol is None:
-        rd.error(at, f'unknown symbol "{name}"', "unknown_symbol")
+        rd.error(at, f'unknown symbol "{name}"', Code.UNKNOWN_SYMBOL)
     elif symbol is not None and symbol.kind != "bonus":
-        rd.error(at, f"{name!r} is {symbol.kind}; expected bonus", "bad_kind")
+        rd.error(at, f"{name!r} is {symbol.kind}; expected bonus", Code.BAD_KIND)
     return Trigger(str(name), rd.integer(t, "count", where, 1) or 1)
 
 
@@ -185,7 +188,7 @@ def _probability(rd: Reader, t: dict[str, Any], where: str) -> Fraction:
     if number is None:
         return Fraction(1, 2)
     if not 0 < number < 1:
-        rd.error(at, f'must be a probability in (0, 1), got "{value}"', "range")
+        rd.error(at, f'must be a probability in (0, 1), got "{value}"', Code.RANGE)
         return Fraction(1, 2)
     p = Fraction(number)
     if p.denominator > ENGINE_BOUND:
@@ -193,7 +196,7 @@ def _probability(rd: Reader, t: dict[str, Any], where: str) -> Fraction:
             at,
             f'"{value}" has too many decimal places: the engine draws a cell exactly only '
             "for a denominator below 2**32 (at most 9 decimal places)",
-            "range",
+            Code.RANGE,
         )
     return p
 
@@ -202,7 +205,7 @@ def _jackpot_prizes(rd: Reader, t: dict[str, Any], where: str) -> tuple[tuple[st
     raw = t.get("jackpots", {})
     at = join(where, "jackpots")
     if not isinstance(raw, dict):
-        rd.error(at, "must be a table such as {MINI = 10, MAJOR = 100}", "type")
+        rd.error(at, "must be a table such as {MINI = 10, MAJOR = 100}", Code.TYPE)
         return ()
     out = []
     for name, prize in raw.items():
@@ -218,13 +221,13 @@ def _values(rd: Reader, t: dict[str, Any], where: str, known: set[str]) -> tuple
         v = rd.table(spec, at, ("weight",), ("pays", "jackpot"))
         weight = rd.integer(v, "weight", at, 1) or 1
         if isinstance(spec, dict) and ("pays" in v) == ("jackpot" in v):
-            rd.error(at, "needs exactly one of `pays` or `jackpot`", "hold_value")
+            rd.error(at, "needs exactly one of `pays` or `jackpot`", Code.HOLD_VALUE)
             out.append(HoldValue(weight, 1, None))
             continue
         pays = rd.integer(v, "pays", at, 1, default=None)
         jackpot = rd.string(v, "jackpot", at, default=None)
         if jackpot is not None and jackpot not in known:
-            rd.error(join(at, "jackpot"), f'unknown jackpot "{jackpot}"', "unknown_jackpot")
+            rd.error(join(at, "jackpot"), f'unknown jackpot "{jackpot}"', Code.UNKNOWN_JACKPOT)
         if pays is None and jackpot is None:
             pays = 1  # placeholder after a recorded problem
         out.append(HoldValue(weight, pays, jackpot))
@@ -233,6 +236,6 @@ def _values(rd: Reader, t: dict[str, Any], where: str, known: set[str]) -> tuple
         rd.error(
             at_values,
             f"weights add up to {total}, above what the engine draws exactly (2**32 - 1)",
-            "weight_overflow",
+            Code.WEIGHT_OVERFLOW,
         )
     return tuple(out)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-KINDS = ("machine", "jurisdiction", "link", "table")
+from certify.kinds import MODEL_KIND_NAMES, schema_of_kind
+
+KINDS = MODEL_KIND_NAMES
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 Schema = dict[str, Any]
@@ -103,7 +105,7 @@ def _header(kind: str, title: str) -> Schema:
 
 
 def _schema_key(kind: str) -> Schema:
-    return {"const": f"slotcert/{kind}@1", "description": "the file kind and format version"}
+    return {"const": schema_of_kind(kind), "description": "the file kind and format version"}
 
 
 SYMBOL_NAMES = _array({"type": "string", "minLength": 1})

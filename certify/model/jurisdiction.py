@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from certify.codes import Code
+from certify.kinds import JURISDICTION
 from certify.model.loader import read_toml
 from certify.model.reader import Reader, join
 
-JURISDICTION_SCHEMA = "slotcert/jurisdiction@1"
+JURISDICTION_SCHEMA = JURISDICTION.schema
 _REQUIRED = ("schema", "id", "name", "min_rtp")
 _OPTIONAL = (
     "applies_to",
@@ -47,13 +49,15 @@ def load_jurisdiction(path: str | Path) -> Jurisdiction:
     rd = Reader(file)
     rd.table(data, "", _REQUIRED, _OPTIONAL)
     if data.get("schema", JURISDICTION_SCHEMA) != JURISDICTION_SCHEMA:
-        rd.error("schema", f"must be {JURISDICTION_SCHEMA!r}, got {data.get('schema')!r}", "schema")
+        rd.error(
+            "schema", f"must be {JURISDICTION_SCHEMA!r}, got {data.get('schema')!r}", Code.SCHEMA
+        )
     min_rtp = rd.money(data, "min_rtp", "") or Decimal(0)
     if min_rtp > 1:
-        rd.error("min_rtp", f'must be a fraction in [0, 1], got "{min_rtp}"', "range")
+        rd.error("min_rtp", f'must be a fraction in [0, 1], got "{min_rtp}"', Code.RANGE)
     confidence = rd.money(data, "confidence", "", default="0.99") or Decimal("0.99")
     if not Decimal("0.5") <= confidence < 1:
-        rd.error("confidence", f'must be in [0.5, 1), got "{confidence}"', "range")
+        rd.error("confidence", f'must be in [0.5, 1), got "{confidence}"', Code.RANGE)
     lists = {}
     for key, default in (
         ("required_meters", ["coin_in", "prizes_paid", "coin_drop"]),
@@ -62,7 +66,7 @@ def load_jurisdiction(path: str | Path) -> Jurisdiction:
         values = rd.array(data, key, "", default=default) or []
         for i, v in enumerate(values):
             if not isinstance(v, str):
-                rd.error(join(key, i), f"must be a string, got {v!r}", "type")
+                rd.error(join(key, i), f"must be a string, got {v!r}", Code.TYPE)
         lists[key] = tuple(str(v) for v in values)
     result = Jurisdiction(
         id=rd.string(data, "id", "") or "",

@@ -16,12 +16,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from certify.codes import Code
 from certify.errors import ModelError
+from certify.kinds import LINK
 from certify.model.loader import read_mystery, read_toml
 from certify.model.reader import Reader, join
 from certify.model.schema import Machine
 
-LINK_SCHEMA = "slotcert/link@1"
+LINK_SCHEMA = LINK.schema
 _TOP_REQUIRED = ("schema", "id", "currency", "contribution", "reset", "trigger", "members")
 _TOP_OPTIONAL = ("name", "cap", "overflow", "reserve_rate", "same_model")
 _MEMBER_REQUIRED = ("machine_id", "model", "bet_level", "casino")
@@ -111,17 +113,17 @@ def parse_link(data: dict[str, Any], file: str, base: Path, machines_dir: Path) 
     rd = Reader(file)
     rd.table(data, "", _TOP_REQUIRED, _TOP_OPTIONAL)
     if "schema" in data and data.get("schema") != LINK_SCHEMA:
-        rd.error("schema", f"must be {LINK_SCHEMA!r}, got {data.get('schema')!r}", "schema")
+        rd.error("schema", f"must be {LINK_SCHEMA!r}, got {data.get('schema')!r}", Code.SCHEMA)
     rate = rd.money(data, "contribution", "")
     if rate is not None and rate >= 1:
-        rd.error("contribution", f'must be in [0, 1), got "{rate}"', "range")
+        rd.error("contribution", f'must be in [0, 1), got "{rate}"', Code.RANGE)
     reserve = rd.money(data, "reserve_rate", "", default="0")
     if reserve is not None and reserve >= 1:
-        rd.error("reserve_rate", f'must be in [0, 1), got "{reserve}"', "range")
+        rd.error("reserve_rate", f'must be in [0, 1), got "{reserve}"', Code.RANGE)
     reset = rd.money(data, "reset", "")
     cap = rd.money(data, "cap", "", default=None)
     if cap is not None and reset is not None and cap < reset:
-        rd.error("cap", f'cap "{cap}" is below the reset "{reset}"', "cap_below_reset")
+        rd.error("cap", f'cap "{cap}" is below the reset "{reset}"', Code.CAP_BELOW_RESET)
     combo, min_level, mystery = _trigger(rd, data.get("trigger"))
     members = _members(rd, data.get("members"), base, machines_dir)
     link = Link(
@@ -153,7 +155,7 @@ def _trigger(rd: Reader, raw: Any) -> tuple:
         return None, None, None
     t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery"))
     if t and ("combo" in t) == ("mystery" in t):
-        rd.error(at, "needs exactly one of `combo` or `mystery`", "jackpot_trigger")
+        rd.error(at, "needs exactly one of `combo` or `mystery`", Code.JACKPOT_TRIGGER)
         return None, None, None
     min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
     if "mystery" in t:
@@ -162,7 +164,9 @@ def _trigger(rd: Reader, raw: Any) -> tuple:
     for j, token in enumerate(combo):
         if not isinstance(token, str) or not token:
             rd.error(
-                join(join(at, "combo"), j), f"must be a symbol or group name, got {token!r}", "type"
+                join(join(at, "combo"), j),
+                f"must be a symbol or group name, got {token!r}",
+                Code.TYPE,
             )
     return tuple(str(x) for x in combo) or None, min_level, None
 
@@ -170,7 +174,7 @@ def _trigger(rd: Reader, raw: Any) -> tuple:
 def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Member]:
     if not isinstance(raw, list) or not raw:
         if raw is not None:
-            rd.error("members", "must be a non-empty array of [[members]] tables", "type")
+            rd.error("members", "must be a non-empty array of [[members]] tables", Code.TYPE)
         return []
     cache: dict[str, Machine | None] = {}
     out: list[Member] = []
@@ -183,7 +187,7 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
             rd.error(
                 join(where, "machine_id"),
                 f'"{mid}" is already members[{seen[mid]}]',
-                "duplicate_member",
+                Code.DUPLICATE_MEMBER,
             )
         seen.setdefault(mid, i)
         ref = rd.string(t, "model", where)
@@ -193,7 +197,7 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
             isinstance(rate, bool) or not isinstance(rate, int | float) or not rate > 0
         ):
             rd.error(
-                join(where, "spins_per_day"), f"must be a positive number, got {rate!r}", "range"
+                join(where, "spins_per_day"), f"must be a positive number, got {rate!r}", Code.RANGE
             )
             rate = None
         casino = rd.string(t, "casino", where)
@@ -210,7 +214,7 @@ def _members(rd: Reader, raw: Any, base: Path, machines_dir: Path) -> list[Membe
                 join(where, "bet_level"),
                 f"{level} is not one of the bet levels "
                 f'{list(machine.bet_levels)} of model "{machine.id}"',
-                "range",
+                Code.RANGE,
             )
             continue
         out.append(
@@ -253,19 +257,19 @@ def _resolve_model(
                 path = file
                 break
     if path is None and (ref.endswith(".toml") or "/" in ref):
-        rd.error(where, f'no machine file "{ref}" (relative to {base})', "unknown_member")
+        rd.error(where, f'no machine file "{ref}" (relative to {base})', Code.UNKNOWN_MEMBER)
         return None
     if path is None:
         rd.error(
             where,
             f'no machine file or model id "{ref}" (looked in {machines_dir})',
-            "unknown_member",
+            Code.UNKNOWN_MEMBER,
         )
         return None
     try:
         machine, _ = parse_machine(read_toml(path), str(path))
     except ModelError as exc:
-        rd.error(where, f'"{ref}" is not a valid machine: {exc.problems[0]}', "member_invalid")
+        rd.error(where, f'"{ref}" is not a valid machine: {exc.problems[0]}', Code.MEMBER_INVALID)
         return None
     return machine
 
@@ -285,7 +289,7 @@ def _check_group(rd: Reader, link: Link, declared: bool = True) -> None:
                 join(where, "model"),
                 f'model "{m.machine.id}" plays in '
                 f"{m.machine.currency}, the group in {link.currency}",
-                "currency",
+                Code.CURRENCY,
             )
         if link.same_model and first is not None and m is not first:
             _check_same(rd, link, first, m)
@@ -308,7 +312,7 @@ def _check_same(rd: Reader, link: Link, first: Member, m: Member) -> None:
             join(where, "model"),
             f'model "{m.machine.id}" differs from {ref} model '
             f'"{first.machine.id}"; same_model = true requires one model',
-            "different_model",
+            Code.DIFFERENT_MODEL,
         )
         return
     mine, theirs = fingerprint(m.machine), fingerprint(first.machine)
@@ -317,7 +321,7 @@ def _check_same(rd: Reader, link: Link, first: Member, m: Member) -> None:
             join(where, "model"),
             f'model "{m.machine.id}" ({mine[:19]}) is not the '
             f"same model as {ref} ({theirs[:19]}); same_model = true requires one model",
-            "different_model",
+            Code.DIFFERENT_MODEL,
         )
         return
     if m.stake != first.stake:
@@ -325,7 +329,7 @@ def _check_same(rd: Reader, link: Link, first: Member, m: Member) -> None:
             join(where, "bet_level"),
             f"stake {_money(m)} per spin differs from {ref} "
             f"stake {_money(first)}; same_model = true requires the same stakes",
-            "different_stake",
+            Code.DIFFERENT_STAKE,
         )
 
 
@@ -350,7 +354,7 @@ def _check_contributions(rd: Reader, link: Link, m: Member) -> None:
             f'model "{m.machine.id}" contributes {own} of '
             f"coin-in to its own jackpots plus {group} to this group: {own + group}, "
             "at or above 100%",
-            "contribution_total",
+            Code.CONTRIBUTION_TOTAL,
         )
 
 
@@ -361,7 +365,7 @@ def _check_level(rd: Reader, link: Link, m: Member) -> None:
             f"{m.bet_level} is below "
             f"trigger.min_bet_level {link.min_bet_level}: the jackpot can never be won "
             "on this machine",
-            "impossible_trigger",
+            Code.IMPOSSIBLE_TRIGGER,
         )
 
 
@@ -376,7 +380,7 @@ def _check_trigger(rd: Reader, link: Link, m: Member) -> None:
         rd.error(
             "trigger.combo",
             f"{shown} is not one of the [[pays]] combos of {name}; a jackpot replaces a line pay",
-            "jackpot_trigger",
+            Code.JACKPOT_TRIGGER,
         )
         return
     for j, token in enumerate(combo):
@@ -384,7 +388,7 @@ def _check_trigger(rd: Reader, link: Link, m: Member) -> None:
             rd.error(
                 "trigger.combo",
                 f'{shown} can never occur on {name}: nothing on reel {j + 1} matches "{token}"',
-                "impossible_trigger",
+                Code.IMPOSSIBLE_TRIGGER,
             )
             return
 
@@ -425,7 +429,7 @@ def _check_declared(rd: Reader, link: Link, m: Member) -> None:
                 f'model "{m.machine.id}" has no [[jackpots]] entry with link = '
                 f'"{link.id}"; a combo trigger must replace that line\'s pay on the '
                 "machine",
-                "link_undeclared",
+                Code.LINK_UNDECLARED,
             )
         return
     i, jp = declared[0]
@@ -436,7 +440,7 @@ def _check_declared(rd: Reader, link: Link, m: Member) -> None:
                 where,
                 f'model "{m.machine.id}" declares jackpots[{i}].{name} = '
                 f'{_show(mine)} for link "{link.id}", the group says {_show(group)}',
-                "link_mismatch",
+                Code.LINK_MISMATCH,
             )
 
 

@@ -11,7 +11,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from certify.codes import Code
 from certify.errors import ModelError, Problem
+from certify.kinds import MACHINE
 from certify.model.features import (
     check_features,
     read_expanding_symbol,
@@ -42,7 +44,7 @@ from certify.model.screens import (
     screen_problems,
 )
 
-MACHINE_SCHEMA = "slotcert/machine@1"
+MACHINE_SCHEMA = MACHINE.schema
 MAX_SYMBOLS = 64
 _TOP_KEYS = ("schema", "machine", "bet", "symbols", "reels", "pays")
 _TOP_OPTIONAL = (
@@ -67,15 +69,15 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
-        raise ModelError([Problem(str(path), "", f"not valid TOML: {exc}", "toml")]) from None
+        raise ModelError([Problem(str(path), "", f"not valid TOML: {exc}", Code.TOML)]) from None
     except FileNotFoundError:
-        raise ModelError([Problem(str(path), "", "no such file", "missing_file")]) from None
+        raise ModelError([Problem(str(path), "", "no such file", Code.MISSING_FILE)]) from None
     except IsADirectoryError:
         raise ModelError(
-            [Problem(str(path), "", "is a directory, not a file", "missing_file")]
+            [Problem(str(path), "", "is a directory, not a file", Code.MISSING_FILE)]
         ) from None
     except UnicodeDecodeError as exc:
-        raise ModelError([Problem(str(path), "", f"not UTF-8 text: {exc}", "toml")]) from None
+        raise ModelError([Problem(str(path), "", f"not UTF-8 text: {exc}", Code.TOML)]) from None
 
 
 def schema_of(path: str | Path) -> str:
@@ -103,7 +105,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     rd = Reader(file)
     rd.table(data, "", _TOP_KEYS, _TOP_OPTIONAL)
     if data.get("schema") != MACHINE_SCHEMA and "schema" in data:
-        rd.error("schema", f"must be {MACHINE_SCHEMA!r}, got {data.get('schema')!r}", "schema")
+        rd.error("schema", f"must be {MACHINE_SCHEMA!r}, got {data.get('schema')!r}", Code.SCHEMA)
     info = _machine_info(rd, data.get("machine", {}))
     bet = _bet(rd, data.get("bet", {}))
     symbols = _symbols(rd, data.get("symbols", {}))
@@ -134,9 +136,9 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         else ()
     )
     if reels["evaluation"] == "cluster" and not clusters:
-        rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", "missing_key")
+        rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", Code.MISSING_KEY)
     if clusters and reels["evaluation"] != "cluster":
-        rd.error("cluster_pays", 'needs reels.evaluation = "cluster"', "rule_not_applicable")
+        rd.error("cluster_pays", 'needs reels.evaluation = "cluster"', Code.RULE_NOT_APPLICABLE)
     rd.raise_if_errors()
     machine = Machine(
         **info,
@@ -176,7 +178,7 @@ def _machine_info(rd: Reader, raw: Any) -> dict[str, Any]:
             rd.error(
                 join(join(path, "instruction_languages"), i),
                 f'must be a language code such as "en", got {lang!r}',
-                "type",
+                Code.TYPE,
             )
     return {
         "id": rd.string(t, "id", path) or "",
@@ -193,12 +195,12 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
     t = rd.table(raw, path, ("denomination", "currency", "bet_levels"), ("lines", "ways", "cost"))
     denomination = rd.money(t, "denomination", path)
     if denomination is not None and denomination <= 0:
-        rd.error(join(path, "denomination"), f'must be positive, got "{denomination}"', "range")
+        rd.error(join(path, "denomination"), f'must be positive, got "{denomination}"', Code.RANGE)
     levels = rd.array(t, "bet_levels", path) or []
     checked = [rd.check_int(v, join(join(path, "bet_levels"), i), 1) for i, v in enumerate(levels)]
     good = [v for v in checked if v is not None]
     if len(good) == len(levels) and any(b <= a for a, b in zip(good, good[1:])):
-        rd.error(join(path, "bet_levels"), f"must be strictly increasing, got {good}", "order")
+        rd.error(join(path, "bet_levels"), f"must be strictly increasing, got {good}", Code.ORDER)
     lines = rd.integer(t, "lines", path, 1)
     ways = rd.integer(t, "ways", path, 1)
     cost = rd.integer(t, "cost", path, 1)
@@ -206,7 +208,7 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
         rd.error(
             path,
             "needs `lines` (lines games), `ways` and `cost` (ways games) or `cost` (cluster games)",
-            "missing_key",
+            Code.MISSING_KEY,
         )
     return {
         "denomination": denomination or Decimal(0),
@@ -220,15 +222,15 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
 
 def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
     if not isinstance(raw, dict) or not raw:
-        rd.error("symbols", "must be a non-empty table of symbols", "type")
+        rd.error("symbols", "must be a non-empty table of symbols", Code.TYPE)
         return {}
     if len(raw) > MAX_SYMBOLS:
-        rd.error("symbols", f"at most {MAX_SYMBOLS} symbols, got {len(raw)}", "range")
+        rd.error("symbols", f"at most {MAX_SYMBOLS} symbols, got {len(raw)}", Code.RANGE)
     kinds: dict[str, str] = {}
     for name, spec in raw.items():
         where = join("symbols", name)
         if name == ANY:
-            rd.error(where, f"{ANY!r} is reserved for pay combos", "reserved")
+            rd.error(where, f"{ANY!r} is reserved for pay combos", Code.RESERVED)
         t = rd.table(
             spec,
             where,
@@ -247,7 +249,7 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
         else:
             for key in ("multiplier", "substitutes"):
                 if key in t:
-                    rd.error(join(where, key), f"only wild symbols take `{key}`", "not_wild")
+                    rd.error(join(where, key), f"only wild symbols take `{key}`", Code.NOT_WILD)
         symbols[name] = Symbol(
             name, kinds[name], mult, subs, **symbol_features(rd, t, where, kinds[name])
         )
@@ -261,31 +263,31 @@ def _substitutes(rd: Reader, t: dict[str, Any], where: str, kinds: dict[str, str
     for i, sub in enumerate(subs):
         at = join(join(where, "substitutes"), i)
         if not isinstance(sub, str) or sub not in kinds:
-            rd.error(at, f'unknown symbol "{sub}"', "unknown_symbol")
+            rd.error(at, f'unknown symbol "{sub}"', Code.UNKNOWN_SYMBOL)
         elif kinds[sub] != "regular":
             rd.error(
                 at,
                 f"a wild substitutes only regular symbols; {sub!r} is {kinds[sub]}",
-                "bad_substitute",
+                Code.BAD_SUBSTITUTE,
             )
     return tuple(s for s in subs if isinstance(s, str))
 
 
 def _groups(rd: Reader, raw: Any, symbols: dict[str, Symbol]) -> tuple:
     if not isinstance(raw, dict):
-        rd.error("groups", "must be a table of symbol lists", "type")
+        rd.error("groups", "must be a table of symbol lists", Code.TYPE)
         return ()
     groups = []
     for name, members in raw.items():
         where = join("groups", name)
         if name in symbols or name == ANY:
-            rd.error(where, f"group name {name!r} clashes with a symbol", "reserved")
+            rd.error(where, f"group name {name!r} clashes with a symbol", Code.RESERVED)
         if not isinstance(members, list) or not members:
-            rd.error(where, f"must be a non-empty array of symbols, got {members!r}", "type")
+            rd.error(where, f"must be a non-empty array of symbols, got {members!r}", Code.TYPE)
             continue
         for i, sym in enumerate(members):
             if not isinstance(sym, str) or sym not in symbols:
-                rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
+                rd.error(join(where, i), f'unknown symbol "{sym}"', Code.UNKNOWN_SYMBOL)
         groups.append((name, tuple(m for m in members if isinstance(m, str))))
     return tuple(groups)
 
@@ -299,19 +301,21 @@ def read_strips(
     for r, strip in enumerate(strips):
         where = join(join(path, "strips"), r)
         if not isinstance(strip, list) or not strip:
-            rd.error(where, "must be a non-empty array of symbols (empty strip)", "empty_strip")
+            rd.error(where, "must be a non-empty array of symbols (empty strip)", Code.EMPTY_STRIP)
             continue
         for i, sym in enumerate(strip):
             if not isinstance(sym, str) or sym not in symbols:
-                rd.error(join(where, i), f'unknown symbol "{sym}"', "unknown_symbol")
+                rd.error(join(where, i), f'unknown symbol "{sym}"', Code.UNKNOWN_SYMBOL)
         out.append(tuple(strip))
     if reels is None and strips and len(strips) < 2:
-        rd.error(join(path, "strips"), f"needs at least 2 reels, got {len(strips)}", "reel_count")
+        rd.error(
+            join(path, "strips"), f"needs at least 2 reels, got {len(strips)}", Code.REEL_COUNT
+        )
     if reels is not None and strips and len(strips) != reels:
         rd.error(
             join(path, "strips"),
             f"must have {reels} reels like the base game, got {len(strips)}",
-            "reel_count",
+            Code.REEL_COUNT,
         )
     weights = rd.array(t, "weights", path, default=None)
     if weights is None:
@@ -321,14 +325,14 @@ def read_strips(
         rd.error(
             join(path, "weights"),
             f"needs one list per reel ({len(strips)}), got {len(weights)}",
-            "ragged",
+            Code.RAGGED,
         )
     for r, (row, strip) in enumerate(zip(weights, strips)):
         where = join(join(path, "weights"), r)
         if not isinstance(row, list) or not isinstance(strip, list) or len(row) != len(strip):
             stops = len(strip) if isinstance(strip, list) else 0
             got = len(row) if isinstance(row, list) else repr(row)
-            rd.error(where, f"needs one weight per stop ({stops}), got {got}", "ragged")
+            rd.error(where, f"needs one weight per stop ({stops}), got {got}", Code.RAGGED)
             continue
         wout.append(tuple(rd.check_int(w, join(where, i), 1) or 1 for i, w in enumerate(row)))
     return tuple(out) or None, tuple(wout)
@@ -349,7 +353,7 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
     else:
         if "paylines" in t:
             rd.error(
-                join(path, "paylines"), f"a {evaluation} game has no paylines", "ways_paylines"
+                join(path, "paylines"), f"a {evaluation} game has no paylines", Code.WAYS_PAYLINES
             )
         if (
             evaluation == "ways"
@@ -360,12 +364,12 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
             rd.error(
                 "bet.ways",
                 f"must be rows^reels = {rows ** len(strips)}, got {bet['ways']}",
-                "ways_count",
+                Code.WAYS_COUNT,
             )
         if bet.get("cost") is None:
-            rd.error("bet.cost", f"is required for a {evaluation} game", "missing_key")
+            rd.error("bet.cost", f"is required for a {evaluation} game", Code.MISSING_KEY)
         if evaluation == "ways" and bet.get("ways") is None:
-            rd.error("bet.ways", "is required for a ways game", "missing_key")
+            rd.error("bet.ways", "is required for a ways game", Code.MISSING_KEY)
     return {
         "rows": rows,
         "strips": strips,
@@ -383,25 +387,27 @@ def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> 
     for i, line in enumerate(raw):
         where = join("reels.paylines", i)
         if not isinstance(line, list) or len(line) != reels:
-            rd.error(where, f"needs one row per reel ({reels}), got {line!r}", "payline_length")
+            rd.error(where, f"needs one row per reel ({reels}), got {line!r}", Code.PAYLINE_LENGTH)
             continue
         bad = [
             r for r in line if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < rows
         ]
         if bad:
-            rd.error(where, f"row {bad[0]!r} out of range 0..{rows - 1}", "payline_range")
+            rd.error(where, f"row {bad[0]!r} out of range 0..{rows - 1}", Code.PAYLINE_RANGE)
             continue
         key = tuple(line)
         if key in seen:
             rd.error(
-                where, f"duplicates reels.paylines[{seen[key]}] {list(key)}", "payline_duplicate"
+                where, f"duplicates reels.paylines[{seen[key]}] {list(key)}", Code.PAYLINE_DUPLICATE
             )
         seen.setdefault(key, i)
         out.append(key)
     if raw and lines is not None and len(raw) != lines:
-        rd.error("reels.paylines", f"has {len(raw)} lines but bet.lines = {lines}", "payline_count")
+        rd.error(
+            "reels.paylines", f"has {len(raw)} lines but bet.lines = {lines}", Code.PAYLINE_COUNT
+        )
     if lines is None:
-        rd.error("bet.lines", "is required for a lines game", "missing_key")
+        rd.error("bet.lines", "is required for a lines game", Code.MISSING_KEY)
     return out
 
 
@@ -436,18 +442,18 @@ class _Context:
 
     def counted(self, name: Any, rd: Reader, where: str, kinds: tuple[str, ...]) -> None:
         if not isinstance(name, str) or name not in self.symbols:
-            rd.error(where, f'unknown symbol "{name}"', "unknown_symbol")
+            rd.error(where, f'unknown symbol "{name}"', Code.UNKNOWN_SYMBOL)
         elif self.symbols[name].kind not in kinds and not self.symbols[name].scatter:
             rd.error(
                 where,
                 f"{name!r} is {self.symbols[name].kind}; expected {' or '.join(kinds)}",
-                "bad_kind",
+                Code.BAD_KIND,
             )
 
 
 def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
     if not isinstance(raw, list):
-        rd.error("pays", "must be an array of [[pays]] tables", "type")
+        rd.error("pays", "must be an array of [[pays]] tables", Code.TYPE)
         return ()
     entries: list[PayEntry] = []
     seen: dict[tuple[tuple[str, ...], bool], int] = {}
@@ -463,14 +469,14 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
                 rd.error(
                     join(join(where, "combo"), j),
                     f'unknown symbol or group "{token}"',
-                    "unknown_symbol",
+                    Code.UNKNOWN_SYMBOL,
                 )
                 ok = False
         if len(combo) > len(ctx.strips):
             rd.error(
                 join(where, "combo"),
                 f"has {len(combo)} symbols but the machine has {len(ctx.strips)} reels",
-                "combo_too_long",
+                Code.COMBO_TOO_LONG,
             )
             ok = False
         pays, by_level = _pay_value(rd, t, where, ctx.n_levels)
@@ -480,7 +486,7 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
                 rd.error(
                     join(where, "combo"),
                     f"duplicates pays[{seen[(key, anywhere)]}] {combo}",
-                    "pay_duplicate",
+                    Code.PAY_DUPLICATE,
                 )
             seen.setdefault((key, anywhere), i)
             if not anywhere:
@@ -491,7 +497,7 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
 
 def _pay_value(rd: Reader, t: dict, where: str, n_levels: int) -> tuple:
     if ("pays" in t) == ("pays_by_level" in t):
-        rd.error(where, "needs exactly one of `pays` or `pays_by_level`", "pay_value")
+        rd.error(where, "needs exactly one of `pays` or `pays_by_level`", Code.PAY_VALUE)
         return 0, None
     if "pays" in t:
         return rd.integer(t, "pays", where, 0) or 0, None
@@ -500,7 +506,7 @@ def _pay_value(rd: Reader, t: dict, where: str, n_levels: int) -> tuple:
         rd.error(
             join(where, "pays_by_level"),
             f"needs one value per bet level ({n_levels}), got {len(values)}",
-            "pay_value",
+            Code.PAY_VALUE,
         )
     return None, tuple(
         rd.check_int(v, join(join(where, "pays_by_level"), k), 0) or 0 for k, v in enumerate(values)
@@ -513,7 +519,7 @@ def _warn_impossible(rd: Reader, ctx: _Context, combo: tuple[str, ...], where: s
             rd.warn(
                 join(where, "combo"),
                 f'{list(combo)} can never occur: nothing on reel {j + 1} matches "{token}"',
-                "impossible_combo",
+                Code.IMPOSSIBLE_COMBO,
             )
             return
 
@@ -528,7 +534,7 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
         count = rd.integer(t, "count", where, 1) or 1
         pays = rd.integer(t, "pays", where, 0) or 0
         if (sym, count) in seen:
-            rd.error(where, f"duplicates another {sym!r} x{count} scatter pay", "pay_duplicate")
+            rd.error(where, f"duplicates another {sym!r} x{count} scatter pay", Code.PAY_DUPLICATE)
         seen.add((sym, count))
         out.append(ScatterPay(str(sym), count, pays))
     return tuple(out)
@@ -568,23 +574,25 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
     max_spins = rd.integer(t, "max_spins", where, 1, default=None)
     if max_spins is not None and largest and max_spins < largest:
         rd.error(
-            join(where, "max_spins"), f"{max_spins} is below the largest award {largest}", "range"
+            join(where, "max_spins"),
+            f"{max_spins} is below the largest award {largest}",
+            Code.RANGE,
         )
     strips, weights = (None, None)
     if "strips" in t:
         strips, weights = read_strips(rd, t, where, ctx.symbols, len(ctx.strips))
     elif "weights" in t:
-        rd.error(join(where, "weights"), "needs free_spins.strips", "missing_key")
+        rd.error(join(where, "weights"), "needs free_spins.strips", Code.MISSING_KEY)
     retrigger = t.get("retrigger", False)
     if retrigger not in (True, False, "once"):
         rd.error(
-            join(where, "retrigger"), f'must be true, false or "once", got {retrigger!r}', "type"
+            join(where, "retrigger"), f'must be true, false or "once", got {retrigger!r}', Code.TYPE
         )
     if options and "multiplier" in t:
         rd.error(
             join(where, "multiplier"),
             "each of free_spins.options sets its own multiplier",
-            "options_conflict",
+            Code.OPTIONS_CONFLICT,
         )
     return FreeSpins(
         trigger,
@@ -608,16 +616,16 @@ def _spins_table(rd: Reader, raw: Any, at: str, trigger_count: int) -> list[tupl
         return [(trigger_count, rd.check_int(raw, at, 1) or 1)]
     spins = []
     if not isinstance(raw, dict) or not raw:
-        rd.error(at, "must be a table such as {3 = 10, 4 = 15}", "type")
+        rd.error(at, "must be a table such as {3 = 10, 4 = 15}", Code.TYPE)
         return []
     for key, value in raw.items():
         where = join(at, key)
         if not (key.isascii() and key.isdigit()) or int(key) < 1:  # not '²'
-            rd.error(where, f"key must be a trigger count, got {key!r}", "type")
+            rd.error(where, f"key must be a trigger count, got {key!r}", Code.TYPE)
             continue
         spins.append((int(key), rd.check_int(value, where, 1) or 1))
     if spins and min(k for k, _ in spins) > trigger_count:
-        rd.error(at, f"no spins for the trigger count {trigger_count}", "spins_missing")
+        rd.error(at, f"no spins for the trigger count {trigger_count}", Code.SPINS_MISSING)
     return sorted(spins)
 
 
@@ -628,7 +636,7 @@ def _options(rd: Reader, t: dict[str, Any], where: str, trigger_count: int) -> l
         return []
     at = join(where, "options")
     if not isinstance(raw, list) or not raw:
-        rd.error(at, "must be a non-empty array of [[free_spins.options]] tables", "type")
+        rd.error(at, "must be a non-empty array of [[free_spins.options]] tables", Code.TYPE)
         return []
     out = []
     for i, spec in enumerate(raw):
@@ -670,13 +678,13 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         )
         rate = rd.money(t, "contribution", where) or Decimal(0)
         if rate >= 1:
-            rd.error(join(where, "contribution"), f'must be in [0, 1), got "{rate}"', "range")
+            rd.error(join(where, "contribution"), f'must be in [0, 1), got "{rate}"', Code.RANGE)
         reserve = rd.money(t, "reserve_rate", where, default="0") or Decimal(0)
         total += rate + reserve
         reset = rd.money(t, "reset", where) or Decimal(0)
         cap = rd.money(t, "cap", where, default=None)
         if cap is not None and cap < reset:
-            rd.error(join(where, "cap"), f'cap "{cap}" is below the reset "{reset}"', "range")
+            rd.error(join(where, "cap"), f'cap "{cap}" is below the reset "{reset}"', Code.RANGE)
         combo, min_level, mystery = (
             _jackpot_trigger(rd, t["trigger"], where, ctx, levels)
             if "trigger" in t
@@ -703,7 +711,7 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         )
     if total >= 1:
         rd.error(
-            "jackpots", f"contributions add up to {total}, at or above 100% of coin-in", "range"
+            "jackpots", f"contributions add up to {total}, at or above 100% of coin-in", Code.RANGE
         )
     return tuple(out)
 
@@ -718,7 +726,7 @@ def _hold_pools(rd: Reader, raw: Any, jackpots: tuple, hold: Any) -> None:
                 join(join("jackpots", i), "trigger"),
                 "missing: a pool needs a trigger (combo or mystery) unless"
                 " [hold_and_spin] awards it",
-                "missing_key",
+                Code.MISSING_KEY,
             )
 
 
@@ -726,7 +734,7 @@ def read_mystery(rd: Reader, t: dict[str, Any], at: str) -> Decimal | None:
     """A mystery trigger: probability per credit wagered, strictly between 0 and 1."""
     p = rd.money(t, "mystery", at)
     if p is not None and not 0 < p < 1:
-        rd.error(join(at, "mystery"), f'must be a probability in (0, 1), got "{p}"', "range")
+        rd.error(join(at, "mystery"), f'must be a probability in (0, 1), got "{p}"', Code.RANGE)
     return p
 
 
@@ -736,14 +744,14 @@ def _jackpot_trigger(
     at = join(where, "trigger")
     t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery"))
     if ("combo" in t) == ("mystery" in t):
-        rd.error(at, "needs exactly one of `combo` or `mystery`", "jackpot_trigger")
+        rd.error(at, "needs exactly one of `combo` or `mystery`", Code.JACKPOT_TRIGGER)
         return None, None, None
     min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
     if min_level is not None and min_level not in levels:
         rd.error(
             join(at, "min_bet_level"),
             f"{min_level} is not one of bet.bet_levels {list(levels)}",
-            "range",
+            Code.RANGE,
         )
     if "mystery" in t:
         return None, min_level, read_mystery(rd, t, at)
@@ -751,13 +759,15 @@ def _jackpot_trigger(
     for j, token in enumerate(combo):
         if not ctx.token_ok(token):
             rd.error(
-                join(join(at, "combo"), j), f'unknown symbol or group "{token}"', "unknown_symbol"
+                join(join(at, "combo"), j),
+                f'unknown symbol or group "{token}"',
+                Code.UNKNOWN_SYMBOL,
             )
     if combo and all(ctx.token_ok(x) for x in combo) and combo not in ctx.pay_combos:
         rd.error(
             join(at, "combo"),
             f"{list(combo)} is not one of the [[pays]] combos; a jackpot replaces a line pay",
-            "jackpot_trigger",
+            Code.JACKPOT_TRIGGER,
         )
     return combo, min_level, None
 
@@ -766,17 +776,19 @@ def _jackpot_identity(rd: Reader, t: dict, where: str, seen: list[str]) -> None:
     """Jackpot ids are unique; a linked pool names its link, a standalone one does not."""
     if t.get("id") in seen:
         rd.error(
-            join(where, "id"), f'"{t.get("id")}" duplicates another jackpot id', "jackpot_duplicate"
+            join(where, "id"),
+            f'"{t.get("id")}" duplicates another jackpot id',
+            Code.JACKPOT_DUPLICATE,
         )
     if t.get("kind") == "linked" and "link" not in t:
         rd.error(
             join(where, "link"),
             "is required for a linked jackpot (the id of its models/links group)",
-            "missing_key",
+            Code.MISSING_KEY,
         )
     if t.get("kind", "standalone") == "standalone" and "link" in t:
         rd.error(
             join(where, "link"),
             f"a standalone jackpot has no link, got {t.get('link')!r}",
-            "jackpot_link",
+            Code.JACKPOT_LINK,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from certify.codes import Code
 from certify.errors import ModelError, Problem
 
 _MISSING = object()
@@ -29,12 +30,12 @@ class Reader:
         self.file = file
         self.problems: list[Problem] = []
 
-    def error(self, path: str, message: str, code: str) -> None:
-        """Record an error at ``path``."""
+    def error(self, path: str, message: str, code: Code) -> None:
+        """Record an error at ``path`` with a registered ``code`` (:mod:`certify.codes`)."""
         self.problems.append(Problem(self.file, path, message, code, "error"))
 
-    def warn(self, path: str, message: str, code: str) -> None:
-        """Record a warning at ``path``."""
+    def warn(self, path: str, message: str, code: Code) -> None:
+        """Record a warning at ``path`` with a registered ``code`` (:mod:`certify.codes`)."""
         self.problems.append(Problem(self.file, path, message, code, "warning"))
 
     @property
@@ -52,15 +53,15 @@ class Reader:
     ) -> dict[str, Any]:
         """Check ``data`` is a table with the required keys and no unknown key."""
         if not isinstance(data, dict):
-            self.error(path, f"must be a table, got {_show(data)}", "type")
+            self.error(path, f"must be a table, got {_show(data)}", Code.TYPE)
             return {}
         for key in required:
             if key not in data:
-                self.error(join(path, key), "is required", "missing_key")
+                self.error(join(path, key), "is required", Code.MISSING_KEY)
         allowed = set(required) | set(optional)
         for key in data:
             if key not in allowed:
-                self.error(join(path, key), f"unknown key {key!r}", "unknown_key")
+                self.error(join(path, key), f"unknown key {key!r}", Code.UNKNOWN_KEY)
         return data
 
     def integer(
@@ -81,10 +82,10 @@ class Reader:
     def check_int(self, value: Any, where: str, minimum: int | None = None) -> int | None:
         """Check that ``value`` is an integer at least ``minimum``."""
         if isinstance(value, bool) or not isinstance(value, int):
-            self.error(where, f"must be an integer, got {_show(value)}", "type")
+            self.error(where, f"must be an integer, got {_show(value)}", Code.TYPE)
             return None
         if minimum is not None and value < minimum:
-            self.error(where, f"must be at least {minimum}, got {value}", "range")
+            self.error(where, f"must be at least {minimum}, got {value}", Code.RANGE)
             return None
         return value
 
@@ -102,10 +103,10 @@ class Reader:
         if value is _MISSING or (value is None and default is None):
             return None
         if not isinstance(value, str) or not value:
-            self.error(where, f"must be a non-empty string, got {_show(value)}", "type")
+            self.error(where, f"must be a non-empty string, got {_show(value)}", Code.TYPE)
             return None
         if choices is not None and value not in choices:
-            self.error(where, f"must be one of {', '.join(choices)}, got {value!r}", "choice")
+            self.error(where, f"must be one of {', '.join(choices)}, got {value!r}", Code.CHOICE)
             return None
         return value
 
@@ -113,7 +114,7 @@ class Reader:
         """Read a boolean."""
         value = data.get(key, default)
         if not isinstance(value, bool):
-            self.error(join(path, key), f"must be true or false, got {_show(value)}", "type")
+            self.error(join(path, key), f"must be true or false, got {_show(value)}", Code.TYPE)
             return default
         return value
 
@@ -130,7 +131,9 @@ class Reader:
         """Parse a decimal string; floats are refused (money is never a float)."""
         if not isinstance(value, str):
             self.error(
-                where, f'must be a decimal string such as "0.05", got {_show(value)}', "not_decimal"
+                where,
+                f'must be a decimal string such as "0.05", got {_show(value)}',
+                Code.NOT_DECIMAL,
             )
             return None
         try:
@@ -138,10 +141,10 @@ class Reader:
         except InvalidOperation:
             number = Decimal("NaN")
         if not number.is_finite():
-            self.error(where, f"is not a decimal number: {value!r}", "not_decimal")
+            self.error(where, f"is not a decimal number: {value!r}", Code.NOT_DECIMAL)
             return None
         if number < 0:
-            self.error(where, f"must not be negative, got {value!r}", "range")
+            self.error(where, f"must not be negative, got {value!r}", Code.RANGE)
             return None
         return number
 
@@ -153,7 +156,7 @@ class Reader:
         if value is _MISSING or (value is None and default is None):
             return None
         if not isinstance(value, list) or not value:
-            self.error(join(path, key), f"must be a non-empty array, got {_show(value)}", "type")
+            self.error(join(path, key), f"must be a non-empty array, got {_show(value)}", Code.TYPE)
             return None
         return value
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.model.schema import (
     ANY,
@@ -46,7 +47,7 @@ def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
             rd.error(
                 join(where, key),
                 f"{t[key]!r} applies to lines games; this is a {evaluation} game",
-                "rule_not_applicable",
+                Code.RULE_NOT_APPLICABLE,
             )
     names = rd.array(t, "exclusive_scatters", where, default=None) or []
     for i, name in enumerate(names):
@@ -54,7 +55,7 @@ def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
             rd.error(
                 join(join(where, "exclusive_scatters"), i),
                 f"must be a symbol, got {name!r}",
-                "type",
+                Code.TYPE,
             )
     return Rules(
         wild_multiplier=_choice(rd, t, "wild_multiplier", WILD_MULTIPLIER_RULES),
@@ -80,20 +81,20 @@ def check_rules(
     """Located errors for rules that do not apply to the game they are written in."""
     paying = [s.symbol for s in scatter]
     if rules.scatter_unit != "total_bet" and not scatter:
-        rd.error("rules.scatter_unit", "the game has no scatter pays", "rule_not_applicable")
+        rd.error("rules.scatter_unit", "the game has no scatter pays", Code.RULE_NOT_APPLICABLE)
     seen: set[str] = set()
     for i, name in enumerate(rules.exclusive_scatters):
         at = join("rules.exclusive_scatters", i)
         if name not in paying:
-            rd.error(at, f'"{name}" has no scatter pays', "rule_not_applicable")
+            rd.error(at, f'"{name}" has no scatter pays', Code.RULE_NOT_APPLICABLE)
         if name in seen:
-            rd.error(at, f'"{name}" is listed twice', "duplicate")
+            rd.error(at, f'"{name}" is listed twice', Code.DUPLICATE)
         seen.add(name)
     if rules.exclusive_scatters and len(seen) < 2:
         rd.error(
             "rules.exclusive_scatters",
             "needs at least two scatter symbols",
-            "rule_not_applicable",
+            Code.RULE_NOT_APPLICABLE,
         )
     for entry in pays:
         where = join("pays", entry.index)
@@ -101,7 +102,7 @@ def check_rules(
             rd.error(
                 join(where, "free_spins_multiplier"),
                 "the game has no free spins",
-                "rule_not_applicable",
+                Code.RULE_NOT_APPLICABLE,
             )
 
 
@@ -115,12 +116,12 @@ def check_anywhere(rd: Reader, t: dict[str, Any], where: str, evaluation: str) -
         rd.error(
             join(where, "anywhere"),
             f"applies to lines games; this is a {evaluation} game",
-            "rule_not_applicable",
+            Code.RULE_NOT_APPLICABLE,
         )
     elif not combo or len(set(map(str, combo))) != 1 or combo[0] == ANY:
         rd.error(
             join(where, "anywhere"),
             f"needs one symbol or group repeated (the count), got {combo!r}",
-            "anywhere_combo",
+            Code.ANYWHERE_COMBO,
         )
     return True

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from certify.codes import Code
 from certify.errors import Problem
 from certify.model.reader import Reader, join
 from certify.model.schema import Symbol
@@ -134,7 +135,7 @@ def read_cluster_pays(
     if raw is None:
         return ()
     if not isinstance(raw, list) or not raw:
-        rd.error(where, "must be a non-empty array of tables", "type")
+        rd.error(where, "must be a non-empty array of tables", Code.TYPE)
         return ()
     out: list[ClusterPay] = []
     seen: set[tuple[str, int]] = set()
@@ -145,12 +146,12 @@ def read_cluster_pays(
             continue
         name = rd.string(t, "symbol", at)
         if name is not None and name not in symbols:
-            rd.error(join(at, "symbol"), f'unknown symbol "{name}"', "unknown_symbol")
+            rd.error(join(at, "symbol"), f'unknown symbol "{name}"', Code.UNKNOWN_SYMBOL)
         elif name is not None and symbols[name].kind not in _CLUSTER_KINDS:
             rd.error(
                 join(at, "symbol"),
                 f"{name!r} is {symbols[name].kind}; a cluster pays regular, wild or blank symbols",
-                "bad_kind",
+                Code.BAD_KIND,
             )
         size = rd.integer(t, "size", at, 2) or 2
         pays = rd.integer(t, "pays", at, 1) or 1
@@ -158,11 +159,11 @@ def read_cluster_pays(
             rd.warn(
                 join(at, "size"),
                 f"a group of {size} can never show in a window of {cells} cells",
-                "impossible_pay",
+                Code.IMPOSSIBLE_PAY,
             )
         key = (name or "", size)
         if name is not None and key in seen:
-            rd.error(at, f"a second entry for {size} x {name!r}", "duplicate")
+            rd.error(at, f"a second entry for {size} x {name!r}", Code.DUPLICATE)
         seen.add(key)
         out.append(ClusterPay(name or "", size, pays))
     return tuple(out)
@@ -228,7 +229,7 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
     for key, used in window_rules:
         if used:
             out.append(
-                Problem(where, key, "not supported in a cascade or cluster game", "unsupported")
+                Problem(where, key, "not supported in a cascade or cluster game", Code.UNSUPPORTED)
             )
     if cascade_of(machine) is not None:
         if machine.rules.direction != "left":
@@ -237,7 +238,7 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
                     where,
                     "rules.direction",
                     f'"{machine.rules.direction}" with a cascade is not supported',
-                    "unsupported",
+                    Code.UNSUPPORTED,
                 )
             )
         for e in machine.pays:
@@ -247,7 +248,7 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
                         where,
                         f"pays[{e.index}].anywhere",
                         "an anywhere pay with a cascade is not supported",
-                        "unsupported",
+                        Code.UNSUPPORTED,
                     )
                 )
     return out

@@ -1,10 +1,11 @@
 """Numba kernels of the table games: arrays and scalars in, caller-allocated ``out``.
 
-Randomness is explicit: every chunk carries its own 64-bit SplitMix64 state
-seeded from a :class:`numpy.random.SeedSequence` child (see
-:mod:`certify.tables.montecarlo`); no kernel touches a global generator, so a
-chunk's draws depend only on (seed, chunk index).  Each kernel has a slow
-Python twin in :mod:`certify.tables._twins`.
+Randomness is explicit and the slots' own: every chunk carries its own
+xoshiro256** state from :func:`certify.engine.rng.chunk_states` (the
+``SeedSequence`` stream scheme of the whole tool) and draws through
+:func:`certify.engine._rng.next_below`; no kernel touches a global generator,
+so a chunk's draws depend only on (seed, chunk index).  Each kernel has a
+slow Python twin in :mod:`certify.tables._twins`.
 
 Outcome codes: 0 lose, 1 push, 2 win (for the player / the bettor).
 """
@@ -14,33 +15,15 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
+from certify.engine._rng import next_below
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 _LOSE, _PUSH, _WIN = 0, 1, 2
 
 
 @jit
-def next_u64(state):  # pragma: no cover - compiled
-    """Advance a one-element SplitMix64 state array; return the next 64-bit output."""
-    state[0] += _GAMMA
-    z = state[0]
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-@jit
 def below(state, n):  # pragma: no cover - compiled
-    """A uniform integer in ``[0, n)`` (rejection on 32-bit draws: no modulo bias)."""
-    bound = np.uint64(n)
-    limit = (np.uint64(1) << _S32) // bound * bound
-    while True:
-        r = next_u64(state) >> _S32
-        if r < limit:
-            return np.int64(r % bound)
+    """A uniform integer in ``[0, n)`` from the chunk's xoshiro256** ``state`` (4 words)."""
+    return next_below(state, n)
 
 
 @jit
@@ -83,12 +66,11 @@ def duel_counts_brute(
 
 
 @jit(parallel=True)
-def mc_lookup(seeds, rounds, codes, out):  # pragma: no cover - compiled
+def mc_lookup(states, rounds, codes, out):  # pragma: no cover - compiled
     """Uniform outcome per round; ``out[c, b, codes[b, m]] += 1`` for every bet b."""
     n_bets, n_out = codes.shape
-    for c in prange(seeds.shape[0]):
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = seeds[c]
+    for c in prange(states.shape[0]):
+        state = states[c].copy()
         for _ in range(rounds[c]):
             m = below(state, n_out)
             for b in range(n_bets):
@@ -124,12 +106,11 @@ def hand_index(deck, start, size, binom):  # pragma: no cover - compiled
 
 @jit(parallel=True)
 def mc_duel(
-    seeds, rounds, n_cards, size, keys, zero, binom, banker_wins_zero, banker_wins_equal, out
+    states, rounds, n_cards, size, keys, zero, binom, banker_wins_zero, banker_wins_equal, out
 ):  # pragma: no cover - compiled
     """Deal a player hand then a banker hand per round; ``out[c, outcome] += 1``."""
-    for c in prange(seeds.shape[0]):
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = seeds[c]
+    for c in prange(states.shape[0]):
+        state = states[c].copy()
         deck = np.arange(n_cards)
         for _ in range(rounds[c]):
             deal(state, deck, 2 * size)
@@ -184,7 +165,7 @@ def settle(outcomes, order, stakes, capital, commission, cap_loss, cap_gain):  #
 
 @jit(parallel=True)
 def mc_capital(
-    seeds,
+    states,
     rounds,
     n_cards,
     size,
@@ -210,9 +191,8 @@ def mc_capital(
     Seat 0 is the banker; the four dice count seats from the banker (as 1)
     counter-clockwise and the first seat dealt is the first settled.
     """
-    for c in prange(seeds.shape[0]):
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = seeds[c]
+    for c in prange(states.shape[0]):
+        state = states[c].copy()
         deck = np.arange(n_cards)
         outcomes = np.zeros(seats - 1, dtype=np.int64)
         order = np.zeros(seats - 1, dtype=np.int64)

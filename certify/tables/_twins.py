@@ -15,22 +15,36 @@ POKER_SUITS = ("ouros", "paus", "copas", "espadas")
 FIGURES = ("J", "Q", "K")
 
 
-def splitmix64(state: int) -> tuple[int, int]:
-    """One SplitMix64 step: (new state, output)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
+def _rotl(x: int, k: int) -> int:
+    return ((x << k) | (x >> (64 - k))) & MASK
 
 
-def below(state: int, n: int) -> tuple[int, int]:
-    """Twin of ``_kernels.below``: (new state, uniform integer in [0, n))."""
-    limit = (1 << 32) // n * n
+def xoshiro256ss(state: tuple[int, int, int, int]) -> tuple[tuple[int, int, int, int], int]:
+    """One xoshiro256** step, as Blackman & Vigna's reference C: (new state, output)."""
+    s0, s1, s2, s3 = state
+    result = (_rotl((s1 * 5) & MASK, 7) * 9) & MASK
+    t = (s1 << 17) & MASK
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return (s0, s1, s2, s3), result
+
+
+def below(state: tuple, n: int) -> tuple[tuple, int]:
+    """Twin of ``_kernels.below`` (Lemire, 32-bit): (new state, uniform integer in [0, n)).
+
+    A fresh output's high half ``u`` gives ``m = u * n``; ``m``'s low half below
+    ``2^32 mod n`` is rejected and redrawn; the value is ``m``'s high half.
+    """
+    threshold = (1 << 32) % n
     while True:
-        state, z = splitmix64(state)
-        if (z >> 32) < limit:
-            return state, (z >> 32) % n
+        state, x = xoshiro256ss(state)
+        m = (x >> 32) * n
+        if m & 0xFFFFFFFF >= threshold:
+            return state, m >> 32
 
 
 def _poker_categories() -> list[tuple[int, int]]:
@@ -96,11 +110,11 @@ def duel_counts(
     return counts[0], counts[1], counts[2]
 
 
-def mc_lookup(seeds: list[int], rounds: list[int], codes: list[list[int]]) -> list:
-    """Twin of ``_kernels.mc_lookup``: out[c][b][code] counts."""
+def mc_lookup(states: list[tuple], rounds: list[int], codes: list[list[int]]) -> list:
+    """Twin of ``_kernels.mc_lookup`` (one xoshiro256** state per chunk): out[c][b][code]."""
     out = []
-    for seed, n in zip(seeds, rounds):
-        state, chunk = seed, [[0, 0, 0] for _ in codes]
+    for start, n in zip(states, rounds):
+        state, chunk = tuple(start), [[0, 0, 0] for _ in codes]
         for _ in range(n):
             state, m = below(state, len(codes[0]))
             for b, row in enumerate(codes):

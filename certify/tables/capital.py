@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from statistics import NormalDist
 
 import numpy as np
 
+from certify.stats import z_value
 from certify.tables import _kernels
 from certify.tables.duel import duel_space
 from certify.tables.hands import binom_table
-from certify.tables.montecarlo import chunk_seeds, split_rounds
+from certify.tables.montecarlo import chunk_streams, split_rounds
 from certify.tables.schema import Table
 
 #: ``payout``: only the banker's loss is capped (winners paid while capital
@@ -80,10 +80,10 @@ def capital_study(
             f"for {table.seats - 1} player seat{'s' if table.seats != 2 else ''}"
         )
     space = duel_space(table)
-    seeds = chunk_seeds(study.seed if seed is None else seed, chunks)
+    seeds = chunk_streams(study.seed if seed is None else seed, chunks)
     per = split_rounds(rounds or study.rounds, chunks)
     stakes = np.array([float(s) for s in study.stakes])
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_value(confidence)
     rows = []
     for cap in study.capitals:
         for mode in MODES:

@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.tables import hands as hk
-from certify.tables.loader import array_of_tables, capital, commission, ratio, section
+from certify.tables.fields import array_of_tables, capital, commission, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 POKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -50,7 +51,7 @@ def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
         rd.warn(
             "deck.seats" if poker else "tiles.seats",
             f"{seats} seats; the seed deals to {SEED_SEATS[game.kind]}",
-            "seats",
+            Code.SEATS,
         )
     bets = tuple(_bets(rd, array_of_tables(rd, data, "bets")))
     return Table(
@@ -67,47 +68,57 @@ def parse_duel(rd: Reader, data: dict[str, Any], game: Game) -> Table:
 
 def _poker_deck(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
     t = section(rd, data, "deck", ("ranks", "suits", "figures", "seats"))
-    ranks = _names(rd, t, "ranks", "deck", POKER_RANKS, ordered=False)
+    ranks = _names(rd, t, "ranks", "deck", POKER_RANKS, ordered=False, code=Code.DECK)
     suits = _strings(rd, t.get("suits"), "deck.suits")
     if "suits" in t and (len(suits) != 4 or len(set(suits)) != 4):
-        rd.error("deck.suits", f"must name 4 different suits, got {suits}", "deck")
+        rd.error("deck.suits", f"must name 4 different suits, got {suits}", Code.DECK)
     figures = _strings(rd, t.get("figures"), "deck.figures")
     if "figures" in t and sorted(figures) != sorted(("J", "Q", "K")):
         rd.error(
-            "deck.figures", f"must be J, Q and K (Portaria 14/96/M art. 6), got {figures}", "deck"
+            "deck.figures",
+            f"must be J, Q and K (Portaria 14/96/M art. 6), got {figures}",
+            Code.DECK,
         )
     if ranks and ranks != POKER_RANKS:
         rd.warn(
             "deck.ranks",
             f"order {ranks} differs from the annex (A lowest ... K highest)",
-            "rank_order",
+            Code.RANK_ORDER,
         )
     seats = rd.integer(t, "seats", "deck", 2) or 0
     if seats * 3 > 52:
-        rd.error("deck.seats", f"{seats} seats need {seats * 3} cards; the deck has 52", "range")
+        rd.error("deck.seats", f"{seats} seats need {seats * 3} cards; the deck has 52", Code.RANGE)
     return {"deck": ranks, "suits": tuple(suits), "seats": seats}
 
 
 def _tiles(rd: Reader, data: dict[str, Any]) -> dict[str, Any]:
     t = section(rd, data, "tiles", ("faces", "copies", "seats"))
-    faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True)
+    faces = _names(rd, t, "faces", "tiles", PAIKAO_FACES, ordered=True, code=Code.TILES)
     copies = rd.integer(t, "copies", "tiles", 2) or 2
     if copies != 2:
         rd.warn(
             "tiles.copies",
             f"{copies} copies of each face; the seed has 20 tiles in 10 pairs (2 of each)",
-            "tiles",
+            Code.TILES,
         )
     seats = rd.integer(t, "seats", "tiles", 2) or 0
     if seats * 2 > copies * 10:
         rd.error(
-            "tiles.seats", f"{seats} seats need {seats * 2} tiles; there are {copies * 10}", "range"
+            "tiles.seats",
+            f"{seats} seats need {seats * 2} tiles; there are {copies * 10}",
+            Code.RANGE,
         )
     return {"deck": faces, "copies": copies, "seats": seats}
 
 
 def _names(
-    rd: Reader, t: dict[str, Any], key: str, path: str, known: tuple[str, ...], ordered: bool
+    rd: Reader,
+    t: dict[str, Any],
+    key: str,
+    path: str,
+    known: tuple[str, ...],
+    ordered: bool,
+    code: Code,
 ) -> tuple[str, ...]:
     if key not in t:
         return ()
@@ -116,7 +127,7 @@ def _names(
         rd.error(
             join(path, key),
             f"must be {', '.join(known)}{' in this order' if ordered else ''}, got {values}",
-            path,
+            code,
         )
         return ()
     return tuple(values)
@@ -126,7 +137,7 @@ def _strings(rd: Reader, raw: Any, where: str) -> list[str]:
     if raw is None:  # missing: reported by Reader.table
         return []
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
-        rd.error(where, f"must be an array of strings, got {raw!r}", "type")
+        rd.error(where, f"must be an array of strings, got {raw!r}", Code.TYPE)
         return []
     return list(raw)
 
@@ -142,7 +153,9 @@ def _bets(rd: Reader, raw: list[Any]) -> list[Bet]:
         if name and side and pays is not None:
             if pays != 1:
                 rd.warn(
-                    join(where, "pays"), f"{t['pays']!r}: the seeds pay even money", "pays_differ"
+                    join(where, "pays"),
+                    f"{t['pays']!r}: the seeds pay even money",
+                    Code.PAYS_DIFFER,
                 )
             bets.append(Bet(name=name, type=side, pays=pays, side=side))
     return bets

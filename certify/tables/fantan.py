@@ -12,8 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
-from certify.tables.loader import array_of_tables, commission, int_list, ratio, section
+from certify.tables.fields import array_of_tables, commission, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Table
 
 #: (numbers that win, numbers that tie) per bet type, art. 6.
@@ -43,7 +44,7 @@ def parse_fantan(rd: Reader, data: dict[str, Any], game: Game) -> Table:
         rd.error(
             "rules.results",
             f"must be the remainders 1, 2, 3, 4 (0 counts as 4), got {list(results)}",
-            "fantan_results",
+            Code.FANTAN_RESULTS,
         )
     raw = array_of_tables(rd, data, "bets")
     bets = [b for i, spec in enumerate(raw) if (b := _bet(rd, spec, join("bets", i)))]
@@ -64,7 +65,7 @@ def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
         rd.warn(
             join(where, "pays"),
             f"{t['pays']!r} differs from Portaria 211/80/M art. 7 ({SEED_PAYS[kind]} for {kind})",
-            "pays_differ",
+            Code.PAYS_DIFFER,
         )
     n_win, n_tie = SHAPES[kind]
     ok = (
@@ -77,7 +78,7 @@ def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
             where,
             f"win {win} / tie {tie} is not a {kind} (a {kind} has {n_win} "
             f"different winning and {n_tie} tying numbers, none shared)",
-            "bad_shape",
+            Code.BAD_SHAPE,
         )
         return None
     return Bet(name=name, type=kind, pays=pays, win=tuple(win), tie=tuple(tie))

@@ -1,20 +1,22 @@
 """Monte Carlo cross-check of the exact figures, in seeded independent chunks.
 
-Chunk ``i`` of a run with seed ``s`` draws from the SplitMix64 state
-``SeedSequence(s).spawn(chunks)[i].generate_state(1, uint64)``, so a run is
-the same for any number of threads.  A kernel only counts results (lose,
-push, win); the return estimate and its interval follow from the counts and
-the exact money back per result.
+Chunk ``i`` of a run with seed ``s`` draws from the xoshiro256** stream
+:func:`certify.engine.rng.chunk_states` gives the slots' chunk ``i`` of stream
+0 (``SeedSequence(s, spawn_key=(0, i))``): one generator and one stream scheme
+for every game, and a run is the same for any number of threads.  A kernel
+only counts results (lose, push, win); the return estimate and its interval
+follow from the counts and the exact money back per result.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
+from certify.engine.rng import chunk_states
+from certify.stats import z_value
 from certify.tables import _kernels
 from certify.tables.duel import duel_space
 from certify.tables.exact import lookup_codes
@@ -22,10 +24,9 @@ from certify.tables.hands import binom_table
 from certify.tables.schema import Table
 
 
-def chunk_seeds(seed: int, chunks: int) -> np.ndarray:
-    """One independent 64-bit SplitMix64 state per chunk, from ``SeedSequence(seed)``."""
-    children = np.random.SeedSequence(seed).spawn(chunks)
-    return np.array([c.generate_state(1, np.uint64)[0] for c in children], dtype=np.uint64)
+def chunk_streams(seed: int, chunks: int) -> np.ndarray:
+    """The xoshiro256** states (chunks, 4) of a table run: chunks ``0 .. chunks - 1``, stream 0."""
+    return chunk_states(seed, 0, chunks)
 
 
 def split_rounds(rounds: int, chunks: int) -> np.ndarray:
@@ -56,7 +57,7 @@ def estimate(counts: np.ndarray, returns: tuple, confidence: float = 0.99) -> Es
     mean = float((counts * values).sum() / n)
     var = float((counts * (values - mean) ** 2).sum() / max(n - 1, 1))
     se = math.sqrt(var / n)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = z_value(confidence)
     win, push, lose = (int(c) for c in counts)
     return Estimate((win, push, lose), mean, se, (mean - z * se, mean + z * se))
 
@@ -75,7 +76,7 @@ def simulate_counts(
 
     """
     sim = table.simulation
-    seeds = chunk_seeds(sim.seed if seed is None else seed, chunks or sim.chunks)
+    seeds = chunk_streams(sim.seed if seed is None else seed, chunks or sim.chunks)
     per = split_rounds(rounds or sim.rounds, len(seeds))
     if table.game.kind in ("roulette", "fantan"):
         codes = lookup_codes(table)

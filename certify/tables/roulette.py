@@ -17,9 +17,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.tables import layout
-from certify.tables.loader import array_of_tables, int_list, ratio, section
+from certify.tables.fields import array_of_tables, int_list, ratio, section
 from certify.tables.schema import Bet, Game, Limit, Table
 
 _TIMES = {2: "twice", 3: "three times"}
@@ -74,14 +75,14 @@ def _sequence(rd: Reader, raw: Any) -> list[int]:
     if len(numbers) == len(raw if isinstance(raw, list) else []):
         problem = permutation_problem(numbers)
         if problem:
-            rd.error("wheel.sequence", problem, "not_permutation")
+            rd.error("wheel.sequence", problem, Code.NOT_PERMUTATION)
     return numbers
 
 
 def _red(rd: Reader, raw: Any) -> set[int]:
     red = set(int_list(rd, raw, "wheel.red", 0, layout.POCKETS - 1))
     if 0 in red:
-        rd.error("wheel.red", "0 has no colour (Portaria 1441/95 X.8)", "colour")
+        rd.error("wheel.red", "0 has no colour (Portaria 1441/95 X.8)", Code.COLOUR)
     black = sorted(red & layout.BLACK)
     absent = sorted(layout.RED - red)
     parts = []
@@ -94,7 +95,7 @@ def _red(rd: Reader, raw: Any) -> set[int]:
     if absent:
         parts.append("missing red " + ", ".join(map(str, absent)))
     if parts:
-        rd.error("wheel.red", "; ".join(parts), "colour")
+        rd.error("wheel.red", "; ".join(parts), Code.COLOUR)
     return red - {0}
 
 
@@ -108,7 +109,7 @@ def _alternation(rd: Reader, sequence: list[int]) -> None:
                 "wheel.sequence",
                 f"colours do not alternate: {number} and {after} are "
                 f"neighbours and both {colour} (Portaria 1441/95 X.7)",
-                "colour_alternation",
+                Code.COLOUR_ALTERNATION,
             )
 
 
@@ -124,7 +125,7 @@ def _bet(rd: Reader, spec: Any, where: str) -> Bet | None:
             join(where, "pays"),
             f"{t['pays']!r} differs from Portaria 1441/95 X.20 "
             f"({layout.SEED_PAYS[kind]} for {kind})",
-            "pays_differ",
+            Code.PAYS_DIFFER,
         )
     numbers = _numbers(rd, t, where, kind)
     return None if numbers is None else Bet(name=name, type=kind, pays=pays, win=numbers)
@@ -134,7 +135,7 @@ def _numbers(rd: Reader, t: dict[str, Any], where: str, kind: str) -> tuple[int,
     fixed = layout.fixed_numbers(kind)
     if "numbers" not in t:
         if fixed is None:
-            rd.error(join(where, "numbers"), f"is required for a {kind}", "missing_key")
+            rd.error(join(where, "numbers"), f"is required for a {kind}", Code.MISSING_KEY)
             return None
         return tuple(sorted(fixed))
     at = join(where, "numbers")
@@ -146,7 +147,7 @@ def _numbers(rd: Reader, t: dict[str, Any], where: str, kind: str) -> tuple[int,
         rd.error(
             at,
             f"{numbers} is not a {kind} on the layout (a {kind} is {layout.DESCRIPTIONS[kind]})",
-            "bad_shape",
+            Code.BAD_SHAPE,
         )
         return None
     return tuple(sorted(numbers))
@@ -163,7 +164,7 @@ def _limits(rd: Reader, t: dict[str, Any]) -> list[Limit]:
         if low is None or high is None:
             continue
         if low <= 0:
-            rd.error(join(where, "min"), f'must be positive, got "{low}"', "range")
+            rd.error(join(where, "min"), f'must be positive, got "{low}"', Code.RANGE)
             continue
         limits.append(Limit(kind, low, high))
         _check_ratio(rd, where, kind, low, high)
@@ -177,12 +178,12 @@ def _check_ratio(rd: Reader, where: str, kind: str, low: Decimal, high: Decimal)
             where,
             f"Portaria 1441/95 X.27 sets no max/min ratio for {kind}; "
             f"max/min = {high / low} not checked",
-            "no_ratio",
+            Code.NO_RATIO,
         )
     elif high != wanted * low:
         rd.error(
             where,
             f'max "{high}" / min "{low}" = {Fraction(high) / Fraction(low)}; '
             f"Portaria 1441/95 X.27 requires {wanted}",
-            "limit_ratio",
+            Code.LIMIT_RATIO,
         )

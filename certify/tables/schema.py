@@ -11,8 +11,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from certify.errors import Problem
+from certify.kinds import TABLE
 
-TABLE_SCHEMA = "slotcert/table@1"
+TABLE_SCHEMA = TABLE.schema
 KINDS = ("roulette", "fantan", "three_card_poker", "pai_kao")
 
 

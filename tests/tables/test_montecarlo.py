@@ -9,16 +9,18 @@ from scipy import stats
 from tables_support import AMERICAN, FANTAN, FRENCH, PAIKAO, POKER
 
 from certify.tables import _kernels, _twins, exact_results, load_table
-from certify.tables.montecarlo import chunk_seeds, estimate, simulate_counts, split_rounds
+from certify.tables.montecarlo import chunk_streams, estimate, simulate_counts, split_rounds
 
 
 def test_lookup_kernel_equals_python_twin():
     codes = np.array([[2, 0, 0, 1, 0], [0, 2, 2, 0, 1]], dtype=np.int64)
-    seeds = chunk_seeds(7, 3)
+    seeds = chunk_streams(7, 3)
     rounds = np.array([200, 150, 1], dtype=np.int64)
     out = np.zeros((3, 2, 3), dtype=np.int64)
     _kernels.mc_lookup(seeds, rounds, codes, out)
-    twin = _twins.mc_lookup([int(s) for s in seeds], rounds.tolist(), codes.tolist())
+    twin = _twins.mc_lookup(
+        [tuple(int(w) for w in s) for s in seeds], rounds.tolist(), codes.tolist()
+    )
     assert out.tolist() == twin
 
 
@@ -33,7 +35,7 @@ def test_rng_draws_are_uniform_across_seeds():
     pvalues = []
     for seed in range(100):
         out = np.zeros((4, 37, 3), dtype=np.int64)
-        _kernels.mc_lookup(chunk_seeds(seed, 4), split_rounds(200_000, 4), codes, out)
+        _kernels.mc_lookup(chunk_streams(seed, 4), split_rounds(200_000, 4), codes, out)
         pvalues.append(stats.chisquare(out.sum(axis=0)[:, 2]).pvalue)
     assert stats.kstest(pvalues, "uniform").pvalue > 0.01
 
