@@ -16,6 +16,7 @@ from benchmarks.measure import (
     exact_combinations_per_second,
     peak_rss_mib,
     spins_per_second,
+    spins_per_second_on,
     startup_seconds,
 )
 from benchmarks.twin_speed import twin_spins_per_second
@@ -38,6 +39,35 @@ def test_spins_per_second(benchmark, path):
         benchmark.extra_info["prefix_depth"] = px.depth.tolist()
         benchmark.extra_info["prefix_table_bytes"] = px.nbytes
         benchmark.extra_info["lines_alive_after_prefix"] = px.mean_alive
+
+
+FEATURE_GAMES = {  # model -> spins per timed run (about a second or more on 2 threads)
+    "ref-5x3-20": SPINS * 4,
+    "reelwild-5x3-20": SPINS * 4,
+    "book-5x3-10": SPINS * 4,
+    "hold-5x3-20": SPINS * 4,
+    "heights-4r": SPINS // 4,
+    "cascade-5x3-10": SPINS // 4,
+    "cluster-7x7": SPINS // 64,
+}
+
+
+@pytest.mark.parametrize("name", list(FEATURE_GAMES))
+def test_feature_games_on_two_threads(benchmark, name):
+    """Spins/s of each feature game (issue 14) on 2 numba threads, beside the reference game.
+
+    Each run is checked against the exact return first (``spins_per_second_on``).
+    """
+    import numba  # noqa: PLC0415
+
+    spins, threads = FEATURE_GAMES[name], min(2, numba.config.NUMBA_NUM_THREADS)
+    path = MACHINES / f"{name}.toml"
+    rate = benchmark.pedantic(
+        spins_per_second_on, args=(path, spins, threads), rounds=1, iterations=1
+    )
+    benchmark.extra_info["spins_per_second"] = rate
+    benchmark.extra_info["threads"] = threads
+    benchmark.extra_info["spins"] = spins
 
 
 def test_rules_on_the_fast_path(benchmark):

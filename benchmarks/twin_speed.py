@@ -1,4 +1,4 @@
-"""The pure-Python twin engine (tests/twin.py) as a side-by-side baseline."""
+"""The pure-Python twin engine (tests/twins/lines.py) as a side-by-side baseline."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def twin_spins_per_second(path: Path, seconds: float = 2.0) -> float:
     """Spins per second of the twin evaluating random windows (base game only)."""
     sys.path.insert(0, str(ROOT / "tests"))
-    import twin  # noqa: PLC0415
+    from twins import lines as twin  # noqa: PLC0415
 
     from certify.model import load_machine
 

@@ -1,4 +1,4 @@
-"""Make the test helpers (``testpaths``, ``twin``) importable from every test folder."""
+"""Make the test helpers (``testpaths``, the ``twins`` package) importable everywhere."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Published games with the rules of SPEC 3.1a, computed by the twin (tests/twin.py).
+"""Published games with the rules of SPEC 3.1a, computed by the twin (tests/twins/lines.py).
 
 * IGT **Cleopatra** -- Michael Shackleford, "Deconstructing Cleopatra", The Wizard
   of Odds, https://wizardofodds.com/games/slots/cleopatra/ ; published return
@@ -22,8 +22,8 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-import twin
 from testpaths import DATA
+from twins import lines as twin
 
 from certify.model import load_machine
 

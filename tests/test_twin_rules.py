@@ -14,7 +14,7 @@ import dataclasses
 from fractions import Fraction as F
 
 import pytest
-import twin
+from twins import lines as twin
 
 from certify.model import load_machine
 

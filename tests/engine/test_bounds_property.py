@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 
 import pytest
-import twin
 from bounds_models import machine, three_reels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
 from certify.engine.limits import machine_limits

@@ -9,8 +9,8 @@ import sys
 
 import numpy as np
 import pytest
-import twin
 from testpaths import DATA, MACHINES, ROOT
+from twins import lines as twin
 
 from certify.engine import _kernels as k
 from certify.engine import compile_machine, simulate

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import twin
 from testpaths import DATA, MACHINES
+from twins import lines as twin
 
 from certify.engine import compile_machine
 from certify.exact import compute_exact

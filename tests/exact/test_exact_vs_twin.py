@@ -1,6 +1,6 @@
 """Exact figures proven by independent methods.
 
-Oracles: the pure-Python brute-force twin (tests/twin.py, exact fractions),
+Oracles: the pure-Python brute-force twin (tests/twins/lines.py, exact fractions),
 the per-reel decomposition (a second algorithm for the mean), and a hand
 calculation.
 """
@@ -8,8 +8,8 @@ calculation.
 from __future__ import annotations
 
 import pytest
-import twin
 from testpaths import DATA, MACHINES
+from twins import lines as twin
 
 from certify.engine import compile_machine
 from certify.exact import compute_exact

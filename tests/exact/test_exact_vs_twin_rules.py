@@ -13,7 +13,7 @@ import sys
 
 import pytest
 import test_twin_rules as T
-import twin
+from twins import lines as twin
 
 from certify.exact import compute_exact
 from certify.model import load_machine

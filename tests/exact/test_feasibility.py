@@ -8,9 +8,9 @@ the product of the weights.
 from __future__ import annotations
 
 import pytest
-import twin
 from bounds_models import machine, three_reels
 from testpaths import DATA
+from twins import lines as twin
 
 from certify.engine import compile_machine
 from certify.exact import compute_exact

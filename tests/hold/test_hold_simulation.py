@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hold_twin import play_many
+from twins.hold import play_many
 
 from certify._numba import jit
 from certify.engine._hold import hold_spin

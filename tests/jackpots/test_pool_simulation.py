@@ -22,9 +22,9 @@ import json
 import numba
 import numpy as np
 import pytest
-from pool_twin import twin_amounts
 from scipy import stats
 from testpaths import ROOT
+from twins.pools import twin_amounts
 
 from certify.jackpot_return import expected_amount, geometric_capped_mean, pool_return
 from certify.model.links import load_link

@@ -1,6 +1,6 @@
 """Random small games using the rules of real games: the twin's brute force = exact to 1e-12.
 
-The twin (``tests/twin.py``) is written from the SPEC text alone; the exact
+The twin (``tests/twins/lines.py``) is written from the SPEC text alone; the exact
 calculator goes through the line automaton, prefix tables and kernels. Each
 example draws 3 reels of 2-4 stops over a few symbols (a x2 and a x3 wild,
 two scatters), a pay table with runs and ``anywhere`` entries, and a random
@@ -13,10 +13,10 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-import twin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testpaths import DATA
+from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
 from certify.exact import compute_exact

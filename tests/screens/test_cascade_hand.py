@@ -40,8 +40,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-import screens_twin as twin
 from games import lines_data, machine_of
+from twins import screens as twin
 
 from certify.engine.screens import play_sequences
 from certify.engine.tables import compile_machine

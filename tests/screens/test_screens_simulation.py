@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import screens_twin as twin
 from games import cluster_machine, lines_data, machine_of
+from twins import screens as twin
 
 from certify.engine._kernels import N_OUT
 from certify.engine.screens import run_screen_chunks
@@ -132,7 +132,7 @@ def test_cluster_simulation_within_five_sigma_of_exact():
 
 _RUN = """
 import json, sys
-sys.path.insert(0, {here!r})
+sys.path[:0] = [{here!r}, {tests!r}]
 import numpy as np
 from test_screens_simulation import feature_game
 from certify.engine.screens import run_screen_chunks
@@ -147,7 +147,7 @@ def test_bit_identical_for_any_thread_count():
     results = []
     for threads in ("1", "2"):
         env = {**os.environ, "NUMBA_NUM_THREADS": threads}
-        code = _RUN.format(here=str(HERE))
+        code = _RUN.format(here=str(HERE), tests=str(HERE.parent))
         done = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import screens_twin as twin
 from games import cluster_machine, lines_data, machine_of, ways_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twins import screens as twin
 
 from certify.engine.tables import compile_machine
 from certify.exact.screens import compute_screen_exact, screen_cycle
