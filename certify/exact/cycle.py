@@ -272,6 +272,7 @@ def enumerate_cycle(
     Large reel sets are summed by state merging (:func:`state_buckets`);
     lines games whose prefix table stops two reels before the end go through
     its combos (:func:`enumerate_by_combos`); the others walk the cycle.
+    Full windows are then re-scored (:mod:`certify.exact.fullwindow`).
     Awards are counted per award key (see :attr:`LevelTables.award_keys`).
     """
     ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
@@ -279,20 +280,26 @@ def enumerate_cycle(
     score = spin_score(tables, lt, phase)
     if not capped:
         score = score._replace(cap=0)
+    buckets = _cycle_buckets(tables, reels, lt, phase, score)
+    return with_full_windows(tables, reels, lt, phase, score, buckets)
+
+
+def _cycle_buckets(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int, score: SpinScore
+) -> _Buckets:
+    """The cycle's sums by the cheapest method (full windows not multiplied yet)."""
+    ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
     if statedp.uses_states(tables, ps):
         try:
-            buckets = state_buckets(tables, lt, phase, score)
-            return with_full_windows(tables, reels, lt, phase, score, buckets)
+            return state_buckets(tables, lt, phase, score)
         except statedp.TooLarge:  # its states outgrew memory: walk the cycle if it is small
             if statedp.set_size(reels) > MAX_CYCLE:
                 raise
     if not tables.is_ways:
         px = prefix_tables(tables, lt.level_index)
         if px.finishes_by_tail(reels.length.shape[0])[ps]:
-            buckets = enumerate_by_combos(tables, reels, lt, ps, score)
-            return with_full_windows(tables, reels, lt, phase, score, buckets)
-    buckets = walk_cycle(tables, reels, lt, phase, score)
-    return with_full_windows(tables, reels, lt, phase, score, buckets)
+            return enumerate_by_combos(tables, reels, lt, ps, score)
+    return walk_cycle(tables, reels, lt, phase, score)
 
 
 def state_buckets(
