@@ -41,6 +41,8 @@ from certify.verdicts import SEVERITY_ORDER, Verdict, worst
 
 ProgressFn = Callable[[str, int, SimulationResult], None]
 
+TRACE_POINTS = 2048  # convergence points kept per level (certificate and plot)
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -276,10 +278,11 @@ def _simulate_level(
     before = [0, 0]  # spins and credits won before the chunk just merged
 
     def step(result: SimulationResult) -> None:
-        conv.extend(_chunk_points(chunks.last, before, result, confidence))
-        low, high = interval(result.rtp, result.std_error, confidence)
-        conv.append((result.spins, result.rtp, low, high))
-        trace.append((result.spins, result.rtp, result.std_error))
+        points = _chunk_points(chunks.last, before, result)
+        for n, rtp, se in points + [(result.spins, result.rtp, result.std_error)]:
+            low, high = interval(rtp, se, confidence)
+            conv.append((n, rtp, low, high))
+            trace.append((n, rtp, se))
         before[:] = [result.spins, result.total_win]
         if progress is not None:
             progress(tables.machine.id, spins, result)
@@ -289,17 +292,26 @@ def _simulate_level(
     sim = simulate(
         tables, level_index, spins, seed, stream=level_index, progress=step, runner=chunks
     )
-    return sim, level_index, conv, trace
+    return sim, level_index, _thinned(conv), _thinned(trace)
+
+
+def _thinned(points: list, most: int = TRACE_POINTS) -> list:
+    """At most ``most`` points of a trace, evenly spread, the last one kept."""
+    if len(points) <= most:
+        return points
+    step = len(points) / most
+    picked = [points[int(i * step)] for i in range(most - 1)]
+    return picked + [points[-1]]
 
 
 def _chunk_points(
-    stats: np.ndarray | None, before: list[int], result: SimulationResult, confidence: float
-) -> list[tuple[int, float, float, float]]:
-    """Convergence points inside the chunk just merged (its win after each 1/16 of its spins).
+    stats: np.ndarray | None, before: list[int], result: SimulationResult
+) -> list[tuple[int, float, float]]:
+    """(spins, rtp, std error) inside the chunk just merged: after each 1/16 of its spins.
 
-    The interval of a point inside a chunk uses the run's standard deviation
-    per spin as estimated at the chunk's end (the kernel keeps the partial
-    wins, not their squares).
+    The standard error of a point inside a chunk uses the run's standard
+    deviation per spin as estimated at the chunk's end (the kernel keeps the
+    partial wins, not their squares).
     """
     if stats is None or not np.isfinite(result.variance):
         return []
@@ -313,8 +325,7 @@ def _chunk_points(
             continue
         spins = before[0] + inside
         rtp = (before[1] + int(row[k.OUT_PARTS + part])) / (spins * result.total_bet)
-        low, high = interval(rtp, sd / np.sqrt(spins), confidence)
-        out.append((spins, rtp, low, high))
+        out.append((spins, rtp, sd / float(np.sqrt(spins))))
     return out
 
 
