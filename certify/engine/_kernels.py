@@ -197,6 +197,30 @@ def full_window_multiplier(mask, stops, mult):
 
 
 @jit(inline="always")
+def close_spin(
+    win, triggered, played, n, total, s_sq, hits, top, part, part_at, hist, edges, small, out
+):
+    """Add a paid spin's whole win (its features included) to the chunk's statistics.
+
+    Sum, sum of squares, hits (a win or a triggered feature), largest win,
+    histogram, and the convergence trace: the chunk's total after each
+    ``n x (k + 1) // N_PARTS`` paid spins goes to ``out[OUT_PARTS + k]``.
+    Returns the updated (total, s_sq, hits, top, part, part_at).
+    """
+    total += win
+    s_sq += float(win) * float(win)
+    if win > 0 or triggered:
+        hits += 1
+    top = max(top, win)
+    hist[hist_bin(win, edges, small)] += 1
+    while part < N_PARTS and played == part_at:
+        out[OUT_PARTS + part] = total
+        part += 1
+        part_at = n * (part + 1) // N_PARTS
+    return total, s_sq, hits, top, part, part_at
+
+
+@jit(inline="always")
 def private(n):
     """A zeroed int64 array of ``n`` for one thread's chunk, alone on its cache lines.
 
@@ -316,16 +340,22 @@ def simulate_chunks(  # noqa: C901
                 if played > 0:
                     if extras is not None and cap > 0 and win > cap:
                         win = cap
-                    total += win
-                    s_sq += float(win) * float(win)
-                    if win > 0 or triggered:
-                        hits += 1
-                    top = max(top, win)
-                    hist_c[hist_bin(win, edges, small_bins)] += 1
-                    while part < N_PARTS and played == part_at:  # the convergence trace
-                        out[c, OUT_PARTS + part] = total
-                        part += 1
-                        part_at = n * (part + 1) // N_PARTS
+                    total, s_sq, hits, top, part, part_at = close_spin(
+                        win,
+                        triggered,
+                        played,
+                        n,
+                        total,
+                        s_sq,
+                        hits,
+                        top,
+                        part,
+                        part_at,
+                        hist_c,
+                        edges,
+                        small_bins,
+                        out[c],
+                    )
                 if played == n:
                     break
                 played += 1

@@ -35,12 +35,11 @@ from certify.engine._kernels import (
     OUT_FS_SPINS,
     OUT_HITS,
     OUT_MAX,
-    OUT_PARTS,
     OUT_SPINS,
     OUT_WIN,
     bonus_award,
+    close_spin,
     fs_added,
-    hist_bin,
     private,
 )
 from certify.engine._rng import bounded, draw_spin
@@ -485,16 +484,22 @@ def simulate_screen_chunks(  # noqa: C901
                 if played > 0:
                     if cap > 0 and win > cap:
                         win = cap
-                    total += win
-                    s_sq += float(win) * float(win)
-                    if win > 0 or triggered:
-                        hits += 1
-                    top = max(top, win)
-                    hist_c[hist_bin(win, edges, small_bins)] += 1
-                    while part < N_PARTS and played == part_at:  # the convergence trace
-                        out[c, OUT_PARTS + part] = total
-                        part += 1
-                        part_at = n * (part + 1) // N_PARTS
+                    total, s_sq, hits, top, part, part_at = close_spin(
+                        win,
+                        triggered,
+                        played,
+                        n,
+                        total,
+                        s_sq,
+                        hits,
+                        top,
+                        part,
+                        part_at,
+                        hist_c,
+                        edges,
+                        small_bins,
+                        out[c],
+                    )
                 if played == n:
                     break
                 played += 1

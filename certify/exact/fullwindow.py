@@ -91,29 +91,45 @@ def with_full_windows(
         return buckets
     lines = _line_credits(tables, lt, phase, stops)
     m = _multipliers(alive, tables.full_window_mult)
-    n_reels = stops.shape[1]
-    idx = np.arange(n_reels)
-    weight = np.prod(reels.weight[idx[None, :], stops], axis=1, dtype=object)
+    idx = np.arange(stops.shape[1])
+    weight = np.prod(reels.weight[idx[None, :], stops], axis=1)  # int64: bounded by limits.py
     counts = reels.counted[:, idx[None, :], stops].sum(axis=2).T  # (n, counted)
-    game = game_inputs(tables)
-    wb = list(buckets.wb)
+    scatter, bucket = _by_counts(tables, score, counts)
+    old = _capped(lines + scatter, score.cap)
+    new = _capped(lines * m + scatter, score.cap)
+    gain = np.zeros(len(buckets.wb), dtype=np.int64)
+    np.add.at(gain, bucket, weight * (new - old))
     wb2 = buckets.wb2.copy()
-    hit = buckets.hit.copy()
-    for i in range(stops.shape[0]):
-        cnt = np.ascontiguousarray(counts[i], dtype=np.int64)
-        scatter = int(ek.scatter_win(cnt, score.scatter_pay, score.excl))
-        old = _capped(int(lines[i]) + scatter, score.cap)
-        new = _capped(int(lines[i]) * int(m[i]) + scatter, score.cap)
-        b = _bucket(cnt, game.fs_counted, game.bonus_counted, game.bonus_min, score.bonus_jmax)
-        w = int(weight[i])
-        wb[b] += w * (new - old)
-        wb2[b] += float(w) * (float(new) ** 2 - float(old) ** 2)
-        hit[b] += w * (int(new > 0) - int(old > 0))
-    return dataclasses.replace(buckets, wb=wb, wb2=wb2, hit=hit)
+    np.add.at(wb2, bucket, weight.astype(np.float64) * (new.astype(np.float64) ** 2 - old**2.0))
+    wb = [int(a) + int(g) for a, g in zip(buckets.wb, gain, strict=True)]
+    # hits do not move: a multiplier >= 1 never turns a win into none or none into a win
+    return dataclasses.replace(buckets, wb=wb, wb2=wb2)
 
 
-def _capped(win: int, cap: int) -> int:
-    return cap if 0 < cap < win else win
+def _by_counts(
+    tables: GameTables, score: SpinScore, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scatter credits and bucket of each window, from its counted symbols.
+
+    Scored once per distinct count vector (few: the windows share them), by
+    the kernels' own ``scatter_win`` and ``_bucket``.
+    """
+    game = game_inputs(tables)
+    distinct, inverse = np.unique(counts, axis=0, return_inverse=True)
+    scatter = np.zeros(distinct.shape[0], dtype=np.int64)
+    bucket = np.zeros(distinct.shape[0], dtype=np.int64)
+    for u in range(distinct.shape[0]):
+        cnt = np.ascontiguousarray(distinct[u], dtype=np.int64)
+        scatter[u] = ek.scatter_win(cnt, score.scatter_pay, score.excl)
+        bucket[u] = _bucket(
+            cnt, game.fs_counted, game.bonus_counted, game.bonus_min, score.bonus_jmax
+        )
+    inverse = inverse.reshape(-1)
+    return scatter[inverse], bucket[inverse]
+
+
+def _capped(win: np.ndarray, cap: int) -> np.ndarray:
+    return np.minimum(win, cap) if cap > 0 else win
 
 
 def _line_credits(tables: GameTables, lt: LevelTables, phase: int, stops: np.ndarray) -> np.ndarray:

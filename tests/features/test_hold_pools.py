@@ -6,7 +6,6 @@ funding at the exact hit rate (``certify.jackpot_return``).
 
 from __future__ import annotations
 
-from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -61,7 +60,6 @@ def test_pool_return_is_contribution_plus_reset_funding():
     level = compute_exact(compile_machine(m)).levels[0]
     (pool,) = level_pools(m, 0, level)
     assert pool.rtp == pytest.approx(0.01 + 0.5 * 5 / 0.01, rel=1e-12)
-    assert Decimal("0.01") == m.jackpots[0].contribution
 
 
 def test_a_pool_without_trigger_must_be_a_hold_prize():
