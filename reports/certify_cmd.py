@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from certify import __version__
+from certify import __version__, warmup
 from certify.batch import certify_machine, load_for_certification
 from certify.checkpoint import CheckpointDir
 from certify.cli.args import count, seed
@@ -23,7 +23,7 @@ from certify.model import load_jurisdiction
 from certify.model.files import expect_kind
 from certify.model.files import machine_files as listed_machine_files
 from certify.outputs import atomic_path, write_text
-from certify.progress import Progress
+from certify.progress import COMPILING, Progress
 from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
@@ -194,6 +194,9 @@ def _certify_all(
     code = 0
     if not isinstance(runner, DaskRunner):
         progress = Progress(enabled=False) if args.quiet else Progress()
+        if warmup.kernels_cold() and not args.quiet and not progress.enabled:
+            print(f"slotcert: {COMPILING}", file=sys.stderr)  # a terminal's display says so
+        helper = warmup.start(paths)  # a first run: a second process compiles ahead
         try:
             for k, path in enumerate(paths):
                 progress.machine(k + 1, len(paths), path.name)
@@ -202,6 +205,7 @@ def _certify_all(
                 code = max(code, status)
         finally:  # Ctrl-C too: the checkpoint keeps the finished chunks
             progress.done()
+            warmup.stop(helper)
         return rows, code
     pool = ThreadPoolExecutor(max_workers=max(1, min(len(paths), 4)))
     try:

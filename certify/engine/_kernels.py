@@ -13,7 +13,15 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._hold import hold_spin
 from certify.engine._prefix import count_field, lines_spin, tail_spin
-from certify.engine._rng import bounded, decode_stops, draw_prefix_and_tail, draw_spin
+from certify.engine._rng import (
+    MASK32,
+    bounded,
+    decode_stops,
+    draw_prefix_and_tail,
+    draw_spin,
+    finish_bounded,
+    xo_next,
+)
 
 OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
 OUT_PARTS = 7  # then the chunk's win so far after n x (k + 1) // N_PARTS of its spins
@@ -61,6 +69,124 @@ def ways_win(
             if count:
                 awards[e] += 1
     return total
+
+
+# de Bruijn sequence and table: the index of a uint64's lowest set bit in one multiply
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+DEBRUIJN_INDEX = np.array(
+    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+     62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+     63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+     46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
+    dtype=np.int64,
+)  # fmt: skip
+
+
+@jit(inline="always")
+def lowest_bit(m):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return DEBRUIJN_INDEX[((m & (~m + np.uint64(1))) * DEBRUIJN) >> np.uint64(58)]
+
+
+@jit(inline="always")
+def ways_paid(
+    m,
+    stops,
+    ways_sum,
+    bit_entry,
+    shorter,
+    entry_len,
+    family,
+    rank,
+    credits,
+    fam_len,
+    fam_win,
+    fam_entry,
+    awards,
+    count,
+):
+    """Credits of the entries in ``m`` (the AND of a spin's masks): :func:`ways_win`'s figure.
+
+    Bits are read lowest first, longest entries first
+    (:func:`~certify.engine.kernel_inputs.ways_masks`): only the entries the
+    spin pays with are multiplied out, and a family's shorter entries are
+    dropped once it pays. Same credits and award counts as :func:`ways_win`.
+    """
+    paid = np.uint64(0)  # the families that pay
+    while m != np.uint64(0):
+        b = lowest_bit(m)
+        m &= m - np.uint64(1)
+        e = bit_entry[b]
+        prod = 1
+        for r in range(entry_len[e]):
+            prod *= ways_sum[r, stops[r], e]
+        f = family[e]
+        w = rank[e] * prod
+        fb = np.uint64(1) << np.uint64(f)
+        if paid & fb == np.uint64(0):
+            paid |= fb
+            fam_len[f] = entry_len[e]
+            fam_win[f] = w
+            fam_entry[f] = e
+            m &= ~shorter[b]
+        elif w > fam_win[f]:  # same length: the shorter ones were dropped
+            fam_win[f] = w
+            fam_entry[f] = e
+    total = 0
+    while paid != np.uint64(0):
+        f = lowest_bit(paid)
+        paid &= paid - np.uint64(1)
+        e = fam_entry[f]
+        if rank[e] == credits[e]:
+            total += fam_win[f]
+        else:  # the free spins' own credits: the ways once more
+            prod = 1
+            for r in range(entry_len[e]):
+                prod *= ways_sum[r, stops[r], e]
+            total += credits[e] * prod
+        if count:
+            awards[e] += 1
+    return total
+
+
+@jit(inline="always")
+def ways_mask_of(stops, ways_mask):
+    """The AND of the entries' masks over a spin's reels: the entries it pays with."""
+    m = ~np.uint64(0)
+    for r in range(stops.shape[0]):
+        m &= ways_mask[r, stops[r]]
+        if m == np.uint64(0):
+            break
+    return m
+
+
+@jit(inline="always")
+def ways_group_draw(ps, reels, stops, s0, s1, s2, s3):
+    """Draw a uniform ways spin group of reels by group: (mask, packed counts, s0 .. s3).
+
+    Each group (a few reels, at most ``WAYS_GROUP_VALUES`` stop combinations,
+    see :func:`~certify.engine.kernel_inputs.ways_group_tables`) is one bounded
+    draw on half of an output, and its table gives the AND of the group's
+    masks, its packed counts and its stops (written to ``stops``).
+    """
+    m = ~np.uint64(0)
+    packed = np.uint64(0)
+    x = np.uint64(0)
+    for g in range(reels.ways_groups[ps]):
+        n = np.uint64(reels.ways_group_size[ps, g])
+        if g & 1 == 0:
+            x, s0, s1, s2, s3 = xo_next(s0, s1, s2, s3)
+            u = x >> np.uint64(32)
+        else:
+            u = x & MASK32
+        v, s0, s1, s2, s3 = finish_bounded(u * n, n, s0, s1, s2, s3)
+        m &= reels.ways_group_mask[ps, g, v]
+        packed += reels.ways_group_counts[ps, g, v]
+        code = reels.ways_group_stops[ps, g, v]
+        for r in range(reels.ways_group_first[ps, g], reels.ways_group_first[ps, g + 1]):
+            stops[r] = code & 0xFFFF
+            code >>= 16
+    return m, packed, s0, s1, s2, s3
 
 
 @jit(inline="always")
@@ -144,6 +270,10 @@ def ways_spin(
     stops,
     ways_sum,
     counts_pack,
+    masked,
+    ways_mask,
+    bit_entry,
+    shorter,
     entry_len,
     family,
     rank,
@@ -154,20 +284,42 @@ def ways_spin(
     awards,
     count,
 ):
-    """Ways credits of one spin on reel set ``ps`` and its packed counts."""
-    win = ways_win(
-        stops,
-        ways_sum[ps],
-        entry_len,
-        family,
-        rank,
-        credits,
-        fam_len,
-        fam_win,
-        fam_entry,
-        awards,
-        count,
-    )
+    """Ways credits of one spin on reel set ``ps`` and its packed counts.
+
+    ``masked``: through the entries' bit masks (:func:`ways_paid`), else
+    entry by entry (:func:`ways_win`, games of more than 64 entries or families).
+    """
+    if masked:
+        win = ways_paid(
+            ways_mask_of(stops, ways_mask[ps]),
+            stops,
+            ways_sum[ps],
+            bit_entry,
+            shorter,
+            entry_len,
+            family,
+            rank,
+            credits,
+            fam_len,
+            fam_win,
+            fam_entry,
+            awards,
+            count,
+        )
+    else:
+        win = ways_win(
+            stops,
+            ways_sum[ps],
+            entry_len,
+            family,
+            rank,
+            credits,
+            fam_len,
+            fam_win,
+            fam_entry,
+            awards,
+            count,
+        )
     packed = np.uint64(0)
     for r in range(stops.shape[0]):
         packed += counts_pack[ps, r, stops[r]]
@@ -362,7 +514,51 @@ def simulate_chunks(  # noqa: C901
                 fs = 0
                 win, triggered = 0, False
             ps = set_of[fs]
-            if fast is not None:
+            if ways is not None:
+                if fast is not None:  # uniform strips: a draw per group of reels
+                    mask, packed, s0, s1, s2, s3 = ways_group_draw(ps, reels, stops, s0, s1, s2, s3)
+                    spin = 0
+                    if mask != np.uint64(0):
+                        spin = ways_paid(
+                            mask,
+                            stops,
+                            ways_sum[ps],
+                            game.ways_bit_entry,
+                            game.ways_shorter,
+                            entry_len,
+                            family,
+                            credits[0],
+                            credits[fs],
+                            fam_len,
+                            fam_win,
+                            fam_entry,
+                            awards[1:],
+                            fs == 0,
+                        )
+                else:
+                    s0, s1, s2, s3 = draw_spin(
+                        s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
+                    )
+                    spin, packed = ways_spin(
+                        ps,
+                        stops,
+                        ways_sum,
+                        counts_pack,
+                        game.ways_masked,
+                        reels.ways_mask,
+                        game.ways_bit_entry,
+                        game.ways_shorter,
+                        entry_len,
+                        family,
+                        credits[0],
+                        credits[fs],
+                        fam_len,
+                        fam_win,
+                        fam_entry,
+                        awards[1:],
+                        fs == 0,
+                    )
+            elif fast is not None:
                 if fs == 0:  # a constant set index for base spins: measured +9% to +30%
                     row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
                         prefix_rows[0], tail_pairs[0], s0, s1, s2, s3
@@ -405,7 +601,7 @@ def simulate_chunks(  # noqa: C901
                         awards,
                         n_entries + 1,
                     )
-            elif ways is None:
+            else:
                 s0, s1, s2, s3 = draw_spin(
                     s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
                 )
@@ -461,25 +657,6 @@ def simulate_chunks(  # noqa: C901
                         awards,
                         n_entries + 1,
                     )
-            else:
-                s0, s1, s2, s3 = draw_spin(
-                    s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
-                )
-                spin, packed = ways_spin(
-                    ps,
-                    stops,
-                    ways_sum,
-                    counts_pack,
-                    entry_len,
-                    family,
-                    credits[0],
-                    credits[fs],
-                    fam_len,
-                    fam_win,
-                    fam_entry,
-                    awards[1:],
-                    fs == 0,
-                )
             if extras is not None and game.full_window_on:  # one symbol fills the window
                 spin *= full_window_multiplier(
                     game.full_window_mask[ps], stops, game.full_window_mult
@@ -560,10 +737,11 @@ def simulate_chunks(  # noqa: C901
 
 
 @jit(parallel=True)
-def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways):
+def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_awards, ways):
     """Line/ways credits (no scatters, no features) and packed counts of given stops.
 
-    A test hook running the simulation kernel's own spin evaluation.
+    A test hook running the simulation kernel's own spin evaluation; a ways
+    game also counts each row's paid entries into ``out_awards`` (rows, the first k entries).
     """
     set_of, window, length, counts_pack = (
         reels.set_of,
@@ -619,6 +797,10 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
                 stops,
                 reels.ways_sum,
                 counts_pack,
+                game.ways_masked,
+                reels.ways_mask,
+                game.ways_bit_entry,
+                game.ways_shorter,
                 entry_len,
                 family,
                 credits[0],
@@ -627,8 +809,9 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, ways)
                 fam_win,
                 fam_entry,
                 awards,
-                False,
+                True,
             )
+            out_awards[i, :] = awards[: out_awards.shape[1]]
 
 
 @jit(parallel=True)
@@ -647,14 +830,16 @@ def stream_sample(states, draws, bound, out_sum, out_sq, out_counts):
 
 
 @jit
-def replay_stops(state, n, ps, reels, px, out, fast):
+def replay_stops(state, n, ps, reels, px, out, fast, ways):
     """The stops the simulation kernel draws for ``n`` spins of a stream: a test hook.
 
     Valid for games without features (a bonus or free spins draw more numbers).
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
-        if fast is not None:
+        if ways is not None and fast is not None:
+            _, _, s0, s1, s2, s3 = ways_group_draw(ps, reels, out[i], s0, s1, s2, s3)
+        elif fast is not None:
             row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(
                 px.prefix_rows[ps], px.tail_pairs[ps], s0, s1, s2, s3
             )

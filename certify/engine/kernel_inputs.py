@@ -33,6 +33,14 @@ class ReelInputs(NamedTuple):
     counts_pack: np.ndarray  # (sets, reels, stops) uint64 packed counted symbols
     mode: int  # 0 uniform, 1 lookup, 2 binary search
     ways_sum: np.ndarray  # (sets, reels, stops, entries) ways of a ways game (else a dummy)
+    ways_mask: np.ndarray  # (sets, reels, stops) uint64: bit b set when entry ways_bit_entry[b]
+    # finds a way on that reel at that stop, or ends before that reel (see ways_masks)
+    ways_groups: np.ndarray  # (sets,) groups of reels drawn at once (0: no group draw)
+    ways_group_first: np.ndarray  # (sets, groups + 1) first reel of each group, then the reels
+    ways_group_size: np.ndarray  # (sets, groups) stop combinations of each group
+    ways_group_mask: np.ndarray  # (sets, groups, combinations) uint64 AND of the group's masks
+    ways_group_counts: np.ndarray  # (sets, groups, combinations) uint64 packed counts
+    ways_group_stops: np.ndarray  # (sets, groups, combinations) stops, 16 bits a reel
 
 
 class PrefixInputs(NamedTuple):
@@ -106,6 +114,9 @@ class GameInputs(NamedTuple):
     full_window_on: bool  # [[full_window_pays]]: a window full of one symbol multiplies the lines
     full_window_mask: np.ndarray  # (sets, reels, stops) uint64 targets each column passes
     full_window_mult: np.ndarray  # (targets,) multiplier of a window full of each target
+    ways_masked: bool  # a ways game of at most 64 entries and families: spins read ways_mask
+    ways_bit_entry: np.ndarray  # (bits,) entry of each mask bit, longest entries first
+    ways_shorter: np.ndarray  # (bits,) uint64 bits of the same family's shorter entries
 
 
 class SpinScore(NamedTuple):
@@ -157,7 +168,140 @@ def reel_inputs(t: GameTables) -> ReelInputs:
         counts_pack=_stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]),
         mode=mode,
         ways_sum=_stack([ways_sums(s.window, t.ways_match) if t.is_ways else dummy for s in sets]),
+        ways_mask=_stack([ways_masks(s.window, t) for s in sets]),
+        **ways_group_inputs(t),
     )
+
+
+WAYS_MASK_BITS = 64  # entries and families a ways game may have for the masked spin
+
+
+def ways_masked(t: GameTables) -> bool:
+    """Whether a ways game's spins take the masked evaluation (one bit per entry and family)."""
+    families = int(t.ways_family.max(initial=0)) + 1
+    return t.is_ways and t.entry_len.shape[0] <= WAYS_MASK_BITS and families <= WAYS_MASK_BITS
+
+
+def ways_bit_order(t: GameTables) -> np.ndarray:
+    """Entry of each mask bit: the longest entries first, then in the model's order.
+
+    Read lowest bit first, a family's first matched entry is one of its
+    longest, as :func:`certify.engine._kernels.ways_win` chooses.
+    """
+    return np.lexsort((np.arange(t.entry_len.shape[0]), -t.entry_len)).astype(np.int64)
+
+
+def ways_masks(window: np.ndarray, t: GameTables) -> np.ndarray:
+    """Per reel and stop, the entries (as mask bits) still matched through that reel.
+
+    Bit ``b`` (entry ``e = ways_bit_order(t)[b]``) is set at reel ``r`` and
+    ``stop`` when ``e`` finds a way there or has ended before reel ``r``, so
+    the AND over a spin's reels holds exactly the entries it pays with.
+    A dummy for lines games and for ways games beyond 64 entries.
+    """
+    if not ways_masked(t):
+        return np.zeros((1, 1), dtype=np.uint64)
+    ways = ways_sums(window, t.ways_match)  # (reels, stops, entries)
+    order = ways_bit_order(t)
+    reels = np.arange(window.shape[0])
+    on = (ways[:, :, order] > 0) | (reels[:, None, None] >= t.entry_len[order][None, None, :])
+    bits = np.uint64(1) << np.arange(order.shape[0], dtype=np.uint64)
+    return np.bitwise_or.reduce(np.where(on, bits, np.uint64(0)), axis=-1).astype(np.uint64)
+
+
+WAYS_GROUP_VALUES = 1 << 15  # stop combinations of one group of reels (its table stays in L2)
+WAYS_GROUP_REELS = 4  # reels of one group: their stops packed 16 bits each in one int64
+
+
+def ways_group_reels(length: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive reels grouped: at most ``WAYS_GROUP_VALUES`` stop combinations a group.
+
+    At most ``WAYS_GROUP_REELS`` reels a group; returns (first, end) per group.
+    """
+    groups, first, size = [], 0, 1
+    for r, n in enumerate(int(x) for x in length):
+        if size * n > WAYS_GROUP_VALUES or r - first == WAYS_GROUP_REELS:
+            groups.append((first, r))
+            first, size = r, 1
+        size *= n
+    groups.append((first, len(length)))
+    return groups
+
+
+def ways_group_draw_on(t: GameTables) -> bool:
+    """Whether a ways game's spins draw a group of reels at once (``ways_group_draw``).
+
+    Needs the masked spin, uniform strips (every stop combination of a group
+    equally likely), strips of at most ``WAYS_GROUP_VALUES`` stops, and no
+    feature that reads the stops before the ways are paid (Book of Ra's
+    symbol, full-window pays).
+    """
+    return (
+        ways_masked(t)
+        and not any(s.weighted for s in reel_sets(t))
+        and all(int(s.length.max()) <= WAYS_GROUP_VALUES for s in reel_sets(t))
+        and not t.expand_symbols
+        and not t.full_window_mult.size
+    )
+
+
+def _group_tables(window: np.ndarray, length: np.ndarray, counted: np.ndarray, t: GameTables):
+    """One reel set's group tables: (first reels, sizes, masks, counts, stops) per group."""
+    masks = ways_masks(window, t)
+    packed = pack_counts(np.moveaxis(counted, 0, -1))
+    groups = ways_group_reels(length)
+    first = np.array([g[0] for g in groups] + [len(length)], dtype=np.int64)
+    sizes, g_mask, g_counts, g_stops = [], [], [], []
+    for lo, hi in groups:
+        grid = np.indices([int(n) for n in length[lo:hi]]).reshape(hi - lo, -1)  # last reel fastest
+        m = np.full(grid.shape[1], ~np.uint64(0), dtype=np.uint64)
+        c = np.zeros(grid.shape[1], dtype=np.uint64)
+        code = np.zeros(grid.shape[1], dtype=np.int64)
+        for i, r in enumerate(range(lo, hi)):
+            m &= masks[r, grid[i]]
+            c += packed[r, grid[i]]
+            code |= grid[i].astype(np.int64) << (16 * i)
+        sizes.append(grid.shape[1])
+        g_mask.append(m)
+        g_counts.append(c)
+        g_stops.append(code)
+    return first, np.array(sizes, dtype=np.int64), _stack(g_mask), _stack(g_counts), _stack(g_stops)
+
+
+def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
+    """The group-draw fields of :class:`ReelInputs` (dummies when the draw is off)."""
+    if not ways_group_draw_on(t):
+        one = np.zeros((1, 1), dtype=np.int64)
+        return {
+            "ways_groups": np.zeros(2, dtype=np.int64),
+            "ways_group_first": np.zeros((1, 2), dtype=np.int64),
+            "ways_group_size": one,
+            "ways_group_mask": np.zeros((1, 1, 1), dtype=np.uint64),
+            "ways_group_counts": np.zeros((1, 1, 1), dtype=np.uint64),
+            "ways_group_stops": np.zeros((1, 1, 1), dtype=np.int64),
+        }
+    per_set = [_group_tables(s.window, s.length, s.counted, t) for s in reel_sets(t)]
+    return {
+        "ways_groups": np.array([p[1].shape[0] for p in per_set], dtype=np.int64),
+        "ways_group_first": _stack([p[0] for p in per_set]),
+        "ways_group_size": _stack([p[1] for p in per_set]),
+        "ways_group_mask": _stack([p[2] for p in per_set]),
+        "ways_group_counts": _stack([p[3] for p in per_set]),
+        "ways_group_stops": _stack([p[4] for p in per_set]),
+    }
+
+
+def ways_shorter(t: GameTables) -> np.ndarray:
+    """Per mask bit, the bits of its family's strictly shorter entries (never paid with it)."""
+    if not ways_masked(t):
+        return np.zeros(1, dtype=np.uint64)
+    order = ways_bit_order(t)
+    fam, length = t.ways_family[order], t.entry_len[order]
+    out = np.zeros(order.shape[0], dtype=np.uint64)
+    for b in range(order.shape[0]):
+        for c in np.nonzero((fam == fam[b]) & (length < length[b]))[0]:
+            out[b] |= np.uint64(1) << np.uint64(c)
+    return out
 
 
 def prefix_inputs(px: PrefixTables) -> PrefixInputs:
@@ -258,6 +402,9 @@ def game_inputs(t: GameTables) -> GameInputs:
         full_window_mult=t.full_window_mult
         if t.full_window_mult.size
         else np.ones(1, dtype=np.int64),
+        ways_masked=ways_masked(t),
+        ways_bit_entry=ways_bit_order(t) if ways_masked(t) else np.zeros(1, dtype=np.int64),
+        ways_shorter=ways_shorter(t),
     )
 
 

@@ -145,6 +145,7 @@ def _line_credits(tables: GameTables, lt: LevelTables, phase: int, stops: np.nda
         game_inputs(tables),
         out,
         packed,
+        np.zeros((stops.shape[0], 0), dtype=np.int64),  # award counts: not read here
         ways_flag(tables),
     )
     return out

@@ -45,6 +45,7 @@ def _kernel_spins(tables, lt, stops, fs, px):
         game_inputs(tables),
         out,
         packed,
+        np.zeros((stops.shape[0], len(tables.machine.pays)), dtype=np.int64),
         ways_flag(tables),
     )
     counts = (
@@ -180,19 +181,31 @@ def test_certificate_figures_identical_with_one_and_two_threads(tmp_path):
     assert _certificate_levels(1, tmp_path / "one") == _certificate_levels(2, tmp_path / "two")
 
 
-@pytest.mark.parametrize("name", ["tiny_lines.toml", "../../models/machines/classic-3r-1.toml"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tiny_lines.toml",
+        "../../models/machines/classic-3r-1.toml",
+        "../../models/machines/ways-243.toml",  # the group draw (its free spins taken off)
+    ],
+)
 def test_simulation_kernel_equals_twin_on_its_own_draws(name):
     """The production kernel pays exactly what the twin pays on the very stops it
-    drew, and counts the same award entries (prefix classes + alive lines)."""
+    drew, and counts the same award entries (prefix classes + alive lines, or
+    the ways entries paid)."""
+    import dataclasses
+
     from certify.engine.rng import chunk_states
     from certify.engine.simulate import run_chunks
 
-    machine = load_machine(DATA / name)
+    machine = dataclasses.replace(load_machine(DATA / name), free_spins=None)
     tables = compile_machine(machine)
     n = 3000
     out, _, awards, _ = run_chunks(tables, 0, 9, 0, np.array([n], dtype=np.int64))
     stops = np.zeros((n, machine.reels), dtype=np.int64)
     px = prefix_tables(tables, 0)
+    if tables.is_ways:
+        assert fast_flag(tables, px) == 1
     k.replay_stops(
         chunk_states(9, 0, 1)[0],
         n,
@@ -201,6 +214,7 @@ def test_simulation_kernel_equals_twin_on_its_own_draws(name):
         prefix_inputs(px),
         stops,
         fast_flag(tables, px),
+        ways_flag(tables),
     )
     wins, paid = 0, np.zeros(len(machine.pays), dtype=np.int64)
     for row in stops.tolist():
