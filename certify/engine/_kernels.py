@@ -161,17 +161,18 @@ def ways_mask_of(stops, ways_mask):
 
 
 @jit(inline="always")
-def ways_group_draw(ps, reels, stops, s0, s1, s2, s3):
+def ways_group_draw(ps, reels, picked, s0, s1, s2, s3):
     """Draw a uniform ways spin group of reels by group: (mask, packed counts, s0 .. s3).
 
     Each group (a few reels, at most ``WAYS_GROUP_VALUES`` stop combinations,
-    see :func:`~certify.engine.kernel_inputs.ways_group_tables`) is one bounded
-    draw on half of an output, and its table gives the AND of the group's
-    masks, its packed counts and its stops (written to ``stops``).
+    see :func:`~certify.engine.kernel_inputs.ways_group_inputs`) is one bounded
+    draw on half of an output; its row (``picked[g]``) gives the AND of the
+    group's masks and its packed counts (:func:`ways_group_stops`: its stops).
     """
     m = ~np.uint64(0)
     packed = np.uint64(0)
     x = np.uint64(0)
+    rows = reels.ways_group_rows
     for g in range(reels.ways_groups[ps]):
         n = np.uint64(reels.ways_group_size[ps, g])
         if g & 1 == 0:
@@ -180,13 +181,20 @@ def ways_group_draw(ps, reels, stops, s0, s1, s2, s3):
         else:
             u = x & MASK32
         v, s0, s1, s2, s3 = finish_bounded(u * n, n, s0, s1, s2, s3)
-        m &= reels.ways_group_mask[ps, g, v]
-        packed += reels.ways_group_counts[ps, g, v]
-        code = reels.ways_group_stops[ps, g, v]
-        for r in range(reels.ways_group_first[ps, g], reels.ways_group_first[ps, g + 1]):
-            stops[r] = code & 0xFFFF
-            code >>= 16
+        picked[g] = v
+        m &= rows[ps, g, v, 0]
+        packed += rows[ps, g, v, 1]
     return m, packed, s0, s1, s2, s3
+
+
+@jit(inline="always")
+def ways_group_stops(ps, reels, picked, stops):
+    """The stops of the rows :func:`ways_group_draw` drew, into ``stops``."""
+    for g in range(reels.ways_groups[ps]):
+        code = reels.ways_group_rows[ps, g, picked[g], 2]
+        for r in range(reels.ways_group_first[ps, g], reels.ways_group_first[ps, g + 1]):
+            stops[r] = np.int64(code & np.uint64(0xFFFF))
+            code >>= np.uint64(16)
 
 
 @jit(inline="always")
@@ -469,6 +477,7 @@ def simulate_chunks(  # noqa: C901
         pair_c, win1_c, entry1_c = pair.copy(), win1.copy(), entry1.copy()
         s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
         stops = private(length.shape[1])
+        drawn_c = private(length.shape[1])  # the ways group draw's rows
         fam_len = private(n_families)
         fam_win = private(n_families)
         fam_entry = private(n_families)
@@ -515,10 +524,13 @@ def simulate_chunks(  # noqa: C901
                 win, triggered = 0, False
             ps = set_of[fs]
             if ways is not None:
-                if fast is not None:  # uniform strips: a draw per group of reels
-                    mask, packed, s0, s1, s2, s3 = ways_group_draw(ps, reels, stops, s0, s1, s2, s3)
+                if reels.ways_groups[ps] > 0:  # uniform strips: a draw per group of reels
+                    mask, packed, s0, s1, s2, s3 = ways_group_draw(
+                        ps, reels, drawn_c, s0, s1, s2, s3
+                    )
                     spin = 0
                     if mask != np.uint64(0):
+                        ways_group_stops(ps, reels, drawn_c, stops)
                         spin = ways_paid(
                             mask,
                             stops,
@@ -837,8 +849,10 @@ def replay_stops(state, n, ps, reels, px, out, fast, ways):
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(n):
-        if ways is not None and fast is not None:
-            _, _, s0, s1, s2, s3 = ways_group_draw(ps, reels, out[i], s0, s1, s2, s3)
+        if ways is not None and reels.ways_groups[ps] > 0:
+            drawn = np.zeros(reels.ways_groups[ps], dtype=np.int64)
+            _, _, s0, s1, s2, s3 = ways_group_draw(ps, reels, drawn, s0, s1, s2, s3)
+            ways_group_stops(ps, reels, drawn, out[i])
         elif fast is not None:
             row, pair, s0, s1, s2, s3 = draw_prefix_and_tail(
                 px.prefix_rows[ps], px.tail_pairs[ps], s0, s1, s2, s3

@@ -38,9 +38,8 @@ class ReelInputs(NamedTuple):
     ways_groups: np.ndarray  # (sets,) groups of reels drawn at once (0: no group draw)
     ways_group_first: np.ndarray  # (sets, groups + 1) first reel of each group, then the reels
     ways_group_size: np.ndarray  # (sets, groups) stop combinations of each group
-    ways_group_mask: np.ndarray  # (sets, groups, combinations) uint64 AND of the group's masks
-    ways_group_counts: np.ndarray  # (sets, groups, combinations) uint64 packed counts
-    ways_group_stops: np.ndarray  # (sets, groups, combinations) stops, 16 bits a reel
+    ways_group_rows: np.ndarray  # (sets, groups, combinations, 3) uint64 rows: the AND of
+    # the group's masks, its packed counts, its stops (16 bits a reel), one cache line
 
 
 class PrefixInputs(NamedTuple):
@@ -246,48 +245,40 @@ def ways_group_draw_on(t: GameTables) -> bool:
 
 
 def _group_tables(window: np.ndarray, length: np.ndarray, counted: np.ndarray, t: GameTables):
-    """One reel set's group tables: (first reels, sizes, masks, counts, stops) per group."""
+    """One reel set's group tables: (first reels, sizes, rows) per group (see ``ReelInputs``)."""
     masks = ways_masks(window, t)
     packed = pack_counts(np.moveaxis(counted, 0, -1))
     groups = ways_group_reels(length)
     first = np.array([g[0] for g in groups] + [len(length)], dtype=np.int64)
-    sizes, g_mask, g_counts, g_stops = [], [], [], []
+    sizes, rows = [], []
     for lo, hi in groups:
         grid = np.indices([int(n) for n in length[lo:hi]]).reshape(hi - lo, -1)  # last reel fastest
-        m = np.full(grid.shape[1], ~np.uint64(0), dtype=np.uint64)
-        c = np.zeros(grid.shape[1], dtype=np.uint64)
-        code = np.zeros(grid.shape[1], dtype=np.int64)
+        row = np.zeros((grid.shape[1], 3), dtype=np.uint64)
+        row[:, 0] = ~np.uint64(0)
         for i, r in enumerate(range(lo, hi)):
-            m &= masks[r, grid[i]]
-            c += packed[r, grid[i]]
-            code |= grid[i].astype(np.int64) << (16 * i)
+            row[:, 0] &= masks[r, grid[i]]
+            row[:, 1] += packed[r, grid[i]]
+            row[:, 2] |= grid[i].astype(np.uint64) << np.uint64(16 * i)
         sizes.append(grid.shape[1])
-        g_mask.append(m)
-        g_counts.append(c)
-        g_stops.append(code)
-    return first, np.array(sizes, dtype=np.int64), _stack(g_mask), _stack(g_counts), _stack(g_stops)
+        rows.append(row)
+    return first, np.array(sizes, dtype=np.int64), _stack(rows)
 
 
 def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
-    """The group-draw fields of :class:`ReelInputs` (dummies when the draw is off)."""
+    """The group-draw fields of :class:`ReelInputs` (``ways_groups`` 0 when the draw is off)."""
     if not ways_group_draw_on(t):
-        one = np.zeros((1, 1), dtype=np.int64)
         return {
             "ways_groups": np.zeros(2, dtype=np.int64),
             "ways_group_first": np.zeros((1, 2), dtype=np.int64),
-            "ways_group_size": one,
-            "ways_group_mask": np.zeros((1, 1, 1), dtype=np.uint64),
-            "ways_group_counts": np.zeros((1, 1, 1), dtype=np.uint64),
-            "ways_group_stops": np.zeros((1, 1, 1), dtype=np.int64),
+            "ways_group_size": np.zeros((1, 1), dtype=np.int64),
+            "ways_group_rows": np.zeros((1, 1, 1, 3), dtype=np.uint64),
         }
     per_set = [_group_tables(s.window, s.length, s.counted, t) for s in reel_sets(t)]
     return {
         "ways_groups": np.array([p[1].shape[0] for p in per_set], dtype=np.int64),
         "ways_group_first": _stack([p[0] for p in per_set]),
         "ways_group_size": _stack([p[1] for p in per_set]),
-        "ways_group_mask": _stack([p[2] for p in per_set]),
-        "ways_group_counts": _stack([p[3] for p in per_set]),
-        "ways_group_stops": _stack([p[4] for p in per_set]),
+        "ways_group_rows": _stack([p[2] for p in per_set]),
     }
 
 

@@ -18,7 +18,6 @@ from certify.engine.kernel_inputs import (
     prefix_tables,
     reel_inputs,
     reel_sets,
-    ways_group_draw_on,
 )
 from certify.engine.prefix import PrefixTables
 from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
@@ -94,14 +93,15 @@ class SimulationResult:
 
 
 def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
-    """1 when every reel set takes the fast path, else None.
+    """1 when every reel set of a lines game takes the two-draw fast path, else None.
 
-    Lines: uniform strips and prefix tables that end two reels before the end
-    with tail tables (two draws a spin, see ``simulate_chunks``). Ways: the
-    group draw (:func:`~certify.engine.kernel_inputs.ways_group_draw_on`).
+    The path needs uniform strips and prefix tables that end two reels before
+    the end with tail tables (see ``simulate_chunks``). Ways games take their
+    group draw (:func:`~certify.engine.kernel_inputs.ways_group_draw_on`) by a
+    branch on the reel set instead, so one ways kernel serves both draws.
     """
-    if t.is_ways:  # ways: a draw per group of reels (see ``ways_group_draw``)
-        return 1 if ways_group_draw_on(t) else None
+    if t.is_ways:  # the ways group draw is chosen per reel set inside the kernel
+        return None
     n_reels = t.base.length.shape[0]
     ok = (
         not t.is_ways
