@@ -89,18 +89,90 @@ def lowest_bit(m):
 
 
 @jit(inline="always")
+def popcount(x):
+    """Set bits of a uint64."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit(inline="always")
+def take_entry(
+    b,
+    e,
+    prod,
+    m,
+    paid,
+    total,
+    rival,
+    rank,
+    credits,
+    family,
+    shorter,
+    fam_win,
+    fam_prod,
+    fam_entry,
+    awards,
+    count,
+):
+    """Entry ``e`` (mask bit ``b``, ``prod`` ways) matched: (m, paid, total).
+
+    A family's first entry read is one of its longest (bits run longest
+    first), and its shorter entries leave ``m`` at once. With no other entry
+    of its length (``rival[b]`` empty: the usual case) it pays now; else the
+    family's best of that length is kept for :func:`pay_families`.
+    """
+    if rival[b] == np.uint64(0):
+        total += credits[e] * prod
+        if count:
+            awards[e] += 1
+        m &= ~shorter[b]
+        return m, paid, total
+    f = family[e]
+    w = rank[e] * prod
+    fb = np.uint64(1) << np.uint64(f)
+    if paid & fb == np.uint64(0):
+        paid |= fb
+        fam_win[f] = w
+        fam_prod[f] = prod
+        fam_entry[f] = e
+        m &= ~shorter[b]
+    elif w > fam_win[f]:  # same length: the shorter ones were dropped
+        fam_win[f] = w
+        fam_prod[f] = prod
+        fam_entry[f] = e
+    return m, paid, total
+
+
+@jit(inline="always")
+def pay_families(paid, credits, fam_prod, fam_entry, awards, count):
+    """Credits of the families in ``paid``, each its chosen entry's credits x ways."""
+    total = 0
+    while paid != np.uint64(0):
+        f = lowest_bit(paid)
+        paid &= paid - np.uint64(1)
+        e = fam_entry[f]
+        total += credits[e] * fam_prod[f]
+        if count:
+            awards[e] += 1
+    return total
+
+
+@jit(inline="always")
 def ways_paid(
     m,
     stops,
     ways_sum,
     bit_entry,
     shorter,
+    rival,
     entry_len,
     family,
     rank,
     credits,
-    fam_len,
     fam_win,
+    fam_prod,
     fam_entry,
     awards,
     count,
@@ -112,7 +184,7 @@ def ways_paid(
     spin pays with are multiplied out, and a family's shorter entries are
     dropped once it pays. Same credits and award counts as :func:`ways_win`.
     """
-    paid = np.uint64(0)  # the families that pay
+    paid, total = np.uint64(0), 0  # the families with rival entries that pay; the others' credits
     while m != np.uint64(0):
         b = lowest_bit(m)
         m &= m - np.uint64(1)
@@ -120,33 +192,83 @@ def ways_paid(
         prod = 1
         for r in range(entry_len[e]):
             prod *= ways_sum[r, stops[r], e]
-        f = family[e]
-        w = rank[e] * prod
-        fb = np.uint64(1) << np.uint64(f)
-        if paid & fb == np.uint64(0):
-            paid |= fb
-            fam_len[f] = entry_len[e]
-            fam_win[f] = w
-            fam_entry[f] = e
-            m &= ~shorter[b]
-        elif w > fam_win[f]:  # same length: the shorter ones were dropped
-            fam_win[f] = w
-            fam_entry[f] = e
-    total = 0
-    while paid != np.uint64(0):
-        f = lowest_bit(paid)
-        paid &= paid - np.uint64(1)
-        e = fam_entry[f]
-        if rank[e] == credits[e]:
-            total += fam_win[f]
-        else:  # the free spins' own credits: the ways once more
-            prod = 1
-            for r in range(entry_len[e]):
-                prod *= ways_sum[r, stops[r], e]
-            total += credits[e] * prod
-        if count:
-            awards[e] += 1
-    return total
+        m, paid, total = take_entry(
+            b,
+            e,
+            prod,
+            m,
+            paid,
+            total,
+            rival,
+            rank,
+            credits,
+            family,
+            shorter,
+            fam_win,
+            fam_prod,
+            fam_entry,
+            awards,
+            count,
+        )
+    return total + pay_families(paid, credits, fam_prod, fam_entry, awards, count)
+
+
+@jit(inline="always")
+def ways_paid_grouped(
+    m,
+    ps,
+    reels,
+    picked,
+    bit_entry,
+    shorter,
+    rival,
+    family,
+    rank,
+    credits,
+    fam_win,
+    fam_prod,
+    fam_entry,
+    awards,
+    count,
+):
+    """:func:`ways_paid` of a group draw's rows ``picked``: no stop is read.
+
+    An entry's ways are the product of its partial products in each group's
+    row: the row keeps one per set bit of its mask, in bit order, from
+    ``offset`` on (:func:`~certify.engine.kernel_inputs.ways_group_inputs`),
+    so bit ``b``'s is at ``offset + popcount(row mask below b)``.
+    """
+    rows, partial = reels.ways_group_rows, reels.ways_group_prod
+    paid, total = np.uint64(0), 0
+    while m != np.uint64(0):
+        below = (m & (~m + np.uint64(1))) - np.uint64(1)  # the bits below the lowest
+        b = popcount(below)
+        m &= m - np.uint64(1)
+        e = bit_entry[b]
+        prod = 1
+        for g in range(reels.ways_groups[ps]):
+            v = picked[g]
+            at = np.int64(rows[ps, g, v, 3]) + popcount(rows[ps, g, v, 0] & below)
+            prod *= partial[ps, g, at]
+        m, paid, total = take_entry(
+            b,
+            e,
+            prod,
+            m,
+            paid,
+            total,
+            rival,
+            rank,
+            credits,
+            family,
+            shorter,
+            fam_win,
+            fam_prod,
+            fam_entry,
+            awards,
+            count,
+        )
+    return total + pay_families(paid, credits, fam_prod, fam_entry, awards, count)
 
 
 @jit(inline="always")
@@ -282,6 +404,7 @@ def ways_spin(
     ways_mask,
     bit_entry,
     shorter,
+    rival,
     entry_len,
     family,
     rank,
@@ -304,12 +427,13 @@ def ways_spin(
             ways_sum[ps],
             bit_entry,
             shorter,
+            rival,
             entry_len,
             family,
             rank,
             credits,
-            fam_len,
             fam_win,
+            fam_len,  # unused by the masked spin: it holds the paying entries' ways
             fam_entry,
             awards,
             count,
@@ -369,8 +493,7 @@ def close_spin(
     """
     total += win
     s_sq += float(win) * float(win)
-    if win > 0 or triggered:
-        hits += 1
+    hits += np.int64((win > 0) | triggered)  # no branch: half of all spins win
     top = max(top, win)
     hist[hist_bin(win, edges, small)] += 1
     while part < N_PARTS and played == part_at:
@@ -530,19 +653,19 @@ def simulate_chunks(  # noqa: C901
                     )
                     spin = 0
                     if mask != np.uint64(0):
-                        ways_group_stops(ps, reels, drawn_c, stops)
-                        spin = ways_paid(
+                        spin = ways_paid_grouped(
                             mask,
-                            stops,
-                            ways_sum[ps],
+                            ps,
+                            reels,
+                            drawn_c,
                             game.ways_bit_entry,
                             game.ways_shorter,
-                            entry_len,
+                            game.ways_rival,
                             family,
                             credits[0],
                             credits[fs],
-                            fam_len,
                             fam_win,
+                            fam_len,  # the paying entries' ways
                             fam_entry,
                             awards[1:],
                             fs == 0,
@@ -560,6 +683,7 @@ def simulate_chunks(  # noqa: C901
                         reels.ways_mask,
                         game.ways_bit_entry,
                         game.ways_shorter,
+                        game.ways_rival,
                         entry_len,
                         family,
                         credits[0],
@@ -813,6 +937,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_a
                 reels.ways_mask,
                 game.ways_bit_entry,
                 game.ways_shorter,
+                game.ways_rival,
                 entry_len,
                 family,
                 credits[0],

@@ -38,8 +38,10 @@ class ReelInputs(NamedTuple):
     ways_groups: np.ndarray  # (sets,) groups of reels drawn at once (0: no group draw)
     ways_group_first: np.ndarray  # (sets, groups + 1) first reel of each group, then the reels
     ways_group_size: np.ndarray  # (sets, groups) stop combinations of each group
-    ways_group_rows: np.ndarray  # (sets, groups, combinations, 3) uint64 rows: the AND of
-    # the group's masks, its packed counts, its stops (16 bits a reel), one cache line
+    ways_group_rows: np.ndarray  # (sets, groups, combinations, 4) uint64 rows: the AND of
+    # the group's masks, its packed counts, its stops (16 bits a reel), where its ways start
+    ways_group_prod: np.ndarray  # (sets, groups, products) int64: per row, each set bit's
+    # entry's ways over the group's reels (1 past the entry's end), in bit order
 
 
 class PrefixInputs(NamedTuple):
@@ -116,6 +118,7 @@ class GameInputs(NamedTuple):
     ways_masked: bool  # a ways game of at most 64 entries and families: spins read ways_mask
     ways_bit_entry: np.ndarray  # (bits,) entry of each mask bit, longest entries first
     ways_shorter: np.ndarray  # (bits,) uint64 bits of the same family's shorter entries
+    ways_rival: np.ndarray  # (bits,) uint64 bits of the same family's other entries of its length
 
 
 class SpinScore(NamedTuple):
@@ -245,23 +248,32 @@ def ways_group_draw_on(t: GameTables) -> bool:
 
 
 def _group_tables(window: np.ndarray, length: np.ndarray, counted: np.ndarray, t: GameTables):
-    """One reel set's group tables: (first reels, sizes, rows) per group (see ``ReelInputs``)."""
+    """One reel set's group tables: (first reels, sizes, rows, ways) per group (``ReelInputs``)."""
     masks = ways_masks(window, t)
+    order = ways_bit_order(t)
+    ways = ways_sums(window, t.ways_match)[:, :, order]  # (reels, stops, bits)
+    ended = np.arange(window.shape[0])[:, None] >= t.entry_len[order][None, :]  # (reels, bits)
     packed = pack_counts(np.moveaxis(counted, 0, -1))
     groups = ways_group_reels(length)
     first = np.array([g[0] for g in groups] + [len(length)], dtype=np.int64)
-    sizes, rows = [], []
+    sizes, rows, prods = [], [], []
     for lo, hi in groups:
         grid = np.indices([int(n) for n in length[lo:hi]]).reshape(hi - lo, -1)  # last reel fastest
-        row = np.zeros((grid.shape[1], 3), dtype=np.uint64)
+        row = np.zeros((grid.shape[1], 4), dtype=np.uint64)
         row[:, 0] = ~np.uint64(0)
+        prod = np.ones((grid.shape[1], order.shape[0]), dtype=np.int64)
         for i, r in enumerate(range(lo, hi)):
             row[:, 0] &= masks[r, grid[i]]
             row[:, 1] += packed[r, grid[i]]
             row[:, 2] |= grid[i].astype(np.uint64) << np.uint64(16 * i)
+            prod *= np.where(ended[r], 1, ways[r, grid[i]])
+        bits = ((row[:, :1] >> np.arange(order.shape[0], dtype=np.uint64)) & np.uint64(1)) == 1
+        counts = bits.sum(axis=1)
+        row[:, 3] = (np.cumsum(counts) - counts).astype(np.uint64)
         sizes.append(grid.shape[1])
         rows.append(row)
-    return first, np.array(sizes, dtype=np.int64), _stack(rows)
+        prods.append(prod[bits])  # row by row, bits in order
+    return first, np.array(sizes, dtype=np.int64), _stack(rows), _stack(prods)
 
 
 def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
@@ -271,7 +283,8 @@ def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
             "ways_groups": np.zeros(2, dtype=np.int64),
             "ways_group_first": np.zeros((1, 2), dtype=np.int64),
             "ways_group_size": np.zeros((1, 1), dtype=np.int64),
-            "ways_group_rows": np.zeros((1, 1, 1, 3), dtype=np.uint64),
+            "ways_group_rows": np.zeros((1, 1, 1, 4), dtype=np.uint64),
+            "ways_group_prod": np.ones((1, 1, 1), dtype=np.int64),
         }
     per_set = [_group_tables(s.window, s.length, s.counted, t) for s in reel_sets(t)]
     return {
@@ -279,18 +292,24 @@ def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
         "ways_group_first": _stack([p[0] for p in per_set]),
         "ways_group_size": _stack([p[1] for p in per_set]),
         "ways_group_rows": _stack([p[2] for p in per_set]),
+        "ways_group_prod": _stack([p[3] for p in per_set]),
     }
 
 
-def ways_shorter(t: GameTables) -> np.ndarray:
-    """Per mask bit, the bits of its family's strictly shorter entries (never paid with it)."""
+def ways_family_bits(t: GameTables, shorter: bool) -> np.ndarray:
+    """Per mask bit, the bits of other entries of its family: shorter, or of its length.
+
+    ``shorter``: the strictly shorter ones (never paid with it); else its
+    rivals, the other entries of its length.
+    """
     if not ways_masked(t):
         return np.zeros(1, dtype=np.uint64)
     order = ways_bit_order(t)
     fam, length = t.ways_family[order], t.entry_len[order]
     out = np.zeros(order.shape[0], dtype=np.uint64)
     for b in range(order.shape[0]):
-        for c in np.nonzero((fam == fam[b]) & (length < length[b]))[0]:
+        same = length < length[b] if shorter else (length == length[b]) & (order != order[b])
+        for c in np.nonzero((fam == fam[b]) & same)[0]:
             out[b] |= np.uint64(1) << np.uint64(c)
     return out
 
@@ -395,7 +414,8 @@ def game_inputs(t: GameTables) -> GameInputs:
         else np.ones(1, dtype=np.int64),
         ways_masked=ways_masked(t),
         ways_bit_entry=ways_bit_order(t) if ways_masked(t) else np.zeros(1, dtype=np.int64),
-        ways_shorter=ways_shorter(t),
+        ways_shorter=ways_family_bits(t, shorter=True),
+        ways_rival=ways_family_bits(t, shorter=False),
     )
 
 

@@ -19,6 +19,7 @@ from bounds_models import machine, three_reels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testpaths import DATA, MACHINES
+from twins import lines as twin
 
 from certify.engine import _kernels as k
 from certify.engine.kernel_inputs import (
@@ -31,12 +32,14 @@ from certify.engine.kernel_inputs import (
     prefix_tables,
     reel_inputs,
     reel_sets,
+    ways_bit_order,
     ways_group_draw_on,
     ways_group_reels,
     ways_masked,
 )
-from certify.engine.simulate import simulate, ways_flag
-from certify.engine.tables import GameTables, compile_machine
+from certify.engine.rng import chunk_states
+from certify.engine.simulate import run_chunks, simulate, ways_flag
+from certify.engine.tables import GameTables, compile_machine, ways_sums
 from certify.exact import compute_exact
 from certify.model.loader import load_machine
 from certify.stats import z_value
@@ -170,13 +173,16 @@ def test_more_than_64_entries_spin_entry_by_entry():
     assert abs(sim.rtp - exact.rtp) < z_value(0.999) * exact.sigma / np.sqrt(sim.spins)
 
 
-def test_group_tables_hold_each_groups_masks_counts_and_stops():
-    """ways-243's group tables: every entry equals the per-reel masks ANDed, the
-    per-reel packed counts summed and the stops decoded, over the group's reels."""
+def test_group_tables_hold_each_groups_masks_counts_stops_and_ways():
+    """ways-243's group tables: every row equals the per-reel masks ANDed, the per-reel
+    packed counts summed, the stops decoded, and, for each entry of its mask, the
+    product of that entry's per-reel ways over the group's reels before its end."""
     tables = compile_machine(load_machine(MACHINES / "ways-243.toml"))
     assert ways_group_draw_on(tables)
     reels = reel_inputs(tables)
+    order = ways_bit_order(tables)
     for ps, rs in enumerate(reel_sets(tables)):
+        ways = ways_sums(rs.window, tables.ways_match)
         groups = ways_group_reels(rs.length)
         assert [g[0] for g in groups] == reels.ways_group_first[ps, : len(groups)].tolist()
         for g, (lo, hi) in enumerate(groups):
@@ -184,7 +190,7 @@ def test_group_tables_hold_each_groups_masks_counts_and_stops():
             size = int(np.prod(rs.length[lo:hi]))
             assert size == reels.ways_group_size[ps, g] <= WAYS_GROUP_VALUES
             for v in range(0, size, 7):
-                mask_row, counts_row, code = (int(x) for x in reels.ways_group_rows[ps, g, v])
+                mask_row, counts_row, code, at = (int(x) for x in reels.ways_group_rows[ps, g, v])
                 stops = [(code >> (16 * i)) & 0xFFFF for i in range(hi - lo)]
                 assert v == int(np.ravel_multi_index(stops, rs.length[lo:hi]))
                 mask, counts = ~np.uint64(0), np.uint64(0)
@@ -193,6 +199,13 @@ def test_group_tables_hold_each_groups_masks_counts_and_stops():
                     counts += reels.counts_pack[ps, r, stops[i]]
                 assert mask_row == int(mask)
                 assert counts_row == int(counts)
+                for b in (b for b in range(len(order)) if mask_row >> b & 1):
+                    e = int(order[b])
+                    expected = 1
+                    for i, r in enumerate(range(lo, min(hi, int(tables.entry_len[e])))):
+                        expected *= int(ways[r, stops[i], e])
+                    assert int(reels.ways_group_prod[ps, g, at]) == expected
+                    at += 1
 
 
 def test_weighted_ways_games_draw_reel_by_reel():
@@ -204,3 +217,35 @@ def test_weighted_ways_games_draw_reel_by_reel():
     data["bet"]["bet_levels"] = [1]
     tables = compile_machine(machine(data))
     assert ways_masked(tables) and not ways_group_draw_on(tables)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(ways_games())
+def test_group_draw_pays_what_the_twin_pays_on_its_own_draws(data):
+    """Random ways games on the group draw: the kernel's total win and award counts on
+    2,000 spins equal the twin's on the very stops it drew (replayed)."""
+    data.pop("free_spins", None)  # the replay covers games whose spins draw nothing more
+    m = machine(data)
+    tables = compile_machine(m)
+    assert ways_group_draw_on(tables)
+    n = 2000
+    out, _, awards, _ = run_chunks(tables, 0, 4, 0, np.array([n], dtype=np.int64))
+    stops = np.zeros((n, m.reels), dtype=np.int64)
+    px = prefix_tables(tables, 0)
+    k.replay_stops(
+        chunk_states(4, 0, 1)[0], n, 0, reel_inputs(tables), prefix_inputs(px), stops, None, 1
+    )
+    wins, paid = 0, np.zeros(len(m.pays), dtype=np.int64)
+    for row in stops.tolist():
+        win, entries = twin.spin_value(m, twin.window(m.strips, row, m.rows), 0)
+        wins += win
+        for e in entries:
+            if e >= 0:
+                paid[e] += 1
+    assert int(out[0, k.OUT_WIN]) == wins
+    assert awards[0].tolist() == paid.tolist()
