@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+from own_draws import assert_kernel_pays_the_twin
 from testpaths import DATA, MACHINES, ROOT
 from twins import lines as twin
 
@@ -24,7 +25,7 @@ from certify.engine.kernel_inputs import (
     ways_group_draw_on,
 )
 from certify.engine.prefix import build_prefix_tables
-from certify.engine.simulate import fast_flag, ways_flag
+from certify.engine.simulate import ways_flag
 from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.stats import z_value
@@ -196,33 +197,8 @@ def test_simulation_kernel_equals_twin_on_its_own_draws(name):
     the ways entries paid)."""
     import dataclasses
 
-    from certify.engine.rng import chunk_states
-    from certify.engine.simulate import run_chunks
-
     machine = dataclasses.replace(load_machine(DATA / name), free_spins=None)
     tables = compile_machine(machine)
-    n = 3000
-    out, _, awards, _ = run_chunks(tables, 0, 9, 0, np.array([n], dtype=np.int64))
-    stops = np.zeros((n, machine.reels), dtype=np.int64)
-    px = prefix_tables(tables, 0)
     if tables.is_ways:
         assert ways_group_draw_on(tables)  # the stops come from the group draw
-    k.replay_stops(
-        chunk_states(9, 0, 1)[0],
-        n,
-        0,
-        reel_inputs(tables),
-        prefix_inputs(px),
-        stops,
-        fast_flag(tables, px),
-        ways_flag(tables),
-    )
-    wins, paid = 0, np.zeros(len(machine.pays), dtype=np.int64)
-    for row in stops.tolist():
-        win, entries = twin.spin_value(machine, twin.window(machine.strips, row, machine.rows), 0)
-        wins += win
-        for e in entries:
-            if e >= 0:
-                paid[e] += 1
-    assert int(out[0, k.OUT_WIN]) == wins
-    assert awards[0].tolist() == paid.tolist()
+    assert_kernel_pays_the_twin(machine, tables, seed=9, n=3000)

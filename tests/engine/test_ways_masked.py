@@ -18,8 +18,8 @@ import numpy as np
 from bounds_models import machine, three_reels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from own_draws import assert_kernel_pays_the_twin
 from testpaths import DATA, MACHINES
-from twins import lines as twin
 
 from certify.engine import _kernels as k
 from certify.engine.kernel_inputs import (
@@ -37,8 +37,7 @@ from certify.engine.kernel_inputs import (
     ways_group_reels,
     ways_masked,
 )
-from certify.engine.rng import chunk_states
-from certify.engine.simulate import run_chunks, simulate, ways_flag
+from certify.engine.simulate import simulate, ways_flag
 from certify.engine.tables import GameTables, compile_machine, ways_sums
 from certify.exact import compute_exact
 from certify.model.loader import load_machine
@@ -233,19 +232,4 @@ def test_group_draw_pays_what_the_twin_pays_on_its_own_draws(data):
     m = machine(data)
     tables = compile_machine(m)
     assert ways_group_draw_on(tables)
-    n = 2000
-    out, _, awards, _ = run_chunks(tables, 0, 4, 0, np.array([n], dtype=np.int64))
-    stops = np.zeros((n, m.reels), dtype=np.int64)
-    px = prefix_tables(tables, 0)
-    k.replay_stops(
-        chunk_states(4, 0, 1)[0], n, 0, reel_inputs(tables), prefix_inputs(px), stops, None, 1
-    )
-    wins, paid = 0, np.zeros(len(m.pays), dtype=np.int64)
-    for row in stops.tolist():
-        win, entries = twin.spin_value(m, twin.window(m.strips, row, m.rows), 0)
-        wins += win
-        for e in entries:
-            if e >= 0:
-                paid[e] += 1
-    assert int(out[0, k.OUT_WIN]) == wins
-    assert awards[0].tolist() == paid.tolist()
+    assert_kernel_pays_the_twin(m, tables, seed=4, n=2000)
