@@ -152,7 +152,13 @@ def _stack(arrays: list[np.ndarray]) -> np.ndarray:
 
 
 def reel_inputs(t: GameTables) -> ReelInputs:
-    """The reel sets of a game as the kernels take them."""
+    """The reel sets of a game as the kernels take them (built once per game, then kept)."""
+    if "reel_inputs" not in t.prefix_cache:  # the ways group tables take milliseconds
+        t.prefix_cache["reel_inputs"] = _reel_inputs(t)
+    return t.prefix_cache["reel_inputs"]
+
+
+def _reel_inputs(t: GameTables) -> ReelInputs:
     sets = reel_sets(t)
     weighted = any(s.weighted for s in sets)
     mode = 0 if not weighted else (1 if all(s.lookup.shape[1] > 1 for s in sets) else 2)
