@@ -609,6 +609,8 @@ def simulate_chunks(  # noqa: C901
         fam_entry = private(n_families)
         classes = private(out_classes.shape[1])
         awards = private(out_awards.shape[1])
+        base_awards = awards[1:]  # views made once, not each spin: 82M vs 77M on 2 threads
+        base_credits, free_credits = credits[0], credits[1]
         hist_c = private(edges.shape[0])
         hold_hits = private(game.hold_n_jackpots)  # jackpot hits: the exact figures count them
         total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
@@ -665,12 +667,12 @@ def simulate_chunks(  # noqa: C901
                             game.ways_shorter,
                             game.ways_rival,
                             family,
-                            credits[0],
-                            credits[fs],
+                            base_credits,
+                            free_credits if fs else base_credits,
                             fam_win,
                             fam_len,  # the paying entries' ways
                             fam_entry,
-                            awards[1:],
+                            base_awards,
                             fs == 0,
                         )
                 else:
@@ -689,12 +691,12 @@ def simulate_chunks(  # noqa: C901
                         game.ways_rival,
                         entry_len,
                         family,
-                        credits[0],
-                        credits[fs],
+                        base_credits,
+                        free_credits if fs else base_credits,
                         fam_len,
                         fam_win,
                         fam_entry,
-                        awards[1:],
+                        base_awards,
                         fs == 0,
                     )
             elif fast is not None:
