@@ -41,6 +41,22 @@ def three_reels(
     return data
 
 
+def as_ways(data: dict[str, Any], cost: int = 10) -> dict[str, Any]:
+    """A model dictionary from :func:`three_reels` turned into a ways game (all ways, one level)."""
+    reels = data["reels"]
+    reels["evaluation"] = "ways"
+    del reels["paylines"]
+    ways = reels["rows"] ** len(reels["strips"])
+    data["bet"] = {
+        "denomination": "0.01",
+        "currency": "EUR",
+        "ways": ways,
+        "cost": cost,
+        "bet_levels": [1],
+    }
+    return data
+
+
 def machine(data: dict[str, Any], file: str = "m.toml") -> Machine:
     """Parse (and validate) a model dictionary."""
     return parse_machine(data, file)[0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from bounds_models import machine, three_reels
+from bounds_models import as_ways, machine, three_reels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from own_draws import assert_kernel_pays_the_twin
@@ -122,15 +122,7 @@ def ways_games(draw):
         "S": {"kind": "scatter"},
     }
     data = three_reels(strips, pays=pays, rows=rows, symbols=symbols)
-    data["reels"]["evaluation"] = "ways"
-    del data["reels"]["paylines"]
-    data["bet"] = {
-        "denomination": "0.01",
-        "currency": "EUR",
-        "ways": rows**n_reels,
-        "cost": 10,
-        "bet_levels": [1],
-    }
+    as_ways(data)
     data["scatter_pays"] = [{"symbol": "S", "count": 2, "pays": 1}]
     if draw(st.booleans()):
         data["free_spins"] = {
@@ -160,10 +152,7 @@ def test_more_than_64_entries_spin_entry_by_entry():
     pays = [([n] * length, 1 + length) for n in names for length in (2, 3)]  # 44 entries
     pays += [([n, n, names[0]], 2) for n in names[1:]]  # 21 more: 65
     data = three_reels(strips, pays=pays, rows=2, symbols={n: {"kind": "regular"} for n in names})
-    data["reels"]["evaluation"] = "ways"
-    del data["reels"]["paylines"]
-    data["bet"] = {"denomination": "0.01", "currency": "EUR", "ways": 8, "cost": 8}
-    data["bet"]["bet_levels"] = [1]
+    as_ways(data, cost=8)
     tables = compile_machine(machine(data))
     assert len(tables.machine.pays) > WAYS_MASK_BITS
     assert not ways_masked(tables)
@@ -210,10 +199,7 @@ def test_group_tables_hold_each_groups_masks_counts_stops_and_ways():
 def test_weighted_ways_games_draw_reel_by_reel():
     """Weighted strips are not uniform over a group's combinations: no group draw."""
     data = three_reels([["A", "B"], ["A"], ["A", "B"]], weights=[[1, 2], [1], [3, 1]])
-    data["reels"]["evaluation"] = "ways"
-    del data["reels"]["paylines"]
-    data["bet"] = {"denomination": "0.01", "currency": "EUR", "ways": 1, "cost": 1}
-    data["bet"]["bet_levels"] = [1]
+    as_ways(data, cost=1)
     tables = compile_machine(machine(data))
     assert ways_masked(tables) and not ways_group_draw_on(tables)
 

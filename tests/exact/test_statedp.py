@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bounds_models import machine, three_reels
+from bounds_models import as_ways, machine, three_reels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules import test_rules_property as rules_property
@@ -134,15 +134,7 @@ def small_games(draw):
     data = three_reels(strips, weights, pays=pays, rows=rows, paylines=lines, symbols=symbols)
     data["machine"]["id"] = "RANDOM"
     if ways:
-        data["reels"]["evaluation"] = "ways"
-        del data["reels"]["paylines"]
-        data["bet"] = {
-            "denomination": "0.01",
-            "currency": "EUR",
-            "ways": rows**n_reels,
-            "cost": 10,
-            "bet_levels": [1],
-        }
+        as_ways(data)
     data.update(extra)
     return data
 
