@@ -166,6 +166,7 @@ def _reel_inputs(t: GameTables) -> ReelInputs:
     for i, s in enumerate(sets):  # padding must sort after every draw
         cumulative[i, :, s.cumulative.shape[1] :] = s.total_weight[:, None]
     dummy = np.zeros((1, 1, 1), dtype=np.int64)
+    masks = [ways_masks(s.window, t) for s in sets]  # per reel set, also read by the group tables
     return ReelInputs(
         set_of=np.array([0, len(sets) - 1], dtype=np.int64),
         window=_stack([s.window for s in sets]),
@@ -176,8 +177,8 @@ def _reel_inputs(t: GameTables) -> ReelInputs:
         counts_pack=_stack([pack_counts(np.moveaxis(s.counted, 0, -1)) for s in sets]),
         mode=mode,
         ways_sum=_stack([ways_sums(s.window, t.ways_match) if t.is_ways else dummy for s in sets]),
-        ways_mask=_stack([ways_masks(s.window, t) for s in sets]),
-        **ways_group_inputs(t),
+        ways_mask=_stack(masks),
+        **ways_group_inputs(t, masks),
     )
 
 
@@ -253,9 +254,10 @@ def ways_group_draw_on(t: GameTables) -> bool:
     )
 
 
-def _group_tables(window: np.ndarray, length: np.ndarray, counted: np.ndarray, t: GameTables):
+def _group_tables(
+    window: np.ndarray, length: np.ndarray, counted: np.ndarray, masks: np.ndarray, t: GameTables
+):
     """One reel set's group tables: (first reels, sizes, rows, ways) per group (``ReelInputs``)."""
-    masks = ways_masks(window, t)
     order = ways_bit_order(t)
     ways = ways_sums(window, t.ways_match)[:, :, order]  # (reels, stops, bits)
     ended = np.arange(window.shape[0])[:, None] >= t.entry_len[order][None, :]  # (reels, bits)
@@ -282,8 +284,11 @@ def _group_tables(window: np.ndarray, length: np.ndarray, counted: np.ndarray, t
     return first, np.array(sizes, dtype=np.int64), _stack(rows), _stack(prods)
 
 
-def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
-    """The group-draw fields of :class:`ReelInputs` (``ways_groups`` 0 when the draw is off)."""
+def ways_group_inputs(t: GameTables, masks: list[np.ndarray]) -> dict[str, np.ndarray]:
+    """The group-draw fields of :class:`ReelInputs` (``ways_groups`` 0 when the draw is off).
+
+    ``masks``: :func:`ways_masks` of each reel set.
+    """
     if not ways_group_draw_on(t):
         return {
             "ways_groups": np.zeros(2, dtype=np.int64),
@@ -292,7 +297,10 @@ def ways_group_inputs(t: GameTables) -> dict[str, np.ndarray]:
             "ways_group_rows": np.zeros((1, 1, 1, 4), dtype=np.uint64),
             "ways_group_prod": np.ones((1, 1, 1), dtype=np.int64),
         }
-    per_set = [_group_tables(s.window, s.length, s.counted, t) for s in reel_sets(t)]
+    per_set = [
+        _group_tables(s.window, s.length, s.counted, m, t)
+        for s, m in zip(reel_sets(t), masks, strict=True)
+    ]
     return {
         "ways_groups": np.array([p[1].shape[0] for p in per_set], dtype=np.int64),
         "ways_group_first": _stack([p[0] for p in per_set]),

@@ -104,8 +104,7 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
         return None
     n_reels = t.base.length.shape[0]
     ok = (
-        not t.is_ways
-        and not t.expand_symbols  # the expanding symbol reads the free spins' stops
+        not t.expand_symbols  # the expanding symbol reads the free spins' stops
         and not t.full_window_mult.size  # so does the full-window test
         and not any(s.weighted for s in reel_sets(t))
         and bool(px.finishes_by_tail(n_reels).all())
