@@ -24,7 +24,7 @@ from testpaths import DATA, MACHINES
 from certify.engine import _kernels as k
 from certify.engine.kernel_inputs import (
     WAYS_GROUP_REELS,
-    WAYS_GROUP_VALUES,
+    WAYS_GROUP_ROWS,
     WAYS_MASK_BITS,
     game_inputs,
     level_inputs,
@@ -176,7 +176,8 @@ def test_group_tables_hold_each_groups_masks_counts_stops_and_ways():
         for g, (lo, hi) in enumerate(groups):
             assert hi - lo <= WAYS_GROUP_REELS
             size = int(np.prod(rs.length[lo:hi]))
-            assert size == reels.ways_group_size[ps, g] <= WAYS_GROUP_VALUES
+            assert size == reels.ways_group_size[ps, g]
+            assert size <= WAYS_GROUP_ROWS or hi - lo == 1
             for v in range(0, size, 7):
                 mask_row, counts_row, code, at = (int(x) for x in reels.ways_group_rows[ps, g, v])
                 stops = [(code >> (16 * i)) & 0xFFFF for i in range(hi - lo)]
@@ -194,6 +195,18 @@ def test_group_tables_hold_each_groups_masks_counts_stops_and_ways():
                         expected *= int(ways[r, stops[i], e])
                     assert int(reels.ways_group_prod[ps, g, at]) == expected
                     at += 1
+
+
+def test_reels_are_grouped_while_a_groups_table_stays_small():
+    """Hand cases of ``ways_group_reels`` (at most 1,024 combinations and 4 reels a group):
+    30-stop reels pair up (30 x 30 = 900; x 30 = 27,000 is too many); 5-stop reels go
+    four at a time (625); a reel longer than 1,024 stops is a group of its own, and
+    never leaves an empty group before it."""
+    assert WAYS_GROUP_ROWS == 1024
+    assert ways_group_reels(np.array([30] * 5)) == [(0, 2), (2, 4), (4, 5)]
+    assert ways_group_reels(np.array([5] * 6)) == [(0, 4), (4, 6)]
+    assert ways_group_reels(np.array([2000, 3, 3])) == [(0, 1), (1, 3)]
+    assert ways_group_reels(np.array([3, 2000, 3])) == [(0, 1), (1, 2), (2, 3)]
 
 
 def test_weighted_ways_games_draw_reel_by_reel():
