@@ -23,6 +23,7 @@ from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parents[1]
 WARM_SPINS = 1 << 11  # spins per bet level the helper plays (enough to compile)
+EXACT_ONLY = "--exact-only"  # the helper's flag: compile no simulation kernel
 
 
 def kernels_cold() -> bool:
@@ -32,12 +33,23 @@ def kernels_cold() -> bool:
     return not any((_ROOT / "certify" / "engine" / "__pycache__").glob("_kernels.*.nbi"))
 
 
-def start(paths: Sequence[Path]) -> subprocess.Popen | None:
-    """Launch the helper over ``paths`` (last first) when the kernels are cold, else None."""
+def start(paths: Sequence[Path], spins: bool = True) -> subprocess.Popen | None:
+    """Launch the helper over ``paths`` (last first) when the kernels are cold, else None.
+
+    ``spins`` False (an exact-only run, ``--spins 0``): the helper compiles the
+    exact calculation only, not simulation kernels the run never calls.
+    """
     if len(paths) < 2 or not kernels_cold():
         return None
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}  # the run keeps its threads
-    command = [sys.executable, "-m", "certify.warmup", *(str(p) for p in reversed(paths))]
+    exact_only = [] if spins else [EXACT_ONLY]
+    command = [
+        sys.executable,
+        "-m",
+        "certify.warmup",
+        *exact_only,
+        *(str(p) for p in reversed(paths)),
+    ]
     try:
         return subprocess.Popen(
             command,
@@ -62,8 +74,8 @@ def stop(helper: subprocess.Popen | None) -> None:
     helper.wait()
 
 
-def warm(path: Path) -> None:
-    """Compile what certifying ``path`` runs: its exact figures and a few spins a level."""
+def warm(path: Path, spins: bool = True) -> None:
+    """Compile what certifying ``path`` runs: its exact figures, a few spins a level (``spins``)."""
     from certify.engine.simulate import simulate
     from certify.engine.tables import compile_machine
     from certify.exact.calculator import compute_exact, exact_refusal
@@ -72,15 +84,19 @@ def warm(path: Path) -> None:
     tables = compile_machine(load_machine(path))
     if exact_refusal(tables) is None:
         compute_exact(tables)
-    for level in range(len(tables.levels)):
+    for level in range(len(tables.levels) if spins else 0):
         simulate(tables, level, WARM_SPINS, seed=0)
 
 
 def main(argv: Sequence[str]) -> int:
-    """Warm each file in turn; a file that fails is the run's to report, so it is skipped."""
-    for name in argv:
+    """Warm each file in turn; a file that fails is the run's to report, so it is skipped.
+
+    ``argv``: the files, after ``--exact-only`` when the run simulates nothing.
+    """
+    spins = EXACT_ONLY not in argv[:1]
+    for name in argv[0 if spins else 1 :]:
         with contextlib.suppress(Exception):
-            warm(Path(name))
+            warm(Path(name), spins)
     return 0
 
 

@@ -196,7 +196,7 @@ def _certify_all(
         progress = Progress(enabled=False) if args.quiet else Progress()
         if warmup.kernels_cold() and not args.quiet and not progress.enabled:
             print(f"slotcert: {COMPILING}", file=sys.stderr)  # a terminal's display says so
-        helper = warmup.start(paths)  # a first run: a second process compiles ahead
+        helper = warmup.start(paths, args.spins > 0)  # a first run: a second process compiles ahead
         try:
             for k, path in enumerate(paths):
                 progress.machine(k + 1, len(paths), path.name)

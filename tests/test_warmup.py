@@ -50,11 +50,44 @@ def test_cold_certify_says_so_off_a_terminal_and_starts_the_helper(monkeypatch, 
     ended with the run."""
     started, stopped = [], []
     monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
-    monkeypatch.setattr(warmup, "start", lambda paths: started.append(list(paths)) or "helper")
+    monkeypatch.setattr(
+        warmup, "start", lambda paths, spins: started.append((list(paths), spins)) or "helper"
+    )
     monkeypatch.setattr(warmup, "stop", stopped.append)
     files = [str(DATA / "tiny_lines.toml"), str(DATA / "small_ways.toml")]
     args = ["certify", *files, "--jurisdiction", str(MACHINES.parent / "jurisdictions/pt.toml")]
     main([*args, "--spins", "0", "--seed", "1", "--out", str(tmp_path), "--no-html"])
     assert f"slotcert: {COMPILING}" in capsys.readouterr().err
-    assert [p.name for p in started[0]] == ["tiny_lines.toml", "small_ways.toml"]
+    assert [p.name for p in started[0][0]] == ["tiny_lines.toml", "small_ways.toml"]
+    assert started[0][1] is False  # --spins 0: the helper compiles no simulation kernel
     assert stopped == ["helper"]
+
+
+def test_exact_only_helper_plays_no_spin(monkeypatch):
+    """``--exact-only`` first: each file is warmed without its simulation; without it, with."""
+    warmed = []
+    monkeypatch.setattr(warmup, "warm", lambda path, spins: warmed.append((path.name, spins)))
+    assert warmup.main([warmup.EXACT_ONLY, "a.toml", "b.toml"]) == 0
+    assert warmup.main(["c.toml"]) == 0
+    assert warmed == [("a.toml", False), ("b.toml", False), ("c.toml", True)]
+
+
+def test_helper_command_names_the_files_last_first(monkeypatch):
+    """The helper's command line: the files reversed, after ``--exact-only`` for an exact run."""
+    commands = []
+
+    class Recorder:
+        def __init__(self, command, **kwargs):
+            commands.append(command)
+
+    monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
+    monkeypatch.setattr(warmup.subprocess, "Popen", Recorder)
+    warmup.start([DATA / "a.toml", DATA / "b.toml"], spins=False)
+    warmup.start([DATA / "a.toml", DATA / "b.toml"])
+    assert commands[0][2:] == [
+        "certify.warmup",
+        warmup.EXACT_ONLY,
+        str(DATA / "b.toml"),
+        str(DATA / "a.toml"),
+    ]
+    assert commands[1][2:] == ["certify.warmup", str(DATA / "b.toml"), str(DATA / "a.toml")]
