@@ -66,14 +66,16 @@ def test_cold_certify_says_so_off_a_terminal_and_starts_the_helper(monkeypatch, 
 def test_exact_only_helper_plays_no_spin(monkeypatch):
     """``--exact-only`` first: each file is warmed without its simulation; without it, with."""
     warmed = []
-    monkeypatch.setattr(warmup, "warm", lambda path, spins: warmed.append((path.name, spins)))
-    assert warmup.main([warmup.EXACT_ONLY, "a.toml", "b.toml"]) == 0
-    assert warmup.main(["c.toml"]) == 0
-    assert warmed == [("a.toml", False), ("b.toml", False), ("c.toml", True)]
+    monkeypatch.setattr(warmup, "warm", lambda tables, spins: warmed.append(spins))
+    files = [str(DATA / "tiny_lines.toml")]
+    assert warmup.main([warmup.EXACT_ONLY, *files]) == 0
+    assert warmup.main(files) == 0
+    assert warmed == [False, True]
 
 
-def test_helper_command_names_the_files_last_first(monkeypatch):
-    """The helper's command line: the files reversed, after ``--exact-only`` for an exact run."""
+def test_helper_command_lists_the_files_in_the_runs_order(monkeypatch):
+    """The helper's command line: the files as the run takes them, after ``--exact-only``
+    for an exact-only run (the helper orders its own work, :func:`warmup.schedule`)."""
     commands = []
 
     class Recorder:
@@ -82,12 +84,33 @@ def test_helper_command_names_the_files_last_first(monkeypatch):
 
     monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
     monkeypatch.setattr(warmup.subprocess, "Popen", Recorder)
-    warmup.start([DATA / "a.toml", DATA / "b.toml"], spins=False)
-    warmup.start([DATA / "a.toml", DATA / "b.toml"])
-    assert commands[0][2:] == [
-        "certify.warmup",
-        warmup.EXACT_ONLY,
-        str(DATA / "b.toml"),
-        str(DATA / "a.toml"),
-    ]
-    assert commands[1][2:] == ["certify.warmup", str(DATA / "b.toml"), str(DATA / "a.toml")]
+    files = [DATA / "a.toml", DATA / "b.toml"]
+    warmup.start(files, spins=False)
+    warmup.start(files)
+    assert commands[0][2:] == ["certify.warmup", warmup.EXACT_ONLY, *map(str, files)]
+    assert commands[1][2:] == ["certify.warmup", *map(str, files)]
+
+
+def test_schedule_takes_one_file_a_kind_the_runs_last_kind_first():
+    """Kinds A B A C B (the run's order): the run meets A at 0, B at 1, C at 3, so the
+    helper plays file 3 (C), then 1 (B), then 0 (A), and never a second file of a kind."""
+    assert warmup.schedule(["A", "B", "A", "C", "B"]) == [3, 1, 0]
+    assert warmup.schedule([]) == []
+
+
+def test_kernel_kinds_of_the_shipped_machines():
+    """Machines that compile the same kernels have one kind, the others differ: the
+    reference game and the jackpot game are both plain 5x3 lines games on uniform strips
+    (the fast path, no rules), the classic and edge games plain 3-reel games off the fast path; a
+    ways game, a game with free-spin rules (Book of Ra) and a screen game each differ."""
+    from certify.engine.tables import compile_machine
+    from certify.model.loader import load_machine
+
+    def kind(name):
+        return warmup.kernel_kind(compile_machine(load_machine(MACHINES / name)))
+
+    assert kind("ref-5x3-20.toml") == kind("jackpot-5x3.toml")
+    assert kind("classic-3r-1.toml") == kind("edge-3r-1.toml")
+    kinds = [kind(n) for n in ("ref-5x3-20.toml", "classic-3r-1.toml", "ways-243.toml")]
+    kinds += [kind("book-5x3-10.toml"), kind("cascade-5x3-10.toml")]
+    assert len(set(kinds)) == 5
