@@ -48,14 +48,8 @@ def start(paths: Sequence[Path], spins: bool = True) -> subprocess.Popen | None:
     if len(paths) < 2 or not kernels_cold():
         return None
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}  # the run keeps its threads
-    exact_only = [] if spins else [EXACT_ONLY]
-    command = [
-        sys.executable,
-        "-m",
-        "certify.warmup",
-        *exact_only,
-        *(str(p) for p in paths),
-    ]
+    flags = [] if spins else [EXACT_ONLY]
+    command = [sys.executable, "-m", "certify.warmup", *flags, *map(str, paths)]
     try:
         return subprocess.Popen(
             command,
