@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from certify._numba import jit
 from certify.engine import compile_machine, simulate
 from certify.exact import compute_exact
 from certify.exact.decompose import mean_return
@@ -27,31 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 MACHINES = ROOT / "models" / "machines"
 REFERENCE = MACHINES / "ref-5x3-20.toml"
 SLOWDOWN = float(os.environ.get("SLOTCERT_BENCH_SLOWDOWN", "1"))  # test hook for the gate
-
-
-@jit
-def _calibration_kernel(n):
-    """A fixed integer workload (xorshift + table lookups) to normalise machines."""
-    table = np.arange(4096, dtype=np.int64)
-    x = np.uint64(88172645463325252)
-    acc = 0
-    for _ in range(n):
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
-        acc += table[np.int64(x & np.uint64(4095))]
-    return acc
-
-
-def calibration_rate(n: int = 50_000_000, repeats: int = 3) -> float:
-    """Calibration loop iterations per second (best of ``repeats``)."""
-    _calibration_kernel(10)
-    best = 0.0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        _calibration_kernel(n)
-        best = max(best, n / (time.perf_counter() - start))
-    return best
 
 
 def spins_per_second(path: Path, spins: int, repeats: int = 2) -> float:

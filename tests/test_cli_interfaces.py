@@ -21,6 +21,11 @@ TINY = str(DATA / "tiny_lines.toml")
 REF = str(MACHINES / "ref-5x3-20.toml")
 
 
+def _default_sigint() -> None:
+    """A test run started in the background of a shell ignores SIGINT; its children must not."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(*args: str, **kwargs) -> subprocess.Popen:
     env = {**os.environ, "CI": "1"}
     return subprocess.Popen(
@@ -28,6 +33,7 @@ def _cli(*args: str, **kwargs) -> subprocess.Popen:
         env=env,
         text=True,
         cwd=ROOT,
+        preexec_fn=_default_sigint,
         **kwargs,
     )
 
