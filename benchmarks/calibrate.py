@@ -33,6 +33,14 @@ from certify._numba import jit
 KINDS = ("arith", "branchy", "python")
 
 
+@jit(inline="always")
+def _xorshift(x):
+    """Marsaglia's 64-bit xorshift step (13, 7, 17)."""
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    return x ^ (x << np.uint64(17))
+
+
 @jit
 def _arith_kernel(n):
     """A fixed integer workload (xorshift + table lookups)."""
@@ -40,9 +48,7 @@ def _arith_kernel(n):
     x = np.uint64(88172645463325252)
     acc = 0
     for _ in range(n):
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
+        x = _xorshift(x)
         acc += table[np.int64(x & np.uint64(4095))]
     return acc
 
@@ -61,9 +67,7 @@ def _branchy_kernel(n, strips, lines, pays, rows, records):
     x = np.uint64(0x9E3779B97F4A7C15)
     won = 0
     for _ in range(n):
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
+        x = _xorshift(x)
         row = rows[np.int64(x >> np.uint64(40)) & (rows.shape[0] - 1)]
         record = records[row]
         won += record[np.int64(x >> np.uint64(36)) & 3]
