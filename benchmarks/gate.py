@@ -134,6 +134,22 @@ def compare(
     return lines, ok
 
 
+def calibration_line(
+    calibration: dict[str, float], reference: dict[str, float], tolerance: float
+) -> str:
+    """The calibration rates, each with its ratio to the baseline machine's where known.
+
+    The ratios say what kind of host this is: one that runs branchy code at
+    half the speed of the reference and the integer loop at full speed is
+    told apart from one that is slower at everything.
+    """
+    parts = []
+    for kind, rate in calibration.items():
+        known = reference.get(kind)
+        parts.append(f"{kind} {rate:,.0f}/s" + (f" ({rate / known:.2f}x)" if known else ""))
+    return "calibration: " + ", ".join(parts) + f"; tolerance {tolerance:.0%}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the gate; exit 1 on a regression."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gate")
@@ -150,11 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     calibration, raw = run(names, args.short)
     baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
     lines, ok = compare(raw, calibration, baseline, args.tolerance)
-    print(
-        "calibration: "
-        + ", ".join(f"{kind} {rate:,.0f}/s" for kind, rate in calibration.items())
-        + f"; tolerance {args.tolerance:.0%}"
-    )
+    print(calibration_line(calibration, baseline.get("calibration", {}), args.tolerance))
     print("\n".join(lines))
     print(f"gate took {time.perf_counter() - started:.1f} s")
     if args.update:
@@ -169,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                         "calibration_note", "throughput / its kind's calibration rate"
                     ),
                     "metrics": merged,
+                    "calibration": {**baseline.get("calibration", {}), **calibration},
                 },
                 indent=2,
                 sort_keys=True,
