@@ -7,18 +7,20 @@ and each metric is divided by the workload most like itself:
 
 - ``arith``: a tight integer loop (xorshift and a 32 KB table), like the
   exact calculator's sums: predictable branches, data in L1.
-- ``branchy``: a frozen miniature slot game (five 64-stop reels, 20 lines, a
-  wild, a 1 MB table read each spin), like the simulation kernels: a branch
-  a symbol that no predictor learns, reads all over L2. It does not import
-  the project's code, so a change to the kernels cannot move it.
+- ``branchy``: a frozen miniature slot game, like the simulation kernels:
+  each spin two dependent reads at random places of 2 MB of tables (as the
+  lines kernel reads its prefix rows and combos), and on half the spins, at
+  random, five lines paid with a wild (branches no predictor learns). It
+  does not import the project's kernels, so a change to them cannot move it.
 - ``python``: a pure-Python loop of calls, attribute and dict lookups, like
   the interpreter's start-up of a ``slotcert`` process.
 
-A host where another tenant shares the cores can slow branchy code 2-4x
-while the integer loop runs at full speed (seen on 2026-12-02: the lines
-reference game at 13-17M spins/s on one thread against 59M the day before,
-the integer loop unchanged): one calibration for every metric then calls
-that host a regression of the simulation kernels.
+A host with less cache, or another tenant on its cores, can run branchy,
+cache-bound code 2-4x slower while the integer loop runs at full speed
+(seen on 2026-12-02, in a session and in CI: the lines reference game at
+13-17M spins/s on one thread against 57-59M here, the integer loop at 0.87x):
+one calibration for every metric then calls that host a regression of the
+simulation kernels.
 """
 
 from __future__ import annotations
@@ -29,8 +31,6 @@ from collections.abc import Callable
 import numpy as np
 
 from certify._numba import jit
-
-KINDS = ("arith", "branchy", "python")
 
 
 @jit(inline="always")
