@@ -4,8 +4,8 @@ Each throughput is divided by the calibration workload most like it, timed
 in the same run (:mod:`benchmarks.calibrate`: a miniature slot game for the
 simulation kernels, an integer loop for the exact calculator, a Python loop
 for start-up), so a faster, slower or busier machine compares fairly; a
-metric more than ``--tolerance`` (default 25%) below its baseline fails the
-gate (exit 1).
+metric more than ``--tolerance`` (default 25%) below its baseline in two
+tries fails the gate (exit 1).
 
 Usage::
 
@@ -114,24 +114,25 @@ def normalised(name: str, value: float, calibration: dict[str, float]) -> float:
 
 def compare(
     raw: dict[str, float], calibration: dict[str, float], baseline: dict, tolerance: float
-) -> tuple[list[str], bool]:
-    """Table lines and whether every metric is within tolerance of its baseline."""
+) -> tuple[list[str], list[str]]:
+    """Table lines and the metrics more than ``tolerance`` below their baseline."""
     lines = [
         f"{'metric':<26} {'kind':>8} {'raw':>18} {'normalised':>12} {'baseline':>12} {'ratio':>7}"
     ]
-    ok = True
+    failing = []
     for name, value in raw.items():
         norm = normalised(name, value, calibration)
         base = baseline.get("metrics", {}).get(name)
         ratio = norm / base if base else float("nan")
         flag = ""
         if base and ratio < 1.0 - tolerance:
-            ok, flag = False, "  REGRESSION"
+            failing.append(name)
+            flag = "  REGRESSION"
         lines.append(
             f"{name:<26} {calibration_kind(name):>8} {value:>18,.3f} {norm:>12.6g} "
             f"{(base or float('nan')):>12.6g} {ratio:>7.3f}{flag}"
         )
-    return lines, ok
+    return lines, failing
 
 
 def calibration_line(
@@ -165,9 +166,17 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     calibration, raw = run(names, args.short)
     baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
-    lines, ok = compare(raw, calibration, baseline, args.tolerance)
+    lines, failing = compare(raw, calibration, baseline, args.tolerance)
     print(calibration_line(calibration, baseline.get("calibration", {}), args.tolerance))
     print("\n".join(lines))
+    if failing and not args.update:
+        # a burst of other work on a shared machine: each failing metric gets a second try,
+        # with its own calibrations; a kernel that really got slower fails both
+        print(f"second try of {', '.join(failing)}:")
+        calibration, raw = run(failing, args.short)
+        lines, failing = compare(raw, calibration, baseline, args.tolerance)
+        print(calibration_line(calibration, baseline.get("calibration", {}), args.tolerance))
+        print("\n".join(lines))
     print(f"gate took {time.perf_counter() - started:.1f} s")
     if args.update:
         merged = {
@@ -193,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     if not baseline:
         print("no baseline: nothing to compare (run with --update)")
         return 0
-    print("gate: " + ("pass" if ok else "FAIL: a metric regressed beyond the tolerance"))
-    return 0 if ok else 1
+    print("gate: " + ("FAIL: a metric regressed beyond the tolerance" if failing else "pass"))
+    return 1 if failing else 0
 
 
 if __name__ == "__main__":
