@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import inspect
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 from numba.core import ir_utils
 
-_ORIGINAL = {
+_ORIGINAL: dict[str, Callable[..., Any]] = {
     "copy_propagate": ir_utils.copy_propagate,
     "init_copy_propagate_data": ir_utils.init_copy_propagate_data,
 }
@@ -33,7 +35,7 @@ _SIGNATURES = {
 }
 
 
-def init_copy_propagate_data(blocks, entry, typemap):
+def init_copy_propagate_data(blocks: dict, entry: int, typemap: dict) -> tuple:
     """Numba's ``init_copy_propagate_data``: (gen, all, kill, in, out) copies per block."""
     gen_copies, extra_kill = ir_utils.get_block_copies(blocks, typemap)
     all_copies: set = set()
@@ -61,7 +63,7 @@ def init_copy_propagate_data(blocks, entry, typemap):
     return gen_copies, all_copies, kill_copies, in_copies, out_copies
 
 
-def copy_propagate(blocks, typemap):
+def copy_propagate(blocks: dict, typemap: dict) -> tuple[dict, dict]:
     """Numba's ``copy_propagate``: (in, out) copies per block, by fixed-point iteration.
 
     The same passes in the same order as numba's; a pass that changes no
