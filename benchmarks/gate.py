@@ -151,6 +151,16 @@ def calibration_line(
     return "calibration: " + ", ".join(parts) + f"; tolerance {tolerance:.0%}"
 
 
+def report(
+    raw: dict[str, float], calibration: dict[str, float], baseline: dict, tolerance: float
+) -> list[str]:
+    """Print the calibration line and the metrics' table; the metrics that regressed."""
+    lines, failing = compare(raw, calibration, baseline, tolerance)
+    print(calibration_line(calibration, baseline.get("calibration", {}), tolerance))
+    print("\n".join(lines))
+    return failing
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the gate; exit 1 on a regression."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gate")
@@ -166,17 +176,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     calibration, raw = run(names, args.short)
     baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
-    lines, failing = compare(raw, calibration, baseline, args.tolerance)
-    print(calibration_line(calibration, baseline.get("calibration", {}), args.tolerance))
-    print("\n".join(lines))
+    failing = report(raw, calibration, baseline, args.tolerance)
     if failing and not args.update:
         # a burst of other work on a shared machine: each failing metric gets a second try,
         # with its own calibrations; a kernel that really got slower fails both
         print(f"second try of {', '.join(failing)}:")
         calibration, raw = run(failing, args.short)
-        lines, failing = compare(raw, calibration, baseline, args.tolerance)
-        print(calibration_line(calibration, baseline.get("calibration", {}), args.tolerance))
-        print("\n".join(lines))
+        failing = report(raw, calibration, baseline, args.tolerance)
     print(f"gate took {time.perf_counter() - started:.1f} s")
     if args.update:
         merged = {
