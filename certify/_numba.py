@@ -22,7 +22,7 @@ from typing import Any
 import llvmlite.binding
 import numba
 
-from certify import numba_copyprop
+from certify import numba_copyprop, prebuilt
 
 # Keep branches from crossing 32-byte boundaries: on Intel cores with the JCC
 # erratum microcode such branches fall out of the decoded-uop cache, and the
@@ -91,6 +91,8 @@ def refresh_kernel_cache() -> bool:
 
 SOURCES_DIGEST = kernel_sources_digest()
 refresh_kernel_cache()
+# the kernels shipped compiled for x86-64-v3, where they fit this process (certify/prebuilt.py)
+PREBUILT = prebuilt.activate(SOURCES_DIGEST)
 
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
 
