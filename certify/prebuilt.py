@@ -21,7 +21,7 @@ wins. Measured on the 2-core Xeon of docs/PERFORMANCE.md, the level's code
 runs as fast as the host's (best of 16 runs, 1 thread: ref 39.3M vs 38.8M,
 ways 23.1M vs 24.8M, classic 28.3M vs 29.6M spins/s).
 
-``python -m certify.prebuilt`` rebuilds the bundle (run it after changing a
+``python -m certify.prebuilt_build`` rebuilds the bundle (run it after changing a
 kernel source: ``tests/test_prebuilt.py`` fails while the bundle is stale).
 """
 
@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -41,7 +40,7 @@ import llvmlite
 import llvmlite.binding as ll
 import numba
 import numpy as np
-from numba.core.caching import CacheImpl, UserProvidedCacheLocator
+from numba.core.caching import CacheImpl
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG: Any = numba.config  # its settings are made at run time (mypy sees none)
@@ -166,49 +165,3 @@ def _write_whole(path: Path, data: bytes) -> None:
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as tmp:
         tmp.write(data)
     os.replace(tmp.name, path)
-
-
-def _kernel_dirs() -> list[Path]:
-    return sorted({p.parent for pkg in ("certify", "meters") for p in (ROOT / pkg).rglob("_*.py")})
-
-
-def build(bundle_path: Path = BUNDLE) -> int:
-    """Compile the kernels a certification of the shipped models runs, for :data:`LEVEL`.
-
-    A child process certifies ``models/machines`` with an empty numba cache
-    directory; that cache is then zipped under the in-tree names. Returns
-    the number of cache files in the bundle.
-    """
-    from certify._numba import SOURCES_DIGEST
-
-    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
-        env = {
-            **os.environ,
-            "NUMBA_CACHE_DIR": cache,
-            "NUMBA_CPU_NAME": LEVEL,
-            "NUMBA_CPU_FEATURES": "",
-            "SLOTCERT_PREBUILT": "0",
-        }
-        models = ROOT / "models"
-        command = [sys.executable, "-m", "certify", "certify", str(models / "machines")]
-        command += ["--jurisdiction", str(models / "jurisdictions" / "pt.toml")]
-        command += ["--spins", "100000", "--seed", "1", "--out", out]
-        subprocess.run(command, env=env, check=False, stdout=subprocess.DEVNULL)
-        files = 0
-        bundle_path.parent.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(bundle_path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as bundle:
-            for source_dir in _kernel_dirs():
-                cached = Path(cache) / UserProvidedCacheLocator.get_suitable_cache_subpath(
-                    str(source_dir / "x.py")
-                )
-                arc_dir = source_dir.relative_to(ROOT).as_posix() + "/__pycache__/"
-                for path in sorted(cached.glob("*.nb[ic]")):
-                    bundle.write(path, arc_dir + path.name)
-                    files += 1
-            manifest = {"sources": SOURCES_DIGEST, "platform": platform_tag()}
-            bundle.writestr(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True))
-    return files
-
-
-if __name__ == "__main__":
-    print(f"{build()} cache files in {BUNDLE.relative_to(ROOT)}")

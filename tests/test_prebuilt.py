@@ -24,8 +24,8 @@ def _manifest() -> dict:
 
 
 def test_bundle_is_built_from_todays_kernel_sources():
-    """A kernel source edited since the bundle was built: ``python -m certify.prebuilt``."""
-    assert _manifest()["sources"] == SOURCES_DIGEST, "stale: run python -m certify.prebuilt"
+    """A kernel source edited since the bundle was built: ``python -m certify.prebuilt_build``."""
+    assert _manifest()["sources"] == SOURCES_DIGEST, "stale: run python -m certify.prebuilt_build"
 
 
 def test_bundle_holds_the_simulation_and_exact_kernels():
