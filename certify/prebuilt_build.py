@@ -17,12 +17,12 @@ from pathlib import Path
 from numba.core.caching import UserProvidedCacheLocator
 
 from certify import prebuilt
-from certify._numba import SOURCES_DIGEST
+from certify._numba import SOURCES_DIGEST, _kernel_sources
 
 
 def _kernel_dirs() -> list[Path]:
-    packages = (prebuilt.ROOT / "certify", prebuilt.ROOT / "meters")
-    return sorted({p.parent for package in packages for p in package.rglob("_*.py")})
+    """The directories holding kernel sources (the files the digest covers)."""
+    return sorted({path.parent for path in _kernel_sources()})
 
 
 def build(bundle_path: Path = prebuilt.BUNDLE) -> int:
