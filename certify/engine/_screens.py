@@ -40,6 +40,8 @@ from certify.engine._kernels import (
     bonus_award,
     close_spin,
     fs_added,
+    lowest_bit,
+    popcount,
     private,
 )
 from certify.engine._rng import bounded, draw_spin
@@ -177,58 +179,156 @@ def ways_screen(
     return total, paid
 
 
+CELL_SHIFT = 8  # a queued cell is reel << 8 | row (a window has at most 127 cells)
+CELL_ROW = (1 << CELL_SHIFT) - 1
+
+
 @jit(inline="always")
-def cluster_win(
-    grid, cl_syms, n_syms, cl_member, cl_pay, cl_entry, mark, queue, seen, stamp, awards, aw_off, cw
-):
+def cluster_join(grid, s, cl_member, seen, stamp, queue, tail, r, w):
+    """Queue cell (r, w) into the group of ``s`` if it joins it and is not yet in; the new tail.
+
+    A cell showing ``s`` itself is also noted as taken by a group of its own
+    symbol (``seen[cells + j]``): no second group of ``s`` grows from it.
+    """
+    rows = grid.shape[1]
+    j = r * rows + w
+    t = grid[r, w]
+    if seen[j] != stamp and cl_member[s, t] != 0:
+        seen[j] = stamp
+        if t == s:
+            seen[grid.shape[0] * rows + j] = stamp
+        queue[tail] = (r << CELL_SHIFT) | w
+        tail += 1
+    return tail
+
+
+@jit(inline="always")
+def cluster_win(grid, cl_member, cl_pay, cl_entry, mark, queue, seen, stamp, awards, aw_off, cw):
     """Cluster credits of a screen; marks the cells of every paying group.
 
-    For each paying symbol ``s`` (``cl_syms[:n_syms]``) the groups are the
-    connected components, by edges, of the cells that show ``s`` or a wild
-    that joins it (``cl_member[s, symbol]`` != 0), grown from a cell showing
-    ``s`` itself (wilds alone do not make a group of ``s``). Components are
-    disjoint, so a cell belongs to at most one group per symbol; a wild may
-    join groups of different symbols. A group of ``size`` cells pays
-    ``cl_pay[s, size]`` (the largest met entry, x total bet, in credits).
-    ``seen`` is stamped (``stamp`` grows by one per symbol) instead of
-    cleared. Returns (credits, whether something paid, new stamp).
+    For each paying symbol ``s`` (``cl_member[s, s]`` != 0) the groups are
+    the connected components, by edges, of the cells that show ``s`` or a
+    wild that joins it (``cl_member[s, symbol]`` != 0), grown from a cell
+    showing ``s`` itself (wilds alone do not make a group of ``s``).
+    Components of one symbol are disjoint; a wild may join groups of
+    different symbols. A group of ``size`` cells pays ``cl_pay[s, size]``
+    (the largest met entry, x total bet, in credits).
+
+    One pass over the cells grows every group: a cell starts a group of its
+    own symbol unless a group of that symbol already took it. ``seen``
+    (2 x cells) is stamped instead of cleared: ``seen[i]``, the group that
+    reached cell ``i`` last (``stamp`` grows by one per group);
+    ``seen[cells + i]``, the group of the cell's own symbol that took it
+    (taken in this screen when above the stamp the screen began with).
+    ``queue`` holds cells as ``reel << CELL_SHIFT | row`` (shifts, not a
+    division by the row count). Returns (credits, whether something paid,
+    new stamp).
     """
     n_reels, rows = grid.shape[0], grid.shape[1]
+    own = n_reels * rows
+    begun = stamp
     total = 0
     paid = False
-    for k in range(n_syms):
-        s = cl_syms[k]
-        stamp += 1
-        for r0 in range(n_reels):
-            for w0 in range(rows):
-                i0 = r0 * rows + w0
-                if grid[r0, w0] != s or seen[i0] == stamp:
-                    continue
-                seen[i0] = stamp
-                queue[0] = i0
-                head, tail = 0, 1
-                while head < tail:
-                    i = queue[head]
-                    head += 1
-                    r, w = i // rows, i % rows
-                    for d in range(4):
-                        rr = r - 1 if d == 0 else (r + 1 if d == 1 else r)
-                        ww = w - 1 if d == 2 else (w + 1 if d == 3 else w)
-                        if rr < 0 or rr >= n_reels or ww < 0 or ww >= rows:
-                            continue
-                        j = rr * rows + ww
-                        if seen[j] != stamp and cl_member[s, grid[rr, ww]] != 0:
-                            seen[j] = stamp
-                            queue[tail] = j
-                            tail += 1
-                e = cl_entry[s, tail]
-                if e >= 0:
-                    total += cl_pay[s, tail]
-                    paid = True
-                    awards[aw_off + e] += cw
-                    for q in range(tail):
-                        mark[queue[q] // rows, queue[q] % rows] = True
+    for r0 in range(n_reels):
+        for w0 in range(rows):
+            s = grid[r0, w0]
+            i0 = r0 * rows + w0
+            if cl_member[s, s] == 0 or seen[own + i0] > begun:
+                continue
+            stamp += 1
+            seen[i0] = stamp
+            seen[own + i0] = stamp
+            queue[0] = (r0 << CELL_SHIFT) | w0
+            head, tail = 0, 1
+            while head < tail:
+                cell = queue[head]
+                head += 1
+                r, w = cell >> CELL_SHIFT, cell & CELL_ROW
+                if r > 0:
+                    tail = cluster_join(grid, s, cl_member, seen, stamp, queue, tail, r - 1, w)
+                if r + 1 < n_reels:
+                    tail = cluster_join(grid, s, cl_member, seen, stamp, queue, tail, r + 1, w)
+                if w > 0:
+                    tail = cluster_join(grid, s, cl_member, seen, stamp, queue, tail, r, w - 1)
+                if w + 1 < rows:
+                    tail = cluster_join(grid, s, cl_member, seen, stamp, queue, tail, r, w + 1)
+            e = cl_entry[s, tail]
+            if e >= 0:
+                total += cl_pay[s, tail]
+                paid = True
+                awards[aw_off + e] += cw
+                for q in range(tail):
+                    mark[queue[q] >> CELL_SHIFT, queue[q] & CELL_ROW] = True
     return total, paid, stamp
+
+
+BOARD_CELLS = 64  # a window of at most this many cells is evaluated on bitboards
+
+
+@jit(inline="always")
+def board_neighbours(g, rows, not_first, not_last, valid):
+    """The cells next to the cells of bitboard ``g`` by an edge (bit ``reel * rows + row``)."""
+    up = (g >> np.uint64(1)) & not_last  # row - 1: nothing falls from a reel's top to the last row
+    down = (g << np.uint64(1)) & not_first
+    side = (g >> np.uint64(rows)) | (g << np.uint64(rows))
+    return (up | down | side) & valid
+
+
+@jit(inline="always")
+def cluster_win_boards(grid, cl_member, cl_pay, cl_entry, masks, boards, mark, awards, aw_off, cw):
+    """:func:`cluster_win` on bitboards, for a window of at most 64 cells.
+
+    ``boards[t]``: the cells showing symbol ``t``. The field of a paying
+    symbol ``s`` is every cell that joins its groups; each group is grown
+    from its lowest seed (a cell showing ``s``) by adding the field's
+    neighbours until nothing is added, and its size is a popcount. Where a
+    lone cell pays nothing, seeds with no neighbour in the field are dropped
+    first. ``masks``: (cells not in the first row, not in the last row, all
+    cells) of the window. Same credits, marks and award counts as
+    :func:`cluster_win`.
+    """
+    n_reels, rows = grid.shape[0], grid.shape[1]
+    not_first, not_last, valid = masks[0], masks[1], masks[2]
+    n_sym = cl_member.shape[0]
+    boards[:] = 0
+    bit = np.uint64(1)
+    for r in range(n_reels):
+        for w in range(rows):
+            boards[grid[r, w]] |= bit
+            bit <<= np.uint64(1)
+    total = 0
+    paid = False
+    marked = np.uint64(0)
+    for s in range(n_sym):
+        seeds = boards[s]
+        if cl_member[s, s] == 0 or seeds == np.uint64(0):
+            continue
+        field = np.uint64(0)
+        for t in range(n_sym):
+            if cl_member[s, t] != 0:
+                field |= boards[t]
+        if cl_entry[s, 1] < 0:
+            seeds &= board_neighbours(field, rows, not_first, not_last, valid)
+        while seeds != np.uint64(0):
+            g = seeds & (~seeds + np.uint64(1))
+            while True:
+                grown = (g | board_neighbours(g, rows, not_first, not_last, valid)) & field
+                if grown == g:
+                    break
+                g = grown
+            seeds &= ~g
+            size = popcount(g)
+            e = cl_entry[s, size]
+            if e >= 0:
+                total += cl_pay[s, size]
+                paid = True
+                awards[aw_off + e] += cw
+                marked |= g
+    while marked != np.uint64(0):
+        i = lowest_bit(marked)
+        marked &= marked - np.uint64(1)
+        mark[i // rows, i % rows] = True
+    return total, paid
 
 
 @jit(inline="always")
@@ -322,6 +422,7 @@ def cascade_spin(
     cnt,
     queue,
     seen,
+    boards,
     fam,
     stamp,
     awards,
@@ -339,7 +440,9 @@ def cascade_spin(
     Returns (credits, of which scatter credits, largest free-spin trigger
     count, largest bonus trigger count, screens shown, stamp, s0, s1, s2, s3);
     credits include the screen multipliers, not the free-spin multiplier.
-    ``fam`` (3, families): the ways families' scratch rows. Keep this at 30
+    ``boards`` (symbols,) uint64: the cluster bitboards' scratch
+    (:func:`cluster_win_boards`, windows of up to 64 cells; larger ones use
+    :func:`cluster_win`). ``fam`` (3, families): the ways families' scratch rows. Keep this at 30
     arguments or fewer: CPython 3.11 passes more as ``*args``, which numba
     cannot inline.
     """
@@ -347,11 +450,22 @@ def cascade_spin(
     total, scatter_total, fs_top, bonus_top, n = 0, 0, 0, 0, 0
     while True:
         mark[:, :] = False
-        if scr.cluster != 0:
+        if scr.cluster != 0 and grid.size <= BOARD_CELLS:
+            win, paid = cluster_win_boards(
+                grid,
+                scr.cl_member,
+                scr.cl_pay,
+                scr.cl_entry,
+                scr.cl_masks,
+                boards,
+                mark,
+                awards,
+                scr.aw_off,
+                cw,
+            )
+        elif scr.cluster != 0:
             win, paid, stamp = cluster_win(
                 grid,
-                scr.cl_syms,
-                scr.n_cl_syms,
                 scr.cl_member,
                 scr.cl_pay,
                 scr.cl_entry,
@@ -464,8 +578,9 @@ def simulate_screen_chunks(  # noqa: C901
         sticky = np.zeros((n_reels, rows), dtype=np.bool_)
         cnt = private(scatter_pay.shape[1])
         queue = private(n_reels * rows)
-        seen = private(n_reels * rows)
+        seen = private(2 * n_reels * rows)  # see cluster_win
         fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+        boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
         awards = private(out_awards.shape[1])
         hist_c = private(edges.shape[0])
         stamp = 0
@@ -537,6 +652,7 @@ def simulate_screen_chunks(  # noqa: C901
                 cnt,
                 queue,
                 seen,
+                boards,
                 fam,
                 stamp,
                 awards,
@@ -591,8 +707,9 @@ def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out
     mark = np.zeros((n_reels, rows), dtype=np.bool_)
     cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
     queue = np.zeros(n_reels * rows, dtype=np.int64)
-    seen = np.zeros(n_reels * rows, dtype=np.int64)
+    seen = np.zeros(2 * n_reels * rows, dtype=np.int64)  # see cluster_win
     fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+    boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
     awards = np.zeros(scr.aw_off + scr.cl_entry.max() + 2, dtype=np.int64)
     s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
     stamp = 0
@@ -621,6 +738,7 @@ def play_stops(stop_rows, phase, reels, level, game, scr, scatter_pay, excl, out
             cnt,
             queue,
             seen,
+            boards,
             fam,
             stamp,
             awards,

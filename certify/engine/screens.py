@@ -56,11 +56,11 @@ class ScreenInputs(NamedTuple):
     max_screens: int
     refill_random: int  # 0: strip, 1: random
     cluster: int  # 0: lines, 1: cluster pays
-    cl_syms: np.ndarray  # (n,) symbols that pay as clusters
-    n_cl_syms: int
-    cl_member: np.ndarray  # (symbols, symbols) 1: a cell of symbol b joins a group of a
+    cl_member: np.ndarray  # (symbols, symbols) 1: a cell of symbol b joins a group of a;
+    # [a, a] = 1 exactly when a pays as clusters
     cl_pay: np.ndarray  # (symbols, cells + 1) credits of a group of each size
     cl_entry: np.ndarray  # (symbols, cells + 1) the cluster_pays entry paid (-1 none)
+    cl_masks: np.ndarray  # (3,) uint64 bitboards: not the first row, not the last row, every cell
     aw_off: int  # award slot of cluster entry 0 (after the line award keys)
     weight: np.ndarray  # (sets, reels, stops) stop weights (exact enumeration)
     ways: int  # 1: a ways game
@@ -81,7 +81,7 @@ def _key_entry(award_keys: np.ndarray, cascade: bool) -> np.ndarray:
 
 
 def _cluster_tables(t: GameTables, total_bet: int) -> tuple[np.ndarray, ...]:
-    """(paying symbols, member table, credits and entry by (symbol, group size))."""
+    """(member table, credits and entry by (symbol, group size))."""
     m = t.machine
     n_sym = len(t.symbol_ids)
     cells = m.rows * m.reels
@@ -102,8 +102,22 @@ def _cluster_tables(t: GameTables, total_bet: int) -> tuple[np.ndarray, ...]:
         for x, sym in enumerate(m.symbols):
             if x == s or (sym.kind == "wild" and name in sym.substitutes):
                 member[s, x] = 1
-    syms_arr = np.array(sorted(syms) or [0], dtype=np.int64)
-    return syms_arr, member, credit, entry
+    return member, credit, entry
+
+
+def board_masks(reels: int, rows: int) -> np.ndarray:
+    """Bitboard masks of a window (bit ``reel * rows + row``, the first 64 cells).
+
+    (cells not in the first row, cells not in the last row, every cell), for
+    :func:`certify.engine._screens.cluster_win_boards`.
+    """
+    masks = [0, 0, 0]
+    for i in range(min(reels * rows, 64)):
+        row = i % rows
+        masks[0] |= (row != 0) << i
+        masks[1] |= (row != rows - 1) << i
+        masks[2] |= 1 << i
+    return np.array(masks, dtype=np.uint64)
 
 
 def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
@@ -115,7 +129,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     counted_of = np.full(len(t.symbol_ids), -1, dtype=np.int64)
     for c, name in enumerate(t.counted_names):
         counted_of[t.symbol_ids[name]] = c
-    syms, member, credit, entry = _cluster_tables(t, lt.total_bet)
+    member, credit, entry = _cluster_tables(t, lt.total_bet)
     sets = reel_sets(t)
     shape = max(s.weight.shape[1] for s in sets)
     weight = np.zeros((len(sets), m.reels, shape), dtype=np.int64)
@@ -129,11 +143,10 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         max_screens=int(cascade.max_screens) if cascade else 1,
         refill_random=1 if cascade is not None and cascade.refill == "random" else 0,
         cluster=1 if m.evaluation == "cluster" else 0,
-        cl_syms=syms,
-        n_cl_syms=len({cp.symbol for cp in cluster_pays_of(m)}),
         cl_member=member,
         cl_pay=credit,
         cl_entry=entry,
+        cl_masks=board_masks(m.reels, m.rows),
         aw_off=lt.n_keys,
         weight=weight,
         ways=1 if t.is_ways else 0,

@@ -59,8 +59,9 @@ def enumerate_screen_cycle(
         mark = np.zeros((n_reels, rows), dtype=np.bool_)
         cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
         queue = np.zeros(n_reels * rows, dtype=np.int64)
-        seen = np.zeros(n_reels * rows, dtype=np.int64)
+        seen = np.zeros(2 * n_reels * rows, dtype=np.int64)  # see cluster_win
         fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+        boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
         awards = out_aw[outer]
         stamp = 0
         s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)  # unused
@@ -93,6 +94,7 @@ def enumerate_screen_cycle(
                 cnt,
                 queue,
                 seen,
+                boards,
                 fam,
                 stamp,
                 awards,
@@ -151,8 +153,9 @@ def sticky_cycle(
         sticky = np.zeros((n_reels, rows), dtype=np.bool_)
         cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
         queue = np.zeros(n_reels * rows, dtype=np.int64)
-        seen = np.zeros(n_reels * rows, dtype=np.int64)
+        seen = np.zeros(2 * n_reels * rows, dtype=np.int64)  # see cluster_win
         fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+        boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
         awards = np.zeros(scr.aw_off + scr.cl_entry.max() + 2, dtype=np.int64)
         s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)  # unused
         stamp = 0
@@ -189,6 +192,7 @@ def sticky_cycle(
                 cnt,
                 queue,
                 seen,
+                boards,
                 fam,
                 stamp,
                 awards,
