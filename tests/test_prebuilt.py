@@ -33,11 +33,34 @@ def test_bundle_holds_the_simulation_and_exact_kernels():
     with zipfile.ZipFile(prebuilt.BUNDLE) as bundle:
         groups = prebuilt._kernel_groups(bundle)
     names = {Path(stem).name.split("-")[0] for stem in groups}
-    for kernel in ("_kernels.simulate_chunks", "_screens.simulate_screen_chunks"):
-        assert kernel in names
+    shipped = {
+        "_kernels.simulate_chunks",
+        "_screens.simulate_screen_chunks",
+        "_prefix.build_prefix",
+    }
+    assert shipped <= names
     assert any(name.startswith("_statedp.") for name in names)
     for stem, files in groups.items():
         assert f"{stem}.nbi" in files and len(files) >= 2
+
+
+def test_bundle_covers_what_no_shipped_model_compiles():
+    """The builder's coverage models: sticky wilds' exact chain, and the ways kernel with extras.
+
+    ``simulate_chunks`` has three branch flags (ways, fast path, extras); a
+    game reaches six combinations (a ways game never takes the lines fast
+    path): lines x fast path on or off x extras on or off, and ways x extras.
+    Each is one compiled signature, one ``.nbc`` file of its kernel.
+    """
+    from certify.prebuilt_build import COVERAGE
+
+    assert sorted(p.name for p in COVERAGE.glob("*.toml")) == ["sticky.toml", "ways-capped.toml"]
+    with zipfile.ZipFile(prebuilt.BUNDLE) as bundle:
+        groups = prebuilt._kernel_groups(bundle)
+    by_name = {Path(stem).name.split("-")[0]: files for stem, files in groups.items()}
+    assert "_screens.sticky_cycle" in by_name
+    simulate = by_name["_kernels.simulate_chunks"]
+    assert sum(1 for f in simulate if f.endswith(".nbc")) == 6
 
 
 def _bundle(tmp_path: Path, manifest: dict, files: dict[str, bytes]) -> Path:
