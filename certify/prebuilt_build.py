@@ -26,7 +26,7 @@ def _kernel_dirs() -> list[Path]:
 
 
 COVERAGE = Path(__file__).parent / "prebuilt" / "coverage"
-"""Models certified only to compile what no shipped model does (capped ways, sticky wilds)."""
+"""Models certified only to compile what no shipped model does: capped ways, sticky, full window."""
 
 
 def build(bundle_path: Path = prebuilt.BUNDLE) -> int:

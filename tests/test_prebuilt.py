@@ -45,7 +45,7 @@ def test_bundle_holds_the_simulation_and_exact_kernels():
 
 
 def test_bundle_covers_what_no_shipped_model_compiles():
-    """The builder's coverage models: sticky wilds' exact chain, and the ways kernel with extras.
+    """The coverage models: sticky wilds, full-window pays (exact), the ways kernel with extras.
 
     ``simulate_chunks`` has three branch flags (ways, fast path, extras); a
     game reaches six combinations (a ways game never takes the lines fast
@@ -54,11 +54,12 @@ def test_bundle_covers_what_no_shipped_model_compiles():
     """
     from certify.prebuilt_build import COVERAGE
 
-    assert sorted(p.name for p in COVERAGE.glob("*.toml")) == ["sticky.toml", "ways-capped.toml"]
+    expected = ["full-window.toml", "sticky.toml", "ways-capped.toml"]
+    assert sorted(p.name for p in COVERAGE.glob("*.toml")) == expected
     with zipfile.ZipFile(prebuilt.BUNDLE) as bundle:
         groups = prebuilt._kernel_groups(bundle)
     by_name = {Path(stem).name.split("-")[0]: files for stem, files in groups.items()}
-    assert "_screens.sticky_cycle" in by_name
+    assert {"_screens.sticky_cycle", "_kernels._bucket"} <= set(by_name)
     simulate = by_name["_kernels.simulate_chunks"]
     assert sum(1 for f in simulate if f.endswith(".nbc")) == 6
 
