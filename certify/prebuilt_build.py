@@ -25,17 +25,28 @@ def _kernel_dirs() -> list[Path]:
     return sorted({path.parent for path in _kernel_sources()})
 
 
-COVERAGE = Path(__file__).parent / "prebuilt" / "coverage"
-"""Models certified only to compile what no shipped model does: capped ways, sticky, full window."""
+TEST_DATA = prebuilt.ROOT / "tests" / "data"
+COVERAGE = (TEST_DATA / "small_sticky.toml", TEST_DATA / "small_full_window.toml")
+"""Test models certified only to compile what no shipped model does (exact sticky, full window)."""
+CAPPED = TEST_DATA / "small_ways.toml"
+"""Certified with a win cap added: the ways kernel's extras branch (no shipped model takes it)."""
+
+
+def _with_win_cap(model: Path, folder: Path) -> Path:
+    """A copy of ``model`` in ``folder`` with ``[rules] win_cap`` appended (it has no rules)."""
+    capped = folder / f"capped-{model.name}"
+    capped.write_text(model.read_text(encoding="utf-8") + "\n[rules]\nwin_cap = 500\n", "utf-8")
+    return capped
 
 
 def build(bundle_path: Path = prebuilt.BUNDLE) -> int:
     """Compile the kernels a certification of the shipped models runs, for x86-64-v3.
 
-    Child processes certify ``models/machines`` and then :data:`COVERAGE`
-    with one empty numba cache directory and no tables cache (a cached prefix
-    table skips its kernel); that cache is then zipped under the in-tree
-    names. Returns the number of cache files in the bundle.
+    Child processes certify ``models/machines``, then :data:`COVERAGE` and
+    :data:`CAPPED` with a win cap, with one empty numba cache directory and
+    no tables cache (a cached prefix table skips its kernel); that cache is
+    then zipped under the in-tree names. Returns the number of cache files
+    in the bundle.
     """
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
         env = {
@@ -47,8 +58,9 @@ def build(bundle_path: Path = prebuilt.BUNDLE) -> int:
             "SLOTCERT_PREBUILT": "0",
         }
         models = prebuilt.ROOT / "models"
-        for machines in (models / "machines", COVERAGE):
-            command = [sys.executable, "-m", "certify", "certify", str(machines)]
+        coverage = [*COVERAGE, _with_win_cap(CAPPED, Path(out))]
+        for machines in ([models / "machines"], coverage):
+            command = [sys.executable, "-m", "certify", "certify", *map(str, machines)]
             command += ["--jurisdiction", str(models / "jurisdictions" / "pt.toml")]
             command += ["--spins", "100000", "--seed", "1", "--out", out]
             subprocess.run(command, env=env, check=False, stdout=subprocess.DEVNULL)

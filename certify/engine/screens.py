@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from certify.engine._kernels import N_OUT
-from certify.engine._screens import play_stops, simulate_screen_chunks
+from certify.engine._screens import BOARD_CELLS, play_stops, simulate_screen_chunks
 from certify.engine.kernel_inputs import (
     game_inputs,
     hist_inputs,
@@ -106,13 +106,13 @@ def _cluster_tables(t: GameTables, total_bet: int) -> tuple[np.ndarray, ...]:
 
 
 def board_masks(reels: int, rows: int) -> np.ndarray:
-    """Bitboard masks of a window (bit ``reel * rows + row``, the first 64 cells).
+    """Bitboard masks of a window (bit ``reel * rows + row``, the first ``BOARD_CELLS`` cells).
 
     (cells not in the first row, cells not in the last row, every cell), for
     :func:`certify.engine._screens.cluster_win_boards`.
     """
     masks = [0, 0, 0]
-    for i in range(min(reels * rows, 64)):
+    for i in range(min(reels * rows, BOARD_CELLS)):
         row = i % rows
         masks[0] |= (row != 0) << i
         masks[1] |= (row != rows - 1) << i
