@@ -9,51 +9,20 @@ inlined functions it took from other files: a kernel compiled with an old
 ``_prefix.py`` would be reused after that file changed. So on import, a digest
 of every kernel source file (``_*.py`` in the packages) is compared with the
 one the caches were built from, and the caches are dropped when it differs.
+
+Importing this module changes nothing in numba: the command line's compiler
+options (branch alignment, the faster copy propagation, the kernels shipped
+compiled) are applied by one explicit call, :func:`certify.compiler.configure`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import sys
 from pathlib import Path
 from typing import Any
 
-import llvmlite.binding
 import numba
-
-from certify import numba_copyprop, prebuilt
-
-# Keep branches from crossing 32-byte boundaries: on Intel cores with the JCC
-# erratum microcode such branches fall out of the decoded-uop cache, and the
-# simulation kernel's speed then hung on where the linker happened to place
-# its loop (measured 21.9M vs 30.9M spins/s per thread for the same code).
-llvmlite.binding.set_option("slotcert", "-x86-branches-within-32B-boundaries")
-# numba's copy propagation, the same results in a fraction of the time: about 40% off
-# the compile of each simulation kernel (certify/numba_copyprop.py)
-numba_copyprop.install()
-
-
-def _load_numba_array_maths_without_blas() -> None:
-    """Import numba's array maths without its probe of scipy's BLAS.
-
-    When it loads (at the first kernel compiled or read from the cache),
-    ``numba.np.arraymath`` imports ``scipy.linalg`` only to learn whether
-    ``np.dot`` can be compiled: about 0.1 s of a process's start-up. No kernel
-    here uses BLAS (``np.dot``, ``np.linalg``), so the probe is answered "no";
-    scipy itself stays importable as usual afterwards.
-    """
-    probe = "scipy.linalg.cython_blas"
-    if probe in sys.modules or "numba.np.arraymath" in sys.modules:
-        return
-    sys.modules[probe] = None  # type: ignore[assignment]  # makes the import fail
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        del sys.modules[probe]
-
-
-_load_numba_array_maths_without_blas()
 
 _ROOT = Path(__file__).resolve().parents[1]
 _PACKAGES = ("certify", "meters")
@@ -91,8 +60,6 @@ def refresh_kernel_cache() -> bool:
 
 SOURCES_DIGEST = kernel_sources_digest()
 refresh_kernel_cache()
-# the kernels shipped compiled for x86-64-v3, where they fit this process (certify/prebuilt.py)
-PREBUILT = prebuilt.activate(SOURCES_DIGEST)
 
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
 

@@ -8,8 +8,8 @@ x86-64-v3 level (AVX2, BMI2, FMA: every x86-64 server CPU since about 2015),
 with a manifest of what they were built from: the digest of the kernel
 sources, Python, numba, llvmlite, numpy and the target triple.
 
-:func:`activate` runs when :mod:`certify._numba` is imported, before any
-kernel is compiled. Where everything in the manifest matches this process
+:func:`activate` runs in :func:`certify.compiler.configure` (the command
+line, the warm-up and the tests call it), before any kernel is compiled. Where everything in the manifest matches this process
 and the host CPU has every feature of the level, it makes numba compile for
 that level (its cache key holds the CPU name and features, so the shipped
 kernels are found) and unpacks each kernel whose cache has no index yet

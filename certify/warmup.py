@@ -140,4 +140,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 if __name__ == "__main__":
+    from certify.compiler import configure
+
+    configure()
     sys.exit(main(sys.argv[1:]))

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from certify import __version__
+from certify import __version__, compiler
 from certify.batch import Certification, LevelCertification
 from certify.engine.rng import CHUNK_SPINS
 from certify.exact.contributions import METHOD as CONTRIBUTION_METHOD
@@ -75,6 +75,7 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
             "runtime_s": round(cert.runtime_s, 3),
             "python": platform.python_version(),
             "threads": os.environ.get("NUMBA_NUM_THREADS", str(os.cpu_count())),
+            "compiler": compiler.describe(),
         },
     }
 

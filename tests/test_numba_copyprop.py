@@ -96,8 +96,10 @@ def _python_chunk(tables, n, out, flag, c):
 
 
 def test_installed_in_numbas_place():
-    """Importing the kernels' jit puts ours where numba's own modules look them up."""
-    import certify._numba  # noqa: F401
+    """The command line's compiler set-up puts ours where numba's own modules look them up."""
+    from certify.compiler import configure
+
+    assert configure().copy_propagation_replaced
 
     assert numba_copyprop.installable()
     assert ir_utils.copy_propagate is numba_copyprop.copy_propagate

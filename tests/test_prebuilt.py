@@ -168,7 +168,7 @@ def test_shipped_kernels_load_without_compiling(tmp_path):
     if not prebuilt.host_has_level() or not prebuilt.applies(_manifest(), SOURCES_DIGEST):
         pytest.skip("the bundle does not fit this process")
     code = (
-        "from certify import _numba; assert _numba.PREBUILT;"
+        "from certify.compiler import configure; assert configure().prebuilt_kernels;"
         "from certify.engine import _kernels; from certify import api;"
         "api.simulate('models/machines/ways-243.toml', spins=4096, seed=1, level=1);"
         "s = _kernels.simulate_chunks.stats; print(s.cache_hits and not s.cache_misses)"

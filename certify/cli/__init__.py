@@ -132,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     _logging(args)
     try:
+        from certify.compiler import configure  # the command line's numba options, once
+
+        configure()
         return int(args.func(args))
     except BrokenPipeError:
         return _stdout_closed()

@@ -14,8 +14,6 @@ from certify.cli.args import confidence, count, seed
 from certify.codes import Code
 from certify.errors import ModelError, Problem, UsageError
 from certify.kinds import MACHINE, MODEL_KIND_NAMES
-from certify.model import load_machine
-from certify.model.files import LOADERS, expect_kind, model_files
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 log = logging.getLogger("slotcert")
@@ -162,6 +160,7 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
 
 def validate_file(path: Path) -> list[Problem]:
     """Validate one model file of any schema; return its problems (warnings too)."""
+    from certify.model.files import LOADERS, expect_kind
     from certify.model.loader import parse_machine, read_toml
 
     kind = expect_kind(path, *MODEL_KIND_NAMES)
@@ -245,6 +244,8 @@ def _never_paid(machine: Any, tables: Any) -> list[Problem]:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """``slotcert validate PATH...``: exit 0 when only warnings, 2 on any error."""
+    from certify.model.files import model_files
+
     worst = EXIT_OK
     for path in model_files(args.paths):
         log.info("%s: validating", path)
@@ -270,6 +271,9 @@ def problem_line(problem: Problem) -> str:
 
 def cmd_exact(args: argparse.Namespace) -> int:
     """``slotcert exact MODEL [--json]``."""
+    from certify.model import load_machine
+    from certify.model.files import expect_kind
+
     path = Path(args.model)
     kind = expect_kind(path, "machine", "table")
     if kind == "table":
@@ -308,6 +312,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from certify.checkpoint import CheckpointDir
     from certify.cluster import DaskRunner, open_runner
     from certify.engine.rng import CHUNK_SPINS
+    from certify.model import load_machine
+    from certify.model.files import expect_kind
     from certify.progress import Progress
 
     chunk = CHUNK_SPINS if args.chunk_spins is None else args.chunk_spins
