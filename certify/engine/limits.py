@@ -198,9 +198,9 @@ class _Bounds:
                         f"{' (height weights x stop weights)' if self.m.heights else ''}: "
                         "the engine's cumulative weights hold at most 2^63 - 1",
                     )
-        tables = [("bonus.awards", "award", [a.weight for a in self.m.bonus.awards])]
-        if self.m.bonus is None:
-            tables = []
+        tables: list[tuple[str, str, list[int]]] = []
+        if self.m.bonus is not None:
+            tables.append(("bonus.awards", "award", [a.weight for a in self.m.bonus.awards]))
         fs = self.m.free_spins
         if fs is not None and fs.expanding_symbol:
             weights = [w for _, w in fs.expanding_symbol]
@@ -371,7 +371,8 @@ class _Bounds:
         if m.cascade is not None:  # every screen at most the first's bound x its multiplier
             screen = sum(t[0] for t in terms + out if t[2] != "bonus")
             top = max(m.cascade.multipliers)
-            out.append((screen * top * m.cascade.max_screens, "cascade.max_screens", "cascade"))
+            key = "cascade.multipliers" if top >= m.cascade.max_screens else "cascade.max_screens"
+            out.append((screen * top * m.cascade.max_screens, key, "cascade"))
         hs = m.hold_and_spin
         if hs is not None:
             prizes = dict(hs.jackpots)
