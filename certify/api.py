@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from certify.errors import ModelError, UsageError
+from certify.errors import InputError, ModelError, UsageError
 from certify.model import files
 from certify.verdicts import Verdict, worst
 
@@ -50,6 +50,7 @@ __all__ = [
     "load",
     "load_jurisdiction",
     "load_machine",
+    "InputError",
     "simulate",
     "simulation_row",
 ]
@@ -208,9 +209,39 @@ def simulation_row(
     }
 
 
+def simulation_document(machine: Machine, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``slotcert simulate --json`` document of simulated rows.
+
+    A game with free-spin options has one row per option and level (each
+    row's ``option`` names it): ``bet_levels`` are then the rows of the
+    option of the lowest simulated return (the option certification judges
+    the machine by) and ``free_spin_options`` holds every option's rows, as
+    ``slotcert exact`` does.
+    """
+    doc: dict[str, Any] = {"machine": {"id": machine.id, "name": machine.name}}
+    options: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if "option" in row:
+            options.setdefault(row["option"], []).append(dict(row))
+    if not options:
+        return {**doc, "bet_levels": [dict(row) for row in rows]}
+    worst = min(options.values(), key=lambda part: min(r["rtp"] for r in part))
+    return {
+        **doc,
+        "bet_levels": worst,
+        "free_spin_options": [{"option": k, "bet_levels": v} for k, v in options.items()],
+    }
+
+
 @dataclass(frozen=True)
 class SimulationRun:
-    """A Monte Carlo run: one row per simulated bet level, and the merged engine results."""
+    """A Monte Carlo run: one row per simulated bet level, and the merged engine results.
+
+    A game with free-spin options is simulated once per option (each is a
+    game of its own, SPEC 3.1a): ``levels`` then holds one row per option and
+    level, each naming its ``option``, and ``rtp`` is the lowest return of
+    the options at each level (see :func:`simulation_document`).
+    """
 
     machine_id: str
     machine_name: str
@@ -220,15 +251,25 @@ class SimulationRun:
 
     @property
     def rtp(self) -> dict[int, float]:
-        """Simulated return by bet level."""
-        return {row["level"]: row["rtp"] for row in self.levels}
+        """Simulated return by bet level (of a game with options: the lowest option's)."""
+        out: dict[int, float] = {}
+        for row in self.levels:
+            out[row["level"]] = min(out.get(row["level"], row["rtp"]), row["rtp"])
+        return out
+
+    @property
+    def options(self) -> dict[str, dict[int, float]]:
+        """Simulated return by free-spin option and bet level (empty without options)."""
+        out: dict[str, dict[int, float]] = {}
+        for row in self.levels:
+            if "option" in row:
+                out.setdefault(row["option"], {})[row["level"]] = row["rtp"]
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The document ``slotcert simulate --json`` prints."""
-        return {
-            "machine": {"id": self.machine_id, "name": self.machine_name},
-            "bet_levels": [dict(row) for row in self.levels],
-        }
+        doc = simulation_document(_Named(self.machine_id, self.machine_name), list(self.levels))
+        return doc
 
     def to_frame(self) -> pd.DataFrame:
         """One row per bet level; ``ci`` split into ``ci_low`` and ``ci_high``."""
@@ -238,6 +279,46 @@ class SimulationRun:
             flat["ci_low"], flat["ci_high"] = row["ci"]
             rows.append(flat)
         return _frame(rows)
+
+
+@dataclass(frozen=True)
+class _Named:
+    """The id and name of a machine, for :func:`simulation_document`."""
+
+    id: str
+    name: str
+
+
+MAX_COUNT = 10**15
+"""The largest count a run takes (1e15 spins is months of work on one machine), CLI and API."""
+MAX_SEED = 2**128 - 1
+"""Largest seed (the stream scheme's ``SeedSequence`` entropy)."""
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def check_run(spins: Any, seed: Any, chunk_spins: Any, confidence: Any) -> None:
+    """The checks of the command line's argument types, for the API: a UsageError if not met."""
+    if not _whole(spins, 1, MAX_COUNT):
+        raise UsageError(f"spins={spins!r} must be a whole number from 1 to 10^15")
+    if not _whole(seed, 0, MAX_SEED):
+        raise UsageError(
+            f"seed={seed!r} must be a whole number from 0 to 2^128 - 1 "
+            "(a run is reproduced from its seed, so it has to be given)"
+        )
+    if chunk_spins is not None and not _whole(chunk_spins, 1, MAX_COUNT):
+        raise UsageError(f"chunk_spins={chunk_spins!r} must be a whole number from 1 to 10^15")
+    if not isinstance(confidence, int | float) or not 0.5 <= confidence < 1:
+        raise UsageError(f"confidence={confidence!r} must be in [0.5, 1)")
+
+
+def check_checkpoint_folder(path: PathLike, name: str = "checkpoint") -> None:
+    """A UsageError when ``path`` exists and is not a folder (a checkpoint is a folder)."""
+    where = Path(path)
+    if where.exists() and not where.is_dir():
+        raise UsageError(f"{name}={str(path)!r} is not a folder (a checkpoint is a folder)")
 
 
 def simulate(
@@ -259,35 +340,41 @@ def simulate(
     Dask scheduler address). With ``checkpoint`` (a folder) finished chunks
     are recorded and a rerun resumes from them.
     """
+    from certify.admission import admit
     from certify.checkpoint import CheckpointDir
     from certify.cluster import open_runner
     from certify.engine import compile_machine
     from certify.engine import simulate as run
     from certify.engine.rng import CHUNK_SPINS
 
-    if spins <= 0:
-        raise UsageError(f"spins={spins} must be positive")
-    if not 0.5 <= confidence < 1:
-        raise UsageError(f"confidence={confidence} must be in [0.5, 1)")
+    check_run(spins, seed, chunk_spins, confidence)
+    if checkpoint is not None:
+        check_checkpoint_folder(checkpoint)
     machine = _machine(model)
     if level is not None and level not in machine.bet_levels:
         raise UsageError(f"level={level} is not one of {list(machine.bet_levels)}")
     chunk = CHUNK_SPINS if chunk_spins is None else chunk_spins
+    variants = admit(machine, chunk_spins=chunk)  # the refusals of validate, per option
     store = (
-        None if checkpoint is None else CheckpointDir(checkpoint, seed, chunk, per_machine=False)
+        None
+        if checkpoint is None
+        else CheckpointDir(checkpoint, seed, chunk, per_machine=len(variants) > 1)
     )
-    tables = compile_machine(machine)
     rows, results = [], []
     with open_runner(scheduler, workers, store) as runner:
-        for li, lv in enumerate(machine.bet_levels):
-            if level is not None and lv != level:
-                continue
-            res = run(tables, li, spins, seed, stream=li, chunk_spins=chunk, runner=runner)
-            row = simulation_row(res, lv, li, seed, confidence)
-            if chunk_spins is not None:
-                row["chunk_spins"] = chunk
-            rows.append(row)
-            results.append(res)
+        for variant in variants:  # each free-spin option is a game of its own
+            tables = compile_machine(variant)
+            for li, lv in enumerate(machine.bet_levels):
+                if level is not None and lv != level:
+                    continue
+                res = run(tables, li, spins, seed, stream=li, chunk_spins=chunk, runner=runner)
+                row = simulation_row(res, lv, li, seed, confidence)
+                if chunk_spins is not None:
+                    row["chunk_spins"] = chunk
+                if variant.option_label:
+                    row["option"] = variant.option_label
+                rows.append(row)
+                results.append(res)
     return SimulationRun(machine.id, machine.name, confidence, tuple(rows), tuple(results))
 
 
@@ -438,8 +525,10 @@ def certify(
     from certify.batch import certify_machine, load_for_certification
     from certify.model.jurisdiction import Jurisdiction
 
-    if spins < 0:
-        raise UsageError(f"spins={spins} must not be negative")
+    if not _whole(spins, 0, MAX_COUNT):
+        raise UsageError(f"spins={spins!r} must be a whole number from 0 to 10^15")
+    if not _whole(seed, 0, MAX_SEED):
+        raise UsageError(f"seed={seed!r} must be a whole number from 0 to 2^128 - 1")
     rules = (
         jurisdiction if isinstance(jurisdiction, Jurisdiction) else load_jurisdiction(jurisdiction)
     )

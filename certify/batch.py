@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from certify.admission import PURE_WILD_FIX, admit, beaten_wild_entries
 from certify.codes import Code
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.engine import _kernels as k
@@ -22,7 +23,6 @@ from certify.engine.simulate import run_chunks
 from certify.engine.tables import GameTables
 from certify.errors import UsageError
 from certify.exact import ExactResult, LevelExact, compute_exact, exact_refusal
-from certify.exact.calculator import check_screen_cycle
 from certify.exact.contributions import (
     LevelContributions,
     MaxWin,
@@ -124,7 +124,7 @@ def certify_machine(
     is certified once per option; the worst option governs (a player may always
     choose it): its figures are the machine's, every option is in ``options``.
     """
-    variants = machine.option_variants()
+    variants = admit(machine, [])  # the refusals validate, exact and simulate share
     if len(variants) == 1:
         return _certify_variant(machine, jurisdiction, spins, seed, progress, warnings, runner)
     certs = [
@@ -169,7 +169,6 @@ def _certify_variant(
 ) -> Certification:
     """Certify one machine (or one free-spin option of it)."""
     started = time.perf_counter()
-    check_screen_cycle(machine)
     tables = compile_machine(machine)
     refused = exact_refusal(tables)
     exact = None if refused else compute_exact(tables)
@@ -444,14 +443,17 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
     if ex is None:
         return
     odds = cert.jurisdiction.min_award_odds
+    beaten = {cert.machine.pays[i].combo for i in beaten_wild_entries(cert.machine)}
     for award in ex.awards:
         name = " ".join(award.combo)
         if award.probability <= 0:
+            fix = PURE_WILD_FIX if award.kind == "line" and award.combo in beaten else None
             add(
                 Finding(
                     "error",
                     Code.IMPOSSIBLE_AWARD,
-                    f"level {lc.level}: advertised award {award.kind} [{name}] can never occur",
+                    f"level {lc.level}: advertised award {award.kind} [{name}] can never occur"
+                    + (f" (a substituted entry always outpays it): {fix}" if fix else ""),
                 )
             )
         elif odds and award.one_in > odds:

@@ -228,7 +228,7 @@ class Checkpoint:
 
 
 class CheckpointDir:
-    """Checkpoints of a batch: one sub-directory per machine id.
+    """Checkpoints of a batch: one sub-directory per model (:func:`machine_dir`).
 
     Parameters
     ----------
@@ -237,8 +237,11 @@ class CheckpointDir:
     seed, chunk_spins : int
         The run's seed and chunk size.
     per_machine : bool
-        ``True`` (certify batches): ``path/<machine id>/``; ``False`` (one
-        simulation): ``path`` itself is the checkpoint.
+        ``True`` (certify batches, a simulation of a game with free-spin
+        options): ``path/<machine id>-<fingerprint>/``, one folder per model
+        (each option is a model of its own; two ids that read alike, such as
+        ``EGM/1`` and ``EGM:1``, get two folders); ``False`` (one simulation):
+        ``path`` itself is the checkpoint.
 
     """
 
@@ -253,9 +256,19 @@ class CheckpointDir:
         with self._lock:
             key = fingerprint(machine)
             if key not in self._open:
-                where = self.path / safe_dir(machine.id) if self.per_machine else self.path
+                where = self.path / machine_dir(machine) if self.per_machine else self.path
                 self._open[key] = Checkpoint(where, machine, self.seed, self.chunk_spins)
             return self._open[key]
+
+
+def machine_dir(machine: Machine) -> str:
+    """The folder of one model's checkpoint: its id made safe, then its fingerprint.
+
+    The fingerprint keys it (a sanitised id alone maps ``EGM/1`` and ``EGM:1``,
+    or the free-spin options of one game, to one folder, whose manifest then
+    refuses the others); the id in front is for the people reading the folder.
+    """
+    return f"{safe_dir(machine.id)[:80]}-{fingerprint(machine).split(':')[-1][:16]}"
 
 
 def safe_dir(machine_id: str) -> str:

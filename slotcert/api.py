@@ -7,12 +7,13 @@ the shipped example models.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from certify.api import BatchResult, PathLike
+from certify.api import BatchResult, PathLike, UsageError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -112,6 +113,12 @@ def reconcile_meters(
     from meters.reconcile import reconcile
 
     files = [str(dumps)] if isinstance(dumps, str | Path) else [str(d) for d in dumps]
+    if not files:
+        raise UsageError("dumps: no meter dump given (a CSV, Parquet or JSONL file, or a list)")
+    known = {f.name for f in dataclasses.fields(Config)}
+    unknown = sorted(set(config) - known)
+    if unknown:
+        raise UsageError(f"unknown settings {unknown}: the settings are {sorted(known)}")
     cfg = from_jurisdiction(jurisdiction, **config) if jurisdiction else Config(**config)
     floor_frame = load_floor(floor, cfg.digits)
     count_frame = load_counts(counts, floor_frame) if counts else None

@@ -16,6 +16,8 @@ from certify.errors import ModelError, Problem, UsageError
 from certify.kinds import MACHINE, MODEL_KIND_NAMES
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+CERTIFY_FAILS = (Code.IMPOSSIBLE_AWARD, Code.NEVER_PAID)
+"""Warning codes of ``validate`` that ``certify`` reports as errors (a ``fail`` verdict)."""
 log = logging.getLogger("slotcert")
 
 MODELS = "models/machines/ref-5x3-20.toml"
@@ -167,13 +169,13 @@ def validate_file(path: Path) -> list[Problem]:
     if kind != MACHINE.name:
         return list(getattr(LOADERS[kind](path), "warnings", ()))  # a table's warnings
     machine, problems = parse_machine(read_toml(path), str(path))
-    from certify.engine.limits import check_machine
+    from certify.admission import admit, award_findings, exact_warnings
 
-    check_machine(machine, problems)  # what the engine refuses is invalid here too
-    from certify.exact.calculator import check_screen_cycle
-
-    check_screen_cycle(machine)  # a strip cascade longer than its max_screens
-    return problems + return_warnings(machine)
+    variants = admit(machine, problems)  # what exact, simulate or certify refuses, per option
+    out = problems + exact_warnings(machine) + award_findings(machine)
+    for variant in variants:
+        out += [p for p in return_warnings(variant) if p not in out]
+    return out
 
 
 EXACT_IN_VALIDATE = 10**6
@@ -211,10 +213,14 @@ def return_warnings(machine: Any) -> list[Problem]:
             )
     if math.prod(len(s) for s in machine.strips) <= EXACT_IN_VALIDATE:
         out += _never_paid(machine, tables)
+    if machine.option_label:
+        label = machine.option_label
+        out = [Problem(p.file, p.path, f"{label}: {p.message}", p.code, p.severity) for p in out]
     return out
 
 
 def _never_paid(machine: Any, tables: Any) -> list[Problem]:
+    from certify.admission import award_findings
     from certify.errors import SlotcertError
     from certify.exact import compute_exact
 
@@ -227,7 +233,10 @@ def _never_paid(machine: Any, tables: Any) -> list[Problem]:
     where = {("line", e.combo): f"pays[{k}].combo" for k, e in enumerate(machine.pays)}
     where.update({("ways", e.combo): f"pays[{k}].combo" for k, e in enumerate(machine.pays)})
     out = []
+    known = {p.path for p in award_findings(machine)}  # reported with their fix already
     for award in exact.levels[0].awards:
+        if where.get((award.kind, award.combo), "") in known:
+            continue
         if award.probability <= 0:
             out.append(
                 Problem(
@@ -250,10 +259,16 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in model_files(args.paths):
         log.info("%s: validating", path)
         try:
-            for problem in validate_file(path):
+            problems = validate_file(path)
+            for problem in problems:
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
+            fails = sorted({p.code for p in problems if p.code in CERTIFY_FAILS})
             if not args.quiet:
-                print(f"{path}: valid")
+                print(
+                    f"{path}: valid, but certification fails it ({', '.join(fails)})"
+                    if fails
+                    else f"{path}: valid"
+                )
         except ModelError as exc:
             for problem in exc.problems:
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
@@ -309,6 +324,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     levels marked ``"interrupted": true``), the checkpoint keeps every chunk
     already recorded, and the exit code is 130.
     """
+    from certify.admission import admit
+    from certify.api import check_checkpoint_folder
     from certify.checkpoint import CheckpointDir
     from certify.cluster import DaskRunner, open_runner
     from certify.engine.rng import CHUNK_SPINS
@@ -321,14 +338,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     machine = load_machine(args.model)
     if args.level is not None and args.level not in machine.bet_levels:
         raise UsageError(f"--level={args.level} is not one of {list(machine.bet_levels)}")
-    if chunk > CHUNK_SPINS:  # the win bounds assume chunks of at most 2^20 spins
-        from certify.engine.limits import check_machine
-
-        check_machine(machine, chunk_spins=chunk)
+    variants = admit(machine, chunk_spins=chunk)  # validate's refusals, per free-spin option
+    if args.checkpoint is not None:
+        check_checkpoint_folder(args.checkpoint, "--checkpoint")
     store = (
         None
         if args.checkpoint is None
-        else CheckpointDir(args.checkpoint, args.seed, chunk, per_machine=False)
+        else CheckpointDir(args.checkpoint, args.seed, chunk, per_machine=len(variants) > 1)
     )
     rows: list[dict[str, Any]] = []
     wanted = [
@@ -343,21 +359,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             # on a cluster the runner draws one status line for all work instead
             if progress is None:
                 progress = Progress(enabled=False if isinstance(runner, DaskRunner) else None)
-            _simulate_levels(args, machine, wanted, chunk, runner, progress, rows)
+            for variant in variants:  # each free-spin option is a game of its own
+                _simulate_levels(args, variant, wanted, chunk, runner, progress, rows)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if progress is not None:
             progress.done()
     if args.json:
-        doc: dict[str, Any] = {
-            "machine": {"id": machine.id, "name": machine.name},
-            "bet_levels": rows,
-        }
+        from certify.api import simulation_document
+
+        doc = simulation_document(machine, rows)
         if interrupted:
             doc["interrupted"] = True
         print(json.dumps(doc, indent=2, sort_keys=True))
     if interrupted:
+        wanted = wanted * len(variants)
         left = len(wanted) - len(rows)
         resume = (
             f"; the finished chunks are kept in {args.checkpoint}: run the same command to resume"
@@ -374,9 +391,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def level_line(row: dict[str, Any]) -> str:
-    """The one-line text result of a simulated level."""
+    """The one-line text result of a simulated level (of a free-spin option: named first)."""
+    option = f"{row['option']}: " if "option" in row else ""
     return (
-        f"level {row['level']}: rtp {row['rtp']:.6f} +/- {row['std_error']:.6f} "
+        f"{option}level {row['level']}: rtp {row['rtp']:.6f} +/- {row['std_error']:.6f} "
         f"[{row['ci'][0]:.6f}, {row['ci'][1]:.6f}] over {row['spins']:,} spins"
     )
 
@@ -426,6 +444,8 @@ def _simulate_levels(
         )
         if args.chunk_spins is not None:
             row["chunk_spins"] = chunk
+        if machine.option_label:
+            row["option"] = machine.option_label
         rows.append(row)
         if not args.json:
             progress.emit(level_line(row))

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, prod
+from typing import Any
 
 from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
@@ -51,6 +52,10 @@ HIST_SHIFT = 20  # the histogram's top edge is total bet x 2^20 (simulate.hist_e
 UNCAPPED_MARGIN = 64  # an uncapped feature's length bound: 64 x its expected length
 MAX_FEATURE_SPINS = 1 << 32  # spins of one feature (cap, award, or the uncapped margin)
 CAPPED_WORK_MAX = 2_000_000_000  # steps of the capped free-spin recursion (a few seconds)
+MAX_SCREENS = 1000  # screens of one cascade: the work of one spin (simulate, exact, the probe)
+MAX_RESPINS = 1000  # respins of hold and spin: the work of one feature (its chain, its play)
+CASCADE_PROBE_MAX = 200_000_000  # screens the strip-cascade check may play over the full cycle
+HOLD_WORK_MAX = 5 * 10**8  # bit operations of the exact hold-and-spin chain (about a second)
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,9 @@ def machine_limits(machine: Machine, chunk_spins: int = CHUNK_SPINS) -> Limits:
         b.feature_length()
         b.wins()
         b.recursion()
+        b.hold_work()
+        b.capped_features()
+        b.cascade_check()
     return Limits(tuple(b.problems), tuple(b.exact), tuple(b.spin_wins), b.rho, b.capped_work)
 
 
@@ -138,6 +146,9 @@ class _Bounds:
     def integers(self) -> None:
         for value, path in _model_integers(self.m):
             self._int(value, path)
+        for value, path, most, why in _bounded_counts(self.m):
+            if value > most:
+                self.error(path, f"{_fmt(value)} is above {_fmt(most)}: {why}")
 
     # -- the packed counts: window cells and counted symbols --------------------------------
 
@@ -177,22 +188,38 @@ class _Bounds:
 
     def weights(self) -> None:
         for key, strips, weights in self.reel_sets():
-            for r, strip in enumerate(strips):
-                total = sum(weights[r]) if weights else len(strip)
+            for r in range(len(strips)):
+                total = self.reel_total(strips, weights, r)
                 if total > INT64_MAX:
+                    where = f"{key}.weights[{r}]" if weights else f"reels.heights[{r}]"
                     self.error(
-                        f"{key}.weights[{r}]",
-                        f"the weights of reel {r + 1} total {_fmt(total)}: the engine's "
-                        "cumulative weights hold at most 2^63 - 1",
+                        where,
+                        f"the weights of reel {r + 1} total {_fmt(total)}"
+                        f"{' (height weights x stop weights)' if self.m.heights else ''}: "
+                        "the engine's cumulative weights hold at most 2^63 - 1",
                     )
+        tables: list[tuple[str, str, list[int]]] = []
         if self.m.bonus is not None:
-            total = sum(a.weight for a in self.m.bonus.awards)
+            tables.append(("bonus.awards", "award", [a.weight for a in self.m.bonus.awards]))
+        fs = self.m.free_spins
+        if fs is not None and fs.expanding_symbol:
+            weights = [w for _, w in fs.expanding_symbol]
+            tables.append(("free_spins.expanding_symbol", "draw", weights))
+        for key, what, weights in tables:
+            total = sum(weights)
             if total > INT64_MAX:
                 self.error(
-                    "bonus.awards",
-                    f"the award weights total {_fmt(total)}: the engine's cumulative "
+                    key,
+                    f"the {what} weights total {_fmt(total)}: the engine's cumulative "
                     "weights hold at most 2^63 - 1",
                 )
+
+    def reel_total(self, strips: tuple, weights: tuple | None, r: int) -> int:
+        """Total weight of reel ``r``'s stops: (height, stop) pairs with variable heights."""
+        total = sum(weights[r]) if weights else len(strips[r])
+        if self.m.heights:
+            total *= sum(w for _, w in self.m.heights[r])
+        return total
 
     # -- free spins: retrigger ratio and the longest feature --------------------------------
 
@@ -220,6 +247,9 @@ class _Bounds:
         largest = max((s for _, s in fs.spins), default=0)
         if not fs.retrigger:
             self.feature_len = min(largest, fs.max_spins or largest)
+            return
+        if fs.retrigger_once and fs.max_spins is None:  # at most two awards: it always ends
+            self.feature_len = 2 * largest
             return
         _, strips, weights = self.reel_sets()[-1]
         dist = self.count_weights(strips, weights, fs.trigger.symbol)
@@ -294,6 +324,8 @@ class _Bounds:
         assert fs is not None
         if not fs.retrigger:
             return "the award"
+        if fs.retrigger_once and not fs.max_spins:
+            return "two awards: one retrigger"
         return "the cap" if fs.max_spins else f"{UNCAPPED_MARGIN} x the expected length"
 
     def spin_terms(self, li: int, level: int) -> list[tuple[int, str, str]]:
@@ -339,7 +371,8 @@ class _Bounds:
         if m.cascade is not None:  # every screen at most the first's bound x its multiplier
             screen = sum(t[0] for t in terms + out if t[2] != "bonus")
             top = max(m.cascade.multipliers)
-            out.append((screen * top * m.cascade.max_screens, "cascade.max_screens", "cascade"))
+            key = "cascade.multipliers" if top >= m.cascade.max_screens else "cascade.max_screens"
+            out.append((screen * top * m.cascade.max_screens, key, "cascade"))
         hs = m.hold_and_spin
         if hs is not None:
             prizes = dict(hs.jackpots)
@@ -366,6 +399,15 @@ class _Bounds:
                 )
                 self.spin_wins.append(0)
                 continue
+            cap = m.rules.win_cap
+            if cap is not None and cap * total_bet > INT64_MAX:
+                self.error(
+                    "rules.win_cap",
+                    f"a cap of {_fmt(cap)} x the total bet {_fmt(total_bet)} at bet level "
+                    f"{_fmt(level)} is {_fmt(cap * total_bet)} credits: the engine holds it "
+                    "in 64 bits (at most 2^63 - 1); lower rules.win_cap",
+                    Code.WIN_OVERFLOW,
+                )
             terms = self.spin_terms(li, level)
             screen_max = max(
                 screen_max, sum(t[0] for t in terms if not t[2].startswith(("bonus", "free")))
@@ -389,15 +431,60 @@ class _Bounds:
         m = self.m
         factor = max(screen_max, m.lines or 1, len(m.pays), 1)
         for key, strips, weights in self.reel_sets():
-            cycle = prod(sum(weights[r]) if weights else len(s) for r, s in enumerate(strips))
+            cycle = prod(self.reel_total(strips, weights, r) for r in range(len(strips)))
             if cycle * factor > INT64_MAX:
+                where = f"{key}.weights" if weights else f"{key}.strips"
                 self.refuse_exact(
-                    f"{key}.weights" if weights else f"{key}.strips",
+                    "reels.heights" if self.m.heights else where,
                     f"the weighted cycle ({_fmt(cycle)}) times the largest win of one screen "
                     f"({_fmt(factor)} credits) exceeds the exact calculator's 64-bit sums",
                 )
 
+    # -- strip cascades: the check of the cycle's length -----------------------------------
+
+    def cascade_check(self) -> None:
+        m = self.m
+        if m.cascade is None or m.cascade.refill != "strip" or cascade_probe(m) is not None:
+            return
+        combinations = cascade_combinations(m)
+        self.refuse_exact(
+            "cascade.max_screens",
+            f"checking that no sequence of the {_fmt(combinations)} stop combinations plays "
+            f"more than {_fmt(m.cascade.max_screens)} screens would play up to "
+            f"{_fmt(combinations * (m.cascade.max_screens + 1))} screens "
+            f"(at most {_fmt(CASCADE_PROBE_MAX)})",
+        )
+
+    # -- hold and spin: the exact chain's work ----------------------------------------------
+
+    def hold_work(self) -> None:
+        hs, cells = self.m.hold_and_spin, self.m.rows * self.m.reels
+        if hs is None or hold_feasible(hs, cells):
+            return
+        work = hold_work(cells, hs.trigger.count, hs.respins, hs.cell_probability.denominator)
+        self.refuse_exact(
+            "hold_and_spin.respins",
+            f"{hs.respins} respins over {cells} cells with a cell probability of denominator "
+            f"{_fmt(hs.cell_probability.denominator)}: the exact chain would take about "
+            f"{_fmt(work)} bit operations (at most {_fmt(HOLD_WORK_MAX)})",
+        )
+
     # -- the capped free-spin recursion -----------------------------------------------------
+
+    def capped_features(self) -> None:
+        """A win cap over a spin with its features: the exact calculator does not cap those."""
+        m = self.m
+        features = [
+            key for key in ("free_spins", "bonus", "hold_and_spin") if getattr(m, key) is not None
+        ]
+        if m.rules.win_cap is None or not features:
+            return
+        self.refuse_exact(
+            "rules.win_cap",
+            f"rules.win_cap = {m.rules.win_cap} caps a spin's whole win with its "
+            f"{' and '.join(f'[{key}]' for key in features)}, whose total distribution "
+            "the exact calculator does not build",
+        )
 
     def recursion(self) -> None:
         fs = self.m.free_spins
@@ -416,6 +503,51 @@ class _Bounds:
                 f"a cap of {_fmt(cap)} spins: the exact free-spin recursion would take "
                 f"{_fmt(self.capped_work * starts)} steps (at most {_fmt(CAPPED_WORK_MAX)})",
             )
+
+
+def cascade_probe(m: Machine) -> int | None:
+    """Screens the strip-cascade check plays per stop combination (None: not checked).
+
+    The check (:func:`certify.exact.screens.longest_cascade`) plays every stop
+    combination of the base and free strips until its sequence ends or reaches
+    the probe: ``10 x max_screens + 100`` screens where the work allows (to
+    say how long a sequence is), never below ``max_screens + 1`` (enough to
+    say it is too long), and not at all when even that would play more than
+    :data:`CASCADE_PROBE_MAX` screens (the exact calculator then refuses the game).
+    """
+    if m.cascade is None or m.cascade.refill != "strip":
+        return None
+    longest = m.cascade.max_screens
+    combinations = cascade_combinations(m)
+    if combinations * (longest + 1) > CASCADE_PROBE_MAX:
+        return None
+    return min(10 * longest + 100, max(longest + 1, CASCADE_PROBE_MAX // combinations))
+
+
+def cascade_combinations(m: Machine) -> int:
+    """Stop combinations of a screen game's base strips plus its free strips (weights aside)."""
+    sets = [m.strips]
+    if m.free_spins is not None and m.free_spins.strips is not None:
+        sets.append(m.free_spins.strips)
+    return sum(prod(len(s) for s in strips) for strips in sets)
+
+
+def hold_work(cells: int, trigger: int, respins: int, denominator: int) -> int:
+    """Bit operations of the exact hold-and-spin chain over every start (an estimate).
+
+    From each start ``s`` (``trigger .. cells``) the chain has ``(cells - s) x respins``
+    states with ``cells - s`` moves each, and its integers grow to about
+    ``respins x (cells - s)^2 / 2`` powers of the cell probability's
+    denominator (:mod:`certify.exact.hold`). Measured: 2 to 8 x 10^8 a second.
+    """
+    bits = max(denominator.bit_length(), 1)
+    return sum(respins * respins * (cells - s) ** 4 * bits // 2 for s in range(trigger, cells + 1))
+
+
+def hold_feasible(hs: Any, cells: int) -> bool:
+    """Whether the exact chain of the hold-and-spin ``hs`` is within :data:`HOLD_WORK_MAX`."""
+    p = hs.cell_probability.denominator
+    return hold_work(cells, hs.trigger.count, hs.respins, p) <= HOLD_WORK_MAX
 
 
 def capped_feasible(cap: int, classes: int) -> bool:
@@ -455,6 +587,54 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
         for i, a in enumerate(m.bonus.awards):
             yield a.pays, f"bonus.awards[{i}].pays"
             yield a.weight, f"bonus.awards[{i}].weight"
+    yield from _feature_integers(m)
+
+
+def _feature_integers(m: Machine) -> Iterator[tuple[int, str]]:
+    """The integers of the SPEC 3.1a/3.1b features and rules, with their key paths."""
+    if m.rules.win_cap is not None:
+        yield m.rules.win_cap, "rules.win_cap"
+    for r, table in enumerate(m.heights or ()):
+        for i, (_, weight) in enumerate(table):
+            yield weight, f"reels.heights[{r}][{i}].weight"
+    fs = m.free_spins
+    for name, weight in fs.expanding_symbol if fs is not None else ():
+        yield weight, f"free_spins.expanding_symbol.{name}"
+    for i, fw in enumerate(m.full_window_pays):
+        yield fw.multiplier, f"full_window_pays[{i}].multiplier"
+    if m.cascade is not None:
+        for i, mult in enumerate(m.cascade.multipliers):
+            yield mult, f"cascade.multipliers[{i}]"
+        yield m.cascade.max_screens, "cascade.max_screens"
+    for i, cp in enumerate(m.cluster_pays):
+        yield cp.size, f"cluster_pays[{i}].size"
+        yield cp.pays, f"cluster_pays[{i}].pays"
+    hs = m.hold_and_spin
+    if hs is not None:
+        yield hs.respins, "hold_and_spin.respins"
+        for i, v in enumerate(hs.values):
+            yield v.weight, f"hold_and_spin.values[{i}].weight"
+            if v.pays is not None:
+                yield v.pays, f"hold_and_spin.values[{i}].pays"
+        for name, prize in hs.jackpots:
+            yield prize, f"hold_and_spin.jackpots.{name}"
+
+
+def _bounded_counts(m: Machine) -> Iterator[tuple[int, str, int, str]]:
+    """(value, key path, most, why) of every count the kernels bound by the work or a width."""
+    window = f"a count in the window (the engine counts at most {MAX_WINDOW} cells)"
+    for i, sp in enumerate(m.scatter_pays):
+        yield sp.count, f"scatter_pays[{i}].count", MAX_WINDOW, window
+    for key in ("free_spins", "bonus", "hold_and_spin"):
+        feature = getattr(m, key)
+        if feature is not None:
+            yield feature.trigger.count, f"{key}.trigger.count", MAX_WINDOW, window
+    if m.cascade is not None:
+        why = "the screens one spin may play (each spin plays up to max_screens screens)"
+        yield m.cascade.max_screens, "cascade.max_screens", MAX_SCREENS, why
+    if m.hold_and_spin is not None:
+        why = "the respins one feature may restart from (its work grows with them)"
+        yield m.hold_and_spin.respins, "hold_and_spin.respins", MAX_RESPINS, why
 
 
 def _weights(weights: tuple | None, path: str) -> Iterator[tuple[int, str]]:

@@ -171,12 +171,6 @@ def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | No
         reason = _beyond_cycle(tables, max_cycle)
         if reason is not None:
             return reason
-    m = tables.machine
-    if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
-        return (
-            f"rules.win_cap = {m.rules.win_cap} caps a spin's total with its features, "
-            "whose total distribution the exact calculator does not build"
-        )
     windows = full_window_count_bound(tables)
     if windows > MAX_FULL_WINDOWS:
         return (

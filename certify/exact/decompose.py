@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from certify.engine.limits import hold_feasible
 from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
 from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
 from certify.exact.hold import hold_exact_by_start
@@ -132,6 +133,8 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     hold_means: dict[int, float] = {}
     if tables.hold_on:
         hs, cells = tables.machine.hold_and_spin, tables.machine.rows * tables.machine.reels
+        if not hold_feasible(hs, cells):  # the chain's work is refused (engine.limits)
+            return None
         hold_means = {
             start: float(h.mean) * lt.total_bet
             for start, h in hold_exact_by_start(hs, cells, pool_ids(tables.machine)).items()

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -290,7 +291,15 @@ def hold_exact_by_start(
     The cycle's trigger buckets give how many coins the triggering screen
     shows; each count starts its own chain (``O(cells^3 x respins)`` in all).
     """
-    return {
-        start: hold_exact(hs, cells, start, progressive)
+    return dict(_by_start(hs, cells, frozenset(progressive)))
+
+
+@lru_cache(maxsize=16)
+def _by_start(
+    hs: HoldAndSpin, cells: int, progressive: frozenset[str]
+) -> tuple[tuple[int, HoldExact], ...]:
+    """:func:`hold_exact_by_start`, kept: every bet level and check asks for the same chain."""
+    return tuple(
+        (start, hold_exact(hs, cells, start, progressive))
         for start in range(hs.trigger.count, cells + 1)
-    }
+    )

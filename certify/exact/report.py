@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from certify.admission import admit
 from certify.engine import compile_machine
 from certify.exact.calculator import compute_exact, exact_refusal
 from certify.exact.cycle import cycle_size, enumerated_size
@@ -20,7 +21,7 @@ def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> di
     A game with free-spin options gets one document per option under
     ``free_spin_options``; its own ``bet_levels`` are those of the worst option.
     """
-    variants = machine.option_variants()
+    variants = admit(machine)  # what validate, simulate and certify refuse, refused here too
     if len(variants) > 1:
         options = [_variant_report(v, confidence) for v in variants]
         worst = min(options, key=_lowest_rtp)

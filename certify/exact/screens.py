@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
+from certify.engine.limits import cascade_probe
 from certify.engine.screens import cascade_of, cluster_pays_of, screen_inputs, screen_problems
 from certify.engine.tables import GameTables, LevelTables, compile_machine
 from certify.errors import Problem
@@ -162,16 +163,17 @@ def longest_cascade(machine: Machine | GameTables) -> int | None:
     """The longest sequence of a strip cascade's full cycle, in screens (None: not known).
 
     None when the machine has no cascade, refills at random or has a cycle
-    above :data:`MAX_SCREEN_CYCLE`. The probe stops a sequence at
-    ``10 x max_screens + 100`` screens (an endless cascade reports that).
+    above :data:`MAX_SCREEN_CYCLE`, or when the check's work is beyond its bound
+    (:func:`certify.engine.limits.cascade_probe`). The probe stops a sequence at
+    up to ``10 x max_screens + 100`` screens (an endless cascade reports that).
     """
-    tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
-    cascade = cascade_of(tables.machine)
-    if cascade is None or cascade.refill != "strip" or screen_problems(tables.machine):
+    m = machine.machine if isinstance(machine, GameTables) else machine
+    probe = cascade_probe(m)  # None: no strip cascade, or too much work to check (limits)
+    if probe is None or screen_problems(m):
         return None
+    tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     if screen_cycle_size(tables) > MAX_SCREEN_CYCLE:
         return None
-    probe = 10 * cascade.max_screens + 100
     lt = tables.levels[0]
     phases = (0, 1) if tables.fs_counted >= 0 else (0,)
     return max(screen_cycle(tables, lt, p, False, probe).longest for p in phases)
@@ -297,7 +299,7 @@ def check_cascade_cycle(machine: Any) -> int | None:
     int or None
         The longest sequence over every stop combination of the base strips
         and of the free spins' (the first screen included; a probe stops at
-        ``10 x max_screens + 100`` screens, so an endless cascade reports
+        :func:`certify.engine.limits.cascade_probe` screens, so an endless cascade reports
         that many), or None when there is no strip cascade, the game is not
         played by the screen kernels, or the cycle is larger than
         :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
@@ -317,7 +319,7 @@ def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Pr
     longest = check_cascade_cycle(machine)
     if longest is None or longest <= cascade.max_screens:
         return None
-    endless = longest >= 10 * cascade.max_screens + 100  # the probe's limit
+    endless = longest >= (cascade_probe(machine) or 0)  # the probe's limit
     size = f"at least {longest} screens (it may never end)" if endless else f"{longest} screens"
     return Problem(
         file,
