@@ -159,6 +159,8 @@ def create_new(path: str | Path, data: bytes, mode: int = OUTPUT_MODE) -> None:
     path : str or Path
         The new file. An existing file or symlink there (dangling or not)
         raises :class:`FileExistsError`; nothing is written.
+    data : bytes
+        The content.
     mode : int
         Its permissions (less the umask), e.g. ``0o600`` for a private key.
 
