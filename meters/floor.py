@@ -49,6 +49,8 @@ FLOOR_COLUMNS = (
 COUNT_COLUMNS = ("machine_id", "period_start", "period_end", "amount")
 MIN_DIGITS, MAX_DIGITS = 4, 15
 MAX_PROBLEMS = 5  # problems named in one error message
+MAX_DENOMINATION = Decimal(10) ** 9  # money per credit; above it is a typo, not a machine
+MAX_MAGNITUDE = 15  # digits before the point of any number in a floor row
 
 T = TypeVar("T")
 
@@ -212,6 +214,10 @@ def _floor_row(
     denom = _decimal(rec, "denomination")
     if denom is None or denom <= 0:
         raise ValueError(f"denomination={rec.get('denomination')!r} must be a positive decimal")
+    if denom > MAX_DENOMINATION:
+        raise ValueError(
+            f"denomination={rec.get('denomination')!r} is above {MAX_DENOMINATION:,} per credit"
+        )
     level = _integer(rec, "bet_level")
     width = _integer(rec, "digits") or digits
     if not MIN_DIGITS <= width <= MAX_DIGITS:
@@ -282,6 +288,8 @@ def _decimal(rec: dict[str, str], key: str) -> Decimal | None:
         raise ValueError(f"{key}={text!r} is not a decimal number") from None
     if not value.is_finite():
         raise ValueError(f"{key}={text!r} is not a finite number")
+    if value and value.adjusted() >= MAX_MAGNITUDE:
+        raise ValueError(f"{key}={text!r} is out of range (over {MAX_MAGNITUDE} digits)")
     return value
 
 
@@ -445,6 +453,7 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
     if not (
         np.all(np.abs(level) < 2**53)
         and np.all(num["denomination"] > 0)
+        and np.all(num["denomination"] <= float(MAX_DENOMINATION))
         and np.all((width >= MIN_DIGITS) & (width <= MAX_DIGITS))
         and np.all((rtp > 0) & (rtp < 2))
         and np.all(sigma > 0)
