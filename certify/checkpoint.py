@@ -118,9 +118,7 @@ class Checkpoint:
         try:
             old = read_json(file, "checkpoint manifest", DOCUMENT_BYTES)
         except UnreadableInput as exc:
-            raise InputError(
-                f"{file}: not a readable checkpoint manifest ({exc.reason})"
-            ) from None
+            raise InputError(f"{file}: not a readable checkpoint manifest ({exc.reason})") from None
         if not isinstance(old, dict) or old.get("schema") != SCHEMA:
             raise InputError(f"{file}: not a slotcert checkpoint manifest")
         for key in ("model_fingerprint", "seed", "chunk_spins", "tool_version"):

@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from certify.errors import EngineError, InputError
+from certify.inputs import regular_file
 
 if TYPE_CHECKING:
     from certify.model.schema import Jackpot, Machine
@@ -189,6 +190,7 @@ def _problems(problems: list[str]) -> str:
 
 def read_floor_text(file: str, required: Sequence[str]) -> pd.DataFrame:
     """The floor file's cells as text (header stripped); a located error if unreadable."""
+    regular_file(file, "floor")
     try:
         raw = pd.read_csv(file, dtype=str, keep_default_na=False, skipinitialspace=True)
     except FileNotFoundError:
@@ -557,6 +559,7 @@ def load_counts(path: str | Path, floor: pd.DataFrame | None = None) -> pd.DataF
 
     """
     file = str(path)
+    regular_file(file, "soft count")
     fast = _counts_arrow(file)
     if fast is not None:
         return fast

@@ -351,9 +351,7 @@ def print_report(folder: Path, view: View, show: str = "all") -> None:
     info = _read_json(summary)
     floor = info.get("floor") if isinstance(info, dict) else None
     if floor is None:
-        raise InputError(
-            f"{summary}: has no floor summary (run meters reconcile again)"
-        )
+        raise InputError(f"{summary}: has no floor summary (run meters reconcile again)")
     blocks: list[list[str]] = []
     with _damaged(summary):
         if not isinstance(floor, dict):

@@ -422,9 +422,7 @@ def test_checkpoint_manifest_nested_200000_deep_is_a_located_error(tmp_path):
 
 def test_deeply_nested_toml_is_a_located_error(tmp_path, capsys):
     model = tmp_path / "deep.toml"
-    model.write_text(
-        'schema = "slotcert/machine@1"\nx = ' + "[" * 100_000 + "]" * 100_000 + "\n"
-    )
+    model.write_text('schema = "slotcert/machine@1"\nx = ' + "[" * 100_000 + "]" * 100_000 + "\n")
     assert main(["validate", str(model)]) == 2
     err = capsys.readouterr().err
     assert str(model) in err and "nested" in err
