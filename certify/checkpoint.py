@@ -46,6 +46,14 @@ import numpy as np
 
 from certify import __version__
 from certify.errors import InputError
+from certify.inputs import (
+    CHUNK_BYTES,
+    DOCUMENT_BYTES,
+    UnreadableInput,
+    read_bytes,
+    read_json,
+    read_text,
+)
 from certify.kinds import CHECKPOINT
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
@@ -103,14 +111,14 @@ class Checkpoint:
 
     def _check_or_write_manifest(self) -> None:
         file = self.path / MANIFEST
-        if not file.exists():
+        if not os.path.lexists(file):
             text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
             write_text(file, text, sync=True)
             return
         try:
-            old = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise InputError(f"{file}: not a readable checkpoint manifest ({exc})") from None
+            old = read_json(file, "checkpoint manifest", DOCUMENT_BYTES)
+        except UnreadableInput as exc:
+            raise InputError(f"{file}: not a readable checkpoint manifest ({exc.reason})") from None
         if not isinstance(old, dict) or old.get("schema") != SCHEMA:
             raise InputError(f"{file}: not a slotcert checkpoint manifest")
         for key in ("model_fingerprint", "seed", "chunk_spins", "tool_version"):
@@ -161,12 +169,12 @@ class Checkpoint:
         """The arrays of a chunk file that passes every check; :class:`_Rejected` otherwise."""
         side = _digest_file(file)
         try:
-            data = file.read_bytes()
-            recorded = side.read_text(encoding="utf-8").split()
-        except FileNotFoundError:
-            raise _Rejected(f"no SHA-256 digest beside it ({side.name})") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise _Rejected(f"unreadable ({exc})") from None
+            data = read_bytes(file, "checkpoint chunk", CHUNK_BYTES)
+            recorded = read_text(side, "checkpoint digest", 4096).split()
+        except UnreadableInput as exc:
+            if exc.missing and exc.path == str(side):
+                raise _Rejected(f"no SHA-256 digest beside it ({side.name})") from None
+            raise _Rejected(f"unreadable ({exc.reason})") from None
         if not recorded or recorded[0] != hashlib.sha256(data).hexdigest():
             raise _Rejected(f"its SHA-256 digest differs from {side.name} (damaged or rewritten)")
         try:

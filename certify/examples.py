@@ -8,9 +8,12 @@ README uses.
 
 from __future__ import annotations
 
-import shutil
+import os
 from importlib import resources
 from pathlib import Path
+
+from certify.errors import UsageError
+from certify.outputs import write_bytes
 
 KINDS = ("machines", "jurisdictions", "links", "tables")
 
@@ -40,16 +43,21 @@ def example_path(name: str) -> Path:
 def copy_examples(folder: str | Path, overwrite: bool = False) -> tuple[list[Path], list[Path]]:
     """Copy every shipped model into ``folder``; return ``(written, kept)`` paths.
 
-    Files that exist are kept unless ``overwrite``.
+    Files that exist (a symlink there, even dangling, counts) are kept unless
+    ``overwrite``; then they are replaced atomically
+    (:func:`certify.outputs.write_bytes`), a symlink replaced, never followed.
+    A kind folder (``machines/``...) that is a symlink is refused.
     """
     target = Path(folder)
     written, kept = [], []
     for rel, source in example_files():
         dest = target / rel
-        if dest.exists() and not overwrite:
+        if os.path.lexists(dest) and not overwrite:
             kept.append(dest)
             continue
+        if dest.parent.is_symlink():
+            raise UsageError(f"{dest.parent}: is a symlink; not writing examples through it")
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, dest)
+        write_bytes(dest, source.read_bytes())
         written.append(dest)
     return written, kept

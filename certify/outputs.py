@@ -10,10 +10,17 @@ meter and jackpot outputs) and every checkpoint goes through this module:
   the destination, a symlink included, **without following it**: a symlink
   planted inside an output folder can never redirect a write outside it;
 - on any error the temporary file is removed and the destination is left as
-  it was (a reader sees the old file or the new one, never half of one).
+  it was (a reader sees the old file or the new one, never half of one);
+- the file is given mode ``0644`` less the umask (``0644`` under the usual
+  ``0022``), so colleagues and web servers can read reports; only
+  ``slotcert keygen``'s private key is ``0600`` (:func:`create_new`).
+
+:func:`create_new` writes a file that must not exist yet (``O_EXCL`` and
+``O_NOFOLLOW``: a symlink there, dangling or not, is refused, never followed).
 
 :func:`neutral_cell` is the spreadsheet formula-injection rule every CSV
-writer applies to its text cells.
+writer applies to its text cells; :func:`printable` strips control
+characters from text shown on a terminal.
 """
 
 from __future__ import annotations
@@ -22,12 +29,31 @@ import contextlib
 import os
 import re
 import tempfile
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+OUTPUT_MODE = 0o644
+
+
+def _umask() -> int:
+    """The process umask: from ``/proc`` where it can be read without changing it."""
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # elsewhere it can only be read by setting it
+    os.umask(mask)
+    return mask
+
+
+def output_mode() -> int:
+    """The mode of every output file: ``0644`` less the umask."""
+    return OUTPUT_MODE & ~_umask()
 
 
 @contextlib.contextmanager
@@ -44,9 +70,12 @@ def atomic_path(path: str | Path, sync: bool = False) -> Iterator[Path]:
     """
     dest = Path(path)
     fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    os.close(fd)
     tmp = Path(name)
     try:
+        try:
+            os.fchmod(fd, output_mode())
+        finally:
+            os.close(fd)
         yield tmp
         if sync:
             with open(tmp, "rb+") as fh:
@@ -120,3 +149,48 @@ def neutral_frame(frame: Any) -> Any:
                 out = out.copy() if out is frame else out
                 out[name] = col.map(neutral_cell)
     return out
+
+
+def create_new(path: str | Path, data: bytes, mode: int = OUTPUT_MODE) -> None:
+    """Write ``data`` to a file that must not exist yet; never through a symlink.
+
+    Parameters
+    ----------
+    path : str or Path
+        The new file. An existing file or symlink there (dangling or not)
+        raises :class:`FileExistsError`; nothing is written.
+    data : bytes
+        The content.
+    mode : int
+        Its permissions (less the umask), e.g. ``0o600`` for a private key.
+
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+
+
+_KEEP = frozenset("\n")
+
+
+def printable(text: object) -> str:
+    """``text`` with every control character (C0, DEL, C1, bidi overrides) removed.
+
+    For anything printed on a terminal that came from a file: an escape
+    sequence in a machine id must not recolour, retitle or clear the screen.
+    Newlines are kept.
+    """
+    value = str(text)
+    if value.isprintable():
+        return value
+    return "".join(
+        ch
+        for ch in value
+        if ch in _KEEP or ch == " " or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp")
+    )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from certify.errors import InputError, UsageError
+from certify.inputs import regular_file
 
 if TYPE_CHECKING:
     from meters.operator_report import View
@@ -134,8 +135,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     if args.pieces < 1:
         raise InputError(f"--pieces={args.pieces} must be at least 1")
     for dump in args.dumps:
-        if not Path(dump).is_file():
-            raise InputError(f"{dump}: no such file")
+        regular_file(dump, "meter dump")
     with ChartDrawer() as drawer:  # imports matplotlib on the other core meanwhile
         floor = load_floor(args.floor, cfg.digits)
         view = _view(args, floor_currency(floor, args.currency))

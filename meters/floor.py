@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from certify.errors import EngineError, InputError
+from certify.inputs import regular_file
 
 if TYPE_CHECKING:
     from certify.model.schema import Jackpot, Machine
@@ -49,6 +50,8 @@ FLOOR_COLUMNS = (
 COUNT_COLUMNS = ("machine_id", "period_start", "period_end", "amount")
 MIN_DIGITS, MAX_DIGITS = 4, 15
 MAX_PROBLEMS = 5  # problems named in one error message
+MAX_DENOMINATION = Decimal(10) ** 9  # money per credit; above it is a typo, not a machine
+MAX_MAGNITUDE = 15  # digits before the point of any number in a floor row
 
 T = TypeVar("T")
 
@@ -187,6 +190,7 @@ def _problems(problems: list[str]) -> str:
 
 def read_floor_text(file: str, required: Sequence[str]) -> pd.DataFrame:
     """The floor file's cells as text (header stripped); a located error if unreadable."""
+    regular_file(file, "floor")
     try:
         raw = pd.read_csv(file, dtype=str, keep_default_na=False, skipinitialspace=True)
     except FileNotFoundError:
@@ -212,6 +216,10 @@ def _floor_row(
     denom = _decimal(rec, "denomination")
     if denom is None or denom <= 0:
         raise ValueError(f"denomination={rec.get('denomination')!r} must be a positive decimal")
+    if denom > MAX_DENOMINATION:
+        raise ValueError(
+            f"denomination={rec.get('denomination')!r} is above {MAX_DENOMINATION:,} per credit"
+        )
     level = _integer(rec, "bet_level")
     width = _integer(rec, "digits") or digits
     if not MIN_DIGITS <= width <= MAX_DIGITS:
@@ -282,6 +290,8 @@ def _decimal(rec: dict[str, str], key: str) -> Decimal | None:
         raise ValueError(f"{key}={text!r} is not a decimal number") from None
     if not value.is_finite():
         raise ValueError(f"{key}={text!r} is not a finite number")
+    if value and value.adjusted() >= MAX_MAGNITUDE:
+        raise ValueError(f"{key}={text!r} is out of range (over {MAX_MAGNITUDE} digits)")
     return value
 
 
@@ -445,6 +455,7 @@ def _plain_floor(raw: pd.DataFrame, digits: int) -> pd.DataFrame | None:
     if not (
         np.all(np.abs(level) < 2**53)
         and np.all(num["denomination"] > 0)
+        and np.all(num["denomination"] <= float(MAX_DENOMINATION))
         and np.all((width >= MIN_DIGITS) & (width <= MAX_DIGITS))
         and np.all((rtp > 0) & (rtp < 2))
         and np.all(sigma > 0)
@@ -548,6 +559,7 @@ def load_counts(path: str | Path, floor: pd.DataFrame | None = None) -> pd.DataF
 
     """
     file = str(path)
+    regular_file(file, "soft count")
     fast = _counts_arrow(file)
     if fast is not None:
         return fast

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from certify.errors import InputError
+from certify.inputs import CONFIG_BYTES, read_json
 from certify.outputs import atomic_path, neutral_cell, write_text
 from meters.codes import FINDING_COLUMNS
 from meters.ledger import (
@@ -274,7 +275,7 @@ def read_transfers(paths: list[str]) -> list[Transfer]:
     out = []
     for f in files:
         try:
-            doc = json.loads(f.read_text(encoding="utf-8"))
+            doc = read_json(f, "transfer record", CONFIG_BYTES)
             if doc.get("schema") != TRANSFER_SCHEMA:
                 raise ValueError(f"schema must be {TRANSFER_SCHEMA!r}")
             out.append(
@@ -286,8 +287,8 @@ def read_transfers(paths: list[str]) -> list[Transfer]:
                     Decimal(doc["amount"]),
                 )
             )
-        except FileNotFoundError:
-            raise InputError(f"{f}: no such file") from None
+        except InputError:
+            raise
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise InputError(f"{f}: not a transfer record: {exc}") from None
     return out

@@ -18,6 +18,7 @@ throughout, so balances add up exactly.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from certify.errors import InputError
+from certify.inputs import open_regular
 from certify.model.links import Link, load_link
 from certify.model.schema import Machine
 from meters.floor import FloorRow, read_floor
@@ -321,11 +323,10 @@ def read_hits(path: str | Path | None, book: Book) -> tuple[list[Hit], list[dict
     if path is None:
         return [], []
     hits, findings = [], []
-    try:
-        handle = open(path, newline="", encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    with handle:
+    with (
+        open_regular(path, "hit file") as raw,
+        io.TextIOWrapper(raw, encoding="utf-8", newline="") as handle,
+    ):
         for i, rec in enumerate(csv.DictReader(handle, skipinitialspace=True)):
             rec = {(k or "").strip(): (v or "").strip() for k, v in rec.items()}
             line, mid = i + 2, rec.get("machine_id", "")

@@ -9,8 +9,8 @@ machine; ``findings.csv`` keeps its canonical order.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 
 from certify.errors import InputError
+from certify.inputs import DOCUMENT_BYTES, UnreadableInput, read_json, regular_file
+from certify.outputs import printable
 from meters.codes import Code
 from meters.registry import BY_NAME
 
@@ -333,56 +335,98 @@ def print_report(folder: Path, view: View, show: str = "all") -> None:
 
     Reads ``summary.json``, ``machines.csv`` and ``findings.csv`` as
     ``meters reconcile`` wrote them; ``view`` filters the machines and the
-    findings (by severity, then machine).
+    findings (by severity, then machine). Everything is read and checked
+    before anything is printed; control characters in the files never reach
+    the terminal (:func:`certify.outputs.printable`).
 
     Raises
     ------
     InputError
-        When the folder lacks one of the files (a located, one-line error).
+        When the folder lacks one of the files, or one is damaged (not
+        UTF-8, not JSON, a missing column or key, a value that is not a
+        number): a located, one-line error naming the file.
 
     """
-    info = _read_json(folder / "summary.json")
-    floor = info.get("floor")
+    summary = folder / "summary.json"
+    info = _read_json(summary)
+    floor = info.get("floor") if isinstance(info, dict) else None
     if floor is None:
-        raise InputError(
-            f"{folder}: summary.json has no floor summary (run meters reconcile again)"
-        )
-    currency = view.currency or floor.get("currency", "")
-    if show in ("summary", "all"):
-        _print_summary(floor, currency)
+        raise InputError(f"{summary}: has no floor summary (run meters reconcile again)")
+    blocks: list[list[str]] = []
+    with _damaged(summary):
+        if not isinstance(floor, dict):
+            raise TypeError(f"floor is {type(floor).__name__}, not an object")
+        currency = view.currency or str(floor.get("currency") or "")
+        if show in ("summary", "all"):
+            blocks.append(_summary_lines(floor, currency))
     if show in ("machines", "all"):
-        machines = _read_csv(folder / "machines.csv")
-        if view.machines:
-            machines = machines[machines["machine_id"].isin(set(view.machines))]
-        _print_table("machines", _machine_text(machines, currency))
+        path = folder / "machines.csv"
+        machines = _read_csv(path, MACHINE_COLUMNS)
+        with _damaged(path):
+            if view.machines:
+                machines = machines[machines["machine_id"].isin(set(view.machines))]
+            blocks.append(_table_lines("machines", _machine_text(machines, currency)))
     if show in ("findings", "all"):
-        findings = view.findings(_read_csv(folder / "findings.csv"))
+        path = folder / "findings.csv"
         cols = ["severity", "machine_id", "code", "period_start", "period_end", "message"]
-        title = "findings" + (f" ({view.describe()})" if view.describe() else "")
-        _print_table(title, findings[cols])
+        findings = _read_csv(path, cols)
+        with _damaged(path):
+            findings = view.findings(findings)
+            title = "findings" + (f" ({view.describe()})" if view.describe() else "")
+            blocks.append(_table_lines(title, findings[cols]))
+    for line in (line for block in blocks for line in block):
+        print(printable(line))
+
+
+@contextlib.contextmanager
+def _damaged(path: Path) -> Iterator[None]:
+    """Turn what a damaged file raises (a missing key, a bad number) into a located error."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+        raise InputError(
+            f"{path}: damaged, not as meters reconcile wrote it ({type(exc).__name__}: {what})"
+        ) from None
+    except RecursionError:
+        raise InputError(f"{path}: damaged: nested too deeply") from None
 
 
 def _read_json(path: Path) -> dict:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(
-            f"{path}: no such file (not an output folder of meters reconcile)"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not JSON: {exc}") from None
+        return read_json(path, "reconciliation summary", DOCUMENT_BYTES)
+    except UnreadableInput as exc:
+        if exc.missing:
+            raise InputError(
+                f"{path}: no such file (not an output folder of meters reconcile)"
+            ) from None
+        raise
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
+def _read_csv(path: Path, columns: Iterable[str]) -> pd.DataFrame:
     try:
-        return pd.read_csv(path, dtype=str, keep_default_na=False)
-    except FileNotFoundError:
+        regular_file(path, "CSV")
+    except UnreadableInput as exc:
+        if exc.missing:
+            raise InputError(
+                f"{path}: no such file (not an output folder of meters reconcile)"
+            ) from None
+        raise
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable CSV file: {exc}") from None
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
         raise InputError(
-            f"{path}: no such file (not an output folder of meters reconcile)"
-        ) from None
+            f"{path}: missing column(s) {', '.join(missing)} (not as meters reconcile wrote it)"
+        )
+    return frame
 
 
-def _print_summary(floor: dict, currency: str) -> None:
+def _summary_lines(floor: dict, currency: str) -> list[str]:
     def m(key: str) -> str:
         return money(decimal(floor.get(key)), currency)
 
@@ -390,8 +434,8 @@ def _print_summary(floor: dict, currency: str) -> None:
         return pct(decimal(floor.get(key)))
 
     lines = [
-        ("machines reconciled", str(floor["machines"])),
-        ("games played", f"{floor['games_played']:,}"),
+        ("machines reconciled", str(int(floor["machines"]))),
+        ("games played", f"{int(floor['games_played']):,}"),
         ("coin in", m("coin_in")),
         ("prizes paid", m("prizes_paid")),
         ("drop (metered)", m("drop")),
@@ -401,16 +445,15 @@ def _print_summary(floor: dict, currency: str) -> None:
             f"{m('theoretical_hold')} ({p('theoretical_hold_pct')})",
         ),
         ("variance (actual - theoretical)", m("variance")),
-        ("machines with findings", str(floor["machines_flagged"])),
+        ("machines with findings", str(int(floor["machines_flagged"]))),
     ]
     lines += [
-        (f"  flagged {code}", str(n)) for code, n in floor["machines_flagged_per_code"].items() if n
+        (f"  flagged {code}", str(int(n)))
+        for code, n in floor["machines_flagged_per_code"].items()
+        if n
     ]
     width = max(len(k) for k, _ in lines)
-    print("floor summary")
-    for key, value in lines:
-        print(f"  {key.ljust(width)}  {value}")
-    print()
+    return ["floor summary", *(f"  {key.ljust(width)}  {value}" for key, value in lines), ""]
 
 
 def _machine_text(machines: pd.DataFrame, currency: str) -> pd.DataFrame:
@@ -429,25 +472,24 @@ def _machine_text(machines: pd.DataFrame, currency: str) -> pd.DataFrame:
     return out
 
 
-def _print_table(title: str, frame: pd.DataFrame) -> None:
-    """A plain aligned text table (numbers right-aligned)."""
-    print(f"{title}: {len(frame)}")
+def _table_lines(title: str, frame: pd.DataFrame) -> list[str]:
+    """A plain aligned text table (numbers right-aligned), control characters removed."""
+    lines = [f"{title}: {len(frame)}"]
     if not len(frame):
-        print()
-        return
-    cells = [[str(c) for c in frame.columns]] + [
-        ["" if v is None else str(v) for v in row] for row in frame.itertuples(index=False)
+        return [*lines, ""]
+    cells = [[printable(c) for c in frame.columns]] + [
+        ["" if v is None else printable(v) for v in row] for row in frame.itertuples(index=False)
     ]
     widths = [max(len(r[j]) for r in cells) for j in range(len(cells[0]))]
     numeric = [all(_looks_numeric(r[j]) for r in cells[1:]) and j > 0 for j in range(len(widths))]
     for row in cells:
-        print(
+        lines.append(
             "  ".join(
                 (v.rjust(w) if num else v.ljust(w))
                 for v, w, num in zip(row, widths, numeric, strict=True)
             ).rstrip()
         )
-    print()
+    return [*lines, ""]
 
 
 def _looks_numeric(text: str) -> bool:

@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from certify.errors import InputError
+from certify.inputs import regular_file
 from meters import _kernels
 from meters.frame import Readings
 from meters.registry import KEY_COLUMNS, canonical
@@ -120,6 +121,7 @@ def dump_meters(paths: list[str]) -> list[str]:
 
 def _headers(path: str | Path) -> list[str]:
     fmt = dump_format(path)
+    regular_file(path, "meter dump")  # a FIFO or a device is refused, never read
     try:
         if fmt == "parquet":
             return list(pq.read_schema(path).names)

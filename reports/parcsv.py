@@ -16,7 +16,7 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from certify.outputs import neutral_cell
+from certify.outputs import atomic_path, neutral_cell
 from reports.par import AWARD_COLUMNS, award_rows
 
 PAR_COLUMNS = AWARD_COLUMNS
@@ -31,8 +31,8 @@ def _cell(value: Any) -> str:
 
 
 def write_par_csv(certificate: dict[str, Any], path: Path) -> None:
-    """Write the certificate's award table as ``<id>.par.csv``."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    """Write the certificate's award table as ``<id>.par.csv`` (atomically, never via a symlink)."""
+    with atomic_path(path) as tmp, tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(PAR_COLUMNS)
         for row in award_rows(certificate):

@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import InputError, UsageError
+from certify.inputs import CONFIG_BYTES, KEY_BYTES, read_bytes, read_text
+from certify.outputs import create_new
 
 ALGORITHM = "Ed25519"
 DIGEST_DEPTH = 4
@@ -86,12 +88,13 @@ def load_lab(name: str | None, config: str | None) -> dict[str, Any]:
     """
     lab: dict[str, Any] = {}
     if config:
+        text = read_text(config, "lab config", CONFIG_BYTES)
         try:
-            data = tomllib.loads(Path(config).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError(f"{config}: no such lab config file") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise InputError(f"{config}: cannot read lab config: {exc}") from None
+        except RecursionError:
+            raise InputError(f"{config}: cannot read lab config: nested too deeply") from None
         allowed = {"schema", "name", "id", "accreditation", "address", "contact"}
         unknown = sorted(set(data) - allowed)
         if unknown:
@@ -166,7 +169,7 @@ def generate_keys(directory: str | Path) -> tuple[Path, Path, str]:
     folder.mkdir(parents=True, exist_ok=True)
     private, public = folder / PRIVATE_NAME, folder / PUBLIC_NAME
     for path in (private, public):
-        if path.exists():
+        if os.path.lexists(path):  # a symlink, even dangling, is never written through
             raise UsageError(f"{path}: already exists; not overwriting a key")
     key = ed25519.Ed25519PrivateKey.generate()
     pem = key.private_bytes(
@@ -174,25 +177,26 @@ def generate_keys(directory: str | Path) -> tuple[Path, Path, str]:
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(pem)
     pub = key.public_key()
-    public.write_bytes(
-        pub.public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
+    pub_pem = pub.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
+    try:
+        create_new(private, pem, 0o600)
+        try:
+            create_new(public, pub_pem, 0o644)
+        except BaseException:
+            private.unlink()
+            raise
+    except FileExistsError as exc:
+        raise UsageError(f"{exc.filename}: already exists; not overwriting a key") from None
     return private, public, public_key_id(pub)
 
 
 def load_private_key(path: str | Path) -> Any:
     """An Ed25519 private key from a PEM file (passphrase from the environment if set)."""
     serialization, ed25519 = _crypto()
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read signing key: {exc.strerror or exc}") from None
+    data = read_bytes(path, "signing key", KEY_BYTES)
     secret = os.environ.get(PASSPHRASE_ENV)
     try:
         key = serialization.load_pem_private_key(data, password=secret.encode() if secret else None)
@@ -208,10 +212,7 @@ def load_private_key(path: str | Path) -> Any:
 def load_public_key(path: str | Path) -> Any:
     """An Ed25519 public key from a PEM file."""
     serialization, ed25519 = _crypto()
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read public key: {exc.strerror or exc}") from None
+    data = read_bytes(path, "public key", KEY_BYTES)
     try:
         key = serialization.load_pem_public_key(data)
     except ValueError:

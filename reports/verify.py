@@ -17,7 +17,6 @@ key), 1 changed, unsigned when a key was given, wrongly signed or altered,
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -139,15 +138,7 @@ def read_certificate(path: str | Path) -> tuple[str, dict[str, Any] | None]:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a certificate") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON: {exc}") from None
+    """The certificate, parsed strictly: a key twice, NaN or deep nesting is refused."""
+    from certify.inputs import DOCUMENT_BYTES, read_json
+
+    return read_json(path, "certificate", DOCUMENT_BYTES)

@@ -63,21 +63,28 @@ PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier")
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """Parse a TOML file, turning syntax errors into a located ModelError."""
+    """Parse a TOML file, turning every failure into a located ModelError.
+
+    The file is read through :func:`certify.inputs.read_text`: only a regular
+    file (a FIFO or ``/dev/zero`` is refused without blocking or reading),
+    at most :data:`~certify.inputs.MODEL_BYTES`.
+    """
+    from certify.inputs import MODEL_BYTES, UnreadableInput, read_text
+
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        text = read_text(path, "model", MODEL_BYTES)
+    except UnreadableInput as exc:
+        code = Code.MISSING_FILE if exc.missing or exc.reason.startswith("is ") else Code.TOML
+        raise ModelError([Problem(str(path), "", exc.reason, code)]) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ModelError([Problem(str(path), "", f"not valid TOML: {exc}", Code.TOML)]) from None
-    except FileNotFoundError:
-        raise ModelError([Problem(str(path), "", "no such file", Code.MISSING_FILE)]) from None
-    except IsADirectoryError:
+    except RecursionError:
         raise ModelError(
-            [Problem(str(path), "", "is a directory, not a file", Code.MISSING_FILE)]
+            [Problem(str(path), "", "not valid TOML: nested too deeply", Code.TOML)]
         ) from None
-    except UnicodeDecodeError as exc:
-        raise ModelError([Problem(str(path), "", f"not UTF-8 text: {exc}", Code.TOML)]) from None
 
 
 def schema_of(path: str | Path) -> str:
