@@ -140,30 +140,73 @@ def run(args: argparse.Namespace) -> int:
     )
     with open_runner(args.scheduler, args.workers, store) as runner:
         rows, code = _certify_all(files, jurisdiction, args, out, runner)
-    batch = {
-        "schema": BATCH.schema,
-        "jurisdiction": jurisdiction.id,
-        "jurisdiction_name": jurisdiction.name,
-        "min_rtp": float(jurisdiction.min_rtp),
-        "confidence": float(jurisdiction.confidence),
-        "spins": args.spins,
-        "seed": args.seed,
-        "mode": "exact-only" if args.spins == 0 else "exact and simulation",
-        "issued_utc": args.issuer.issued_utc,
-        **args.issuer.batch_fields(),
-        "tool": {"name": "slotcert", "version": __version__},
-        "machines": rows,
-        "counts": _counts(rows),
-    }
-    write_json(batch, out / "batch.json")
+    batch = batch_document(jurisdiction, args.spins, args.seed, args.issuer, rows)
+    write_batch(out, batch)
     if not args.no_html:
-        _write_index(batch, out)
+        write_index(batch, out)
     for row in rows:
         print(console_line(row))
         for warning in row.get("warnings") or []:
             print(f"{'':>14}{warning}")
     print(summary_line(rows, out / ("batch.json" if args.no_html else "index.html")))
     return code
+
+
+def batch_document(
+    jurisdiction: Any, spins: int, seed: int, issuer: Issuer, rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``batch.json``: the run's plan, who issued it, one row per file, the verdict counts."""
+    return {
+        "schema": BATCH.schema,
+        "jurisdiction": jurisdiction.id,
+        "jurisdiction_name": jurisdiction.name,
+        "min_rtp": float(jurisdiction.min_rtp),
+        "confidence": float(jurisdiction.confidence),
+        "spins": spins,
+        "seed": seed,
+        "mode": "exact-only" if spins == 0 else "exact and simulation",
+        "issued_utc": issuer.issued_utc,
+        **issuer.batch_fields(),
+        "tool": {"name": "slotcert", "version": __version__},
+        "machines": rows,
+        "counts": _counts(rows),
+    }
+
+
+def write_batch(out: Path, batch: dict[str, Any]) -> None:
+    """Write ``batch.json`` into ``out``."""
+    write_json(batch, out / "batch.json")
+
+
+def new_row(path: Path | str, error: str | None = None) -> dict[str, Any]:
+    """A file's ``batch.json`` row before certification (``invalid`` until filled)."""
+    return {
+        "path": str(path),
+        "machine_id": None,
+        "verdict": Verdict.INVALID,
+        "reason": None,
+        "min_base_rtp": None,
+        "min_total_rtp": None,
+        "error": error,
+        "warnings": [],
+        "files": [],
+    }
+
+
+def fill_row(row: dict[str, Any], cert: Any, certificate: dict[str, Any]) -> None:
+    """Fill a certified file's row: machine, verdict and why, certificate, warnings, returns."""
+    row.update(
+        machine_id=cert.machine.id,
+        verdict=cert.verdict,
+        reason=cert.reason,
+        certificate=certificate["certificate"]["number"],
+        warnings=[
+            f"{f['severity']}: {f['code']}: {f['message']}"
+            for f in certificate["findings"]
+            if f["severity"] in ("warning", "error")
+        ],
+        **_returns(certificate),
+    )
 
 
 @dataclass(frozen=True)
@@ -306,17 +349,7 @@ def _compute(
     path: Path, jurisdiction, args, progress: Progress | None, runner
 ) -> tuple[Any, dict[str, Any], int]:
     """Load and certify one file: ``(certification or None, batch row, exit status)``."""
-    row: dict[str, Any] = {
-        "path": str(path),
-        "machine_id": None,
-        "verdict": Verdict.INVALID,
-        "reason": None,
-        "min_base_rtp": None,
-        "min_total_rtp": None,
-        "error": None,
-        "warnings": [],
-        "files": [],
-    }
+    row = new_row(path)
     try:
         expect_kind(path, "machine")
         machine, warnings = load_for_certification(path)
@@ -355,18 +388,7 @@ def _certify_one(
         progress.phase("writing the certificate, PAR sheet and report")
     stem = safe_name(machine.id, taken)
     certificate, row["files"] = write_machine_files(cert, out, stem, args.issuer)
-    row.update(
-        machine_id=machine.id,
-        verdict=cert.verdict,
-        reason=cert.reason,
-        certificate=certificate["certificate"]["number"],
-        warnings=[
-            f"{f['severity']}: {f['code']}: {f['message']}"
-            for f in certificate["findings"]
-            if f["severity"] in ("warning", "error")
-        ],
-        **_returns(certificate),
-    )
+    fill_row(row, cert, certificate)
     status = EXIT_FOR[cert.verdict]
     if not args.no_html:
         try:
@@ -408,7 +430,8 @@ def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
     write_text(path, html)
 
 
-def _write_index(batch: dict[str, Any], out: Path) -> None:
+def write_index(batch: dict[str, Any], out: Path) -> None:
+    """Write the batch's ``index.html`` into ``out``."""
     from reports.html import render_batch_index
 
     html = render_batch_index(batch["machines"], batch)
