@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -399,6 +400,14 @@ class CertificationResult:
         """``pass``, ``fail``, ``inconclusive``, ``error``, or ``invalid`` (a bad file)."""
         return self.certification.verdict if self.certification else Verdict.INVALID
 
+    @property
+    def reason(self) -> str | None:
+        """Why the verdict, in one line with returns in percent; an invalid file's error.
+
+        ``exact return 73.88% < minimum 80.00% at level 1``.
+        """
+        return self.certification.reason if self.certification else self.error
+
     def levels(self) -> list[dict[str, Any]]:
         """Per bet level: exact and simulated return, interval, verdict and its reason."""
         cert = self.certification
@@ -432,6 +441,7 @@ class CertificationResult:
             "path": self.path,
             "machine_id": self.machine_id,
             "verdict": self.verdict,
+            "reason": self.reason,
             "error": self.error,
             "bet_levels": self.levels(),
             "findings": []
@@ -455,6 +465,16 @@ class BatchResult:
     spins: int
     seed: int
     machines: tuple[CertificationResult, ...]
+    lab: dict[str, Any] = field(default_factory=dict)  # the issuing lab; empty: drafts
+    sign_key: Path | None = None  # the Ed25519 private key file that signs the certificates
+    issued: datetime | None = None  # the issue time the certificates carry (UTC)
+
+    @property
+    def draft(self) -> bool:
+        """No laboratory named (``lab``/``lab_config``): the certificates are drafts."""
+        from certify.lab import is_draft
+
+        return is_draft(self.lab)
 
     @property
     def verdict(self) -> str:
@@ -497,6 +517,7 @@ class BatchResult:
                     "path": m.path,
                     "machine_id": m.machine_id,
                     "verdict": m.verdict,
+                    "reason": m.reason,
                     "min_exact_rtp": min(exact_rtps) if exact_rtps else None,
                     "min_sim_rtp": min(sim_rtps) if sim_rtps else None,
                     "error": m.error,
@@ -515,20 +536,56 @@ def certify(
     jurisdiction: PathLike | Jurisdiction,
     spins: int,
     seed: int,
+    *,
+    lab: str | None = None,
+    lab_config: PathLike | None = None,
+    sign_key: PathLike | None = None,
 ) -> BatchResult:
     """Certify machine files (folders: every machine in them) against a jurisdiction.
 
     One bad file does not stop the others: it comes back with verdict
     ``invalid`` and its error. Nothing is written; see
     :func:`slotcert.write_certificates` for certificates, HTML and PAR files.
+
+    Parameters
+    ----------
+    paths : path or list of paths
+        Machine files, or folders of model files.
+    jurisdiction : path or Jurisdiction
+        The rules certified against.
+    spins, seed : int
+        Spins per simulated bet level (0: exact only) and the seed.
+    lab : str, optional
+        The issuing laboratory's name (``--lab``); with neither ``lab`` nor
+        ``lab_config`` the certificates written are drafts.
+    lab_config : path, optional
+        The lab's TOML file (``--lab-config``): name, id, accreditation, address, contact.
+    sign_key : path, optional
+        An Ed25519 PEM private key (``--sign-key``): the certificates written are signed.
+
+    Raises
+    ------
+    UsageError
+        For a negative ``spins``.
+    InputError
+        For a lab file or signing key that cannot be read (before any machine is certified).
+
     """
+    from datetime import UTC, datetime
+
     from certify.batch import certify_machine, load_for_certification
+    from certify.errors import InputError
+    from certify.lab import load_lab
     from certify.model.jurisdiction import Jurisdiction
 
     if not _whole(spins, 0, MAX_COUNT):
         raise UsageError(f"spins={spins!r} must be a whole number from 0 to 10^15")
     if not _whole(seed, 0, MAX_SEED):
         raise UsageError(f"seed={seed!r} must be a whole number from 0 to 2^128 - 1")
+    issuer = load_lab(lab, lab_config)
+    key = None if sign_key is None else Path(sign_key)
+    if key is not None and not key.is_file():
+        raise InputError(f"{key}: cannot read signing key: no such file")
     rules = (
         jurisdiction if isinstance(jurisdiction, Jurisdiction) else load_jurisdiction(jurisdiction)
     )
@@ -546,4 +603,5 @@ def certify(
             results.append(CertificationResult(str(path), None, error))
         except UsageError as exc:
             results.append(CertificationResult(str(path), None, str(exc)))
-    return BatchResult(rules, spins, seed, tuple(results))
+    issued = datetime.now(UTC).replace(microsecond=0)
+    return BatchResult(rules, spins, seed, tuple(results), issuer, key, issued)

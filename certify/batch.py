@@ -36,6 +36,7 @@ from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
 from certify.model.jurisdiction import Jurisdiction
 from certify.model.loader import MACHINE_SCHEMA, parse_machine, read_toml
 from certify.model.schema import Machine
+from certify.percent import pct, points
 from certify.stats import LevelVerdict, interval, level_verdict
 from certify.verdicts import SEVERITY_ORDER, Verdict, worst
 
@@ -89,6 +90,7 @@ class Certification:
     exact_cycle: int | None = None
     exact_method: str | None = None  # full-cycle, state-merging (ExactResult.method)
     options: list[Certification] = field(default_factory=list)  # one per free-spin option
+    reason: str = ""  # why the verdict, in one line (verdict_reason)
 
 
 def load_for_certification(path: str | Path) -> tuple[Machine, list[Finding]]:
@@ -248,10 +250,13 @@ def _simulate_levels(
         firsts.setdefault(lt.signature, lt.level_index)
     conf = confidence
     if not getattr(runner, "concurrent", False) or len(firsts) < 2:
-        return {
-            sig: _simulate_level(tables, li, spins, seed, conf, progress, runner)
-            for sig, li in firsts.items()
-        }
+        starting = getattr(progress, "level", None)  # a Progress: one bar (log line) per level
+        out = {}
+        for k, (sig, li) in enumerate(firsts.items()):
+            if starting is not None and spins > 0:
+                starting(k + 1, len(firsts), tables.levels[li].level, spins)
+            out[sig] = _simulate_level(tables, li, spins, seed, conf, progress, runner)
+        return out
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=len(firsts)) as pool:
@@ -416,6 +421,50 @@ def _judge(cert: Certification, exact: ExactResult | None) -> None:
     if any(f.severity == "error" for f in cert.findings):
         verdicts.append(Verdict.FAIL)
     cert.verdict = worst(verdicts)
+    cert.reason = verdict_reason(cert)
+
+
+def verdict_reason(cert: Certification) -> str:
+    """Why a machine got its verdict, in one line with returns in percent.
+
+    The first level with the machine's verdict names it and its figure against
+    the minimum (``exact return 73.88% < minimum 80.00% at level 1``); a pass
+    names its lowest level; a failure that comes from a finding (an award that
+    can never occur, a return that drops) names the finding.
+
+    Parameters
+    ----------
+    cert : Certification
+        A judged certification.
+
+    Returns
+    -------
+    str
+        One line; empty when no level was judged.
+
+    """
+    judged = [lc for lc in cert.levels if lc.verdict is not None]
+    if not judged:
+        return ""
+    if cert.verdict == Verdict.PASS:
+        counts = cert.jurisdiction.jackpot_counts_toward_minimum
+        lowest = min(judged, key=lambda lc: _counted_return(lc, counts))
+        return f"lowest: {lowest.verdict.reason} at level {lowest.level}"  # type: ignore[union-attr]
+    same = [lc for lc in judged if lc.verdict.verdict == cert.verdict]  # type: ignore[union-attr]
+    if not same:  # the levels pass; an error-level finding fails the machine
+        found = next(f for f in cert.findings if f.severity == "error")
+        return f"{found.code}: {found.message}"
+    first = same[0]
+    more = (
+        f" (and {len(same) - 1} more level{'s' if len(same) > 2 else ''})" if len(same) > 1 else ""
+    )
+    return f"{first.verdict.reason} at level {first.level}{more}"  # type: ignore[union-attr]
+
+
+def _counted_return(lc: LevelCertification, jackpots_count: bool) -> float:
+    if lc.exact is not None:
+        return lc.exact.rtp + (lc.jackpot_rtp if jackpots_count else 0.0)
+    return lc.simulation.rtp if lc.simulation is not None else float("inf")
 
 
 def _level_findings(cert: Certification, lc: LevelCertification) -> None:
@@ -437,7 +486,7 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
             Finding(
                 "warning",
                 Code.RTP_ABOVE_100,
-                f"level {lc.level}: return {rtp:.6f} is above 100% of the amounts played",
+                f"level {lc.level}: return {pct(rtp)} is above 100% of the amounts played",
             )
         )
     if ex is None:
@@ -482,8 +531,7 @@ def _machine_findings(cert: Certification) -> None:
                 Finding(
                     "error",
                     Code.RTP_DROP,
-                    f"return drops from {r1:.6f} at "
-                    f"level {l1} to {r2:.6f} at level {l2}, more than "
-                    f"{drop}",
+                    f"return drops from {pct(r1, 4)} at level {l1} to {pct(r2, 4)} at "
+                    f"level {l2}, more than {points(float(drop), 4)}",
                 )
             )

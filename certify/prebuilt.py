@@ -9,10 +9,11 @@ with a manifest of what they were built from: the digest of the kernel
 sources, Python, numba, llvmlite, numpy and the target triple.
 
 :func:`activate` runs in :func:`certify.compiler.configure` (the command
-line, the warm-up and the tests call it), before any kernel is compiled. Where everything in the manifest matches this process
-and the host CPU has every feature of the level, it makes numba compile for
-that level (its cache key holds the CPU name and features, so the shipped
-kernels are found) and unpacks each kernel whose cache has no index yet
+line, the warm-up and the tests call it), before any kernel is compiled.
+Where everything in the manifest matches this process and the host CPU
+has every feature of the level, it makes numba compile for that level
+(its cache key holds the CPU name and features, so the shipped kernels
+are found) and unpacks each kernel whose cache has no index yet
 into the directory numba's own locators pick. Anything else (another CPU,
 another numba, a kernel source edited since the bundle was built) leaves
 numba exactly as it was: kernels are compiled for the host, as before.

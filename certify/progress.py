@@ -1,13 +1,18 @@
-"""Progress display for long work: percentage, level / machine counters, spins/s, ETA.
+"""Progress of long work: a display on a terminal, log lines elsewhere, nothing with ``-q``.
 
-Drawn with ``rich`` on a terminal only: silent when stderr is not a terminal,
-when ``CI`` is set, or with ``-q``. ``rich`` is imported only when the display
-is drawn, so a piped or CI run does not pay for it.
+On a terminal (stderr a tty, ``CI`` unset, ``TERM`` not ``dumb``) a ``rich``
+display shows the machine and level counters, a percentage, spins/s and an
+ETA; ``rich`` is imported only then. Anywhere else (a pipe, a file, CI) the
+same work is told as log lines on stderr: one per phase (a machine's exact
+figures, writing its files) and one per finished bet level with the spins/s
+measured over that level. ``-q`` (``Progress(enabled=False)``) prints
+neither.
 
-The first result of a process waits for numba to load (or, on the first run
-after an install or a code change, compile) its kernels; until then the
-display says so instead of showing a meaningless rate. The rate is measured
-from the first finished chunk on.
+Rates are measured over wall time: the spins done since the level started,
+divided by the seconds since then (the chunks of a batch arrive together, so
+a rate between two of them would be meaningless). The words "compiling
+kernels" appear only while numba really compiles (its ``numba:compile``
+event: a cache miss), never on a warm run.
 """
 
 from __future__ import annotations
@@ -30,17 +35,65 @@ def terminal_wanted(stream: IO[str] | None = None) -> bool:
     return tty and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
 
 
+def spins_per_second(spins: int, seconds: float) -> str:
+    """``1.2M spins/s``, ``3,400 spins/s``; empty when no time has passed."""
+    if seconds <= 0 or spins <= 0:
+        return ""
+    per_s = spins / seconds
+    return f"{per_s / 1e6:,.1f}M spins/s" if per_s >= 1e5 else f"{per_s:,.0f} spins/s"
+
+
+class CompileWatch:
+    """Calls ``changed(True)`` when numba starts compiling a kernel, ``changed(False)`` when done.
+
+    numba emits ``numba:compile`` only on a cache miss, so a warm run never
+    calls ``changed``. Nested compiles (a kernel and the functions it calls)
+    count once.
+    """
+
+    def __init__(self, changed: Any) -> None:
+        from numba.core import event
+
+        watch = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev: Any) -> None:
+                watch.depth += 1
+                if watch.depth == 1:
+                    changed(True)
+
+            def on_end(self, ev: Any) -> None:
+                watch.depth = max(watch.depth - 1, 0)
+                if watch.depth == 0:
+                    changed(False)
+
+        self.depth = 0
+        self._event = event
+        self._listener = _Listener()
+        event.register("numba:compile", self._listener)
+
+    def close(self) -> None:
+        """Stop listening."""
+        self._event.unregister("numba:compile", self._listener)
+
+
 class Progress:
-    """One progress bar per piece of work (a bet level, a machine).
+    """One progress bar (or log line) per piece of work: a bet level, a machine.
 
     Parameters
     ----------
     enabled : bool, optional
-        Draw the display; default: :func:`terminal_wanted`.
+        Draw the display; default: :func:`terminal_wanted`. ``False`` given
+        explicitly (``-q``) also turns the log lines off.
     file : file, optional
         Where to draw (tests pass a buffer); default stderr, or stdout when
         stdout is a terminal, so result lines printed with :meth:`emit` and
         the display share one stream.
+    log : bool, optional
+        Write log lines (default: when ``enabled`` is left to
+        :func:`terminal_wanted` and it says no).
+    log_file : file, optional
+        Where the log lines go (default stderr).
 
     Calling the object as ``progress(label, total, result)`` (the
     ``ProgressFn`` of :mod:`certify.batch`) reports ``result.spins`` of
@@ -48,56 +101,85 @@ class Progress:
 
     """
 
-    def __init__(self, enabled: bool | None = None, file: IO[str] | None = None):
+    def __init__(
+        self,
+        enabled: bool | None = None,
+        file: IO[str] | None = None,
+        log: bool | None = None,
+        log_file: IO[str] | None = None,
+    ):
         self.enabled = terminal_wanted() if enabled is None else enabled
+        self.logging = (enabled is None and not self.enabled) if log is None else log
         self._file = file
+        self._log_file = log_file
         self._rich: Any = None
         self._task: Any = None
-        self._label = ""
+        self._label: str | None = ""
         self._prefix = ""
         self._counter = ""
-        self._first: tuple[float, int] | None = None
-        self._first_seen = False  # any result in this process (kernels loaded)
+        self._phase = ""
+        self._started = time.perf_counter()  # of the current bar (level) or phase
         self._done = 0
         self._total: int | None = None
+        self._finished = False  # the current level's line is logged
+        self._compiling = False
+        self._told_compiling = False
         self._console_is_stdout = False
+        self._watch: CompileWatch | None = None
+        if self.enabled or self.logging:
+            self._watch = CompileWatch(self._compile_changed)
 
     # -- what is being worked on -------------------------------------------------
 
     def machine(self, index: int, count: int, name: str) -> None:
-        """Say that machine ``index`` (from 1) of ``count`` starts."""
+        """Say that machine ``index`` (from 1) of ``count`` starts (its exact figures first)."""
         self._prefix = f"machine {index} of {count} ({name})" if count > 1 else name
         self._label = ""
-        self._start(None)  # a pulsing bar while the model loads and its exact cycle runs
+        self._counter = ""
+        self.phase("exact figures")
+
+    def phase(self, what: str) -> None:
+        """Say that a phase without a spin count starts: one log line, a pulsing bar."""
+        self._phase = what
+        self._counter = ""
+        self._log(what)
+        self._start(None)
 
     def level(self, index: int, count: int, level: int, total: int) -> None:
-        """Start the bar of bet level ``index`` (from 1) of ``count``: ``total`` spins."""
+        """Start bet level ``index`` (from 1) of ``count``: ``total`` spins."""
         self._counter = f"level {index} of {count} (bet level {level})"
+        self._phase = ""
+        self._label = None  # the results that follow are this level's, whatever their label
         self._start(total)
 
     def __call__(self, label: str, total: int, result: object) -> None:
-        """Report ``result.spins`` of ``total`` done for ``label``."""
-        if not self.enabled:
+        """Report ``result.spins`` of ``total`` done for ``label``.
+
+        Without a :meth:`level` call first, a new ``label`` (another machine)
+        or a count going back (the next level) starts a new bar.
+        """
+        if not (self.enabled or self.logging):
             return
         done = getattr(result, "spins", 0)
-        if label != self._label or self._task is None or done < self._done:
-            self._label = label  # a new machine, or the next simulated level of one
+        named = self._label is not None and label != self._label
+        if named or self._total is None or done < self._done:
+            self._label = label
             self._start(total)
         self.update(done)
 
     def update(self, done: int) -> None:
-        """``done`` spins of the current bar are finished."""
+        """``done`` spins of the current level are finished."""
+        if not (self.enabled or self.logging):
+            return
+        self._done = done
+        if self.logging and self._total and done >= self._total and not self._finished:
+            self._finished = True
+            took = time.perf_counter() - self._started
+            rate = spins_per_second(done, took)
+            self._log(f"{done:,} spins in {took:,.2f} s" + (f" ({rate})" if rate else ""))
         if not self.enabled or self._task is None:
             return
-        now = time.perf_counter()
-        self._first_seen = True
-        self._done = done
-        rate = ""
-        if self._first is None:
-            self._first = (now, done)
-        elif now > self._first[0] and done > self._first[1]:
-            per_s = (done - self._first[1]) / (now - self._first[0])
-            rate = f"{per_s / 1e6:,.1f}M spins/s" if per_s >= 1e5 else f"{per_s:,.0f} spins/s"
+        rate = spins_per_second(done, time.perf_counter() - self._started)
         total = self._total
         count = f"{done:,}/{total:,} spins" if total else f"{done:,} spins"
         self._rich.update(
@@ -115,7 +197,10 @@ class Progress:
             print(line, flush=True)
 
     def done(self) -> None:
-        """Remove the display (it is transient: results stay, bars go)."""
+        """Remove the display (it is transient: results stay, bars go) and stop listening."""
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
         if self._rich is not None:
             self._rich.stop()
             self._rich = None
@@ -123,21 +208,42 @@ class Progress:
 
     # -- internals -----------------------------------------------------------------
 
-    def _describe(self) -> str:
+    def _compile_changed(self, compiling: bool) -> None:
+        self._compiling = compiling
+        if compiling and self.logging and not self._told_compiling:
+            self._told_compiling = True
+            self._log(COMPILING)
+        if self.enabled and self._task is not None:
+            self._rich.update(self._task, description=self._describe())
+
+    def _where(self) -> str:
         parts = [p for p in (self._prefix, self._counter) if p]
-        what = ", ".join(parts) or self._label
-        return what if self._first_seen else f"{what}: {COMPILING}"
+        return ", ".join(parts) or self._label or ""
+
+    def _describe(self) -> str:
+        what = self._where()
+        if self._phase and not self._counter:
+            what = f"{what}: {self._phase}" if what else self._phase
+        return f"{what}: {COMPILING}" if self._compiling else what
+
+    def _log(self, what: str) -> None:
+        if not self.logging:
+            return
+        where = self._where()
+        line = f"slotcert: {where}: {what}" if where else f"slotcert: {what}"
+        print(line, file=self._log_file or sys.stderr, flush=True)
 
     def _start(self, total: int | None) -> None:
+        self._started = time.perf_counter()
+        self._done = 0
+        self._total = total
+        self._finished = False
         if not self.enabled:
             return
         if self._rich is None:
             self._open()
         if self._task is not None:
             self._rich.remove_task(self._task)
-        self._first = None
-        self._done = 0
-        self._total = total
         self._task = self._rich.add_task(
             self._describe(),
             total=None if total is None else max(total, 1),

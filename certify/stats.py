@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from certify.percent import compared, points
 from certify.verdicts import Verdict
 
 # An "engine defect" is a strong claim: simulation vs exact is checked at
@@ -80,29 +81,36 @@ def level_verdict(
             agree = max(confidence, AGREEMENT_CONFIDENCE)
             band = z_value(agree) * (exact_sigma or 0.0) / math.sqrt(spins)
             if abs(sim_rtp - exact_rtp) > band:
+                shown_sim, shown_exact = compared(sim_rtp, exact_rtp, digits=4)
                 return LevelVerdict(
                     Verdict.ERROR,
-                    f"simulation {sim_rtp:.6f} disagrees with exact "
-                    f"{exact_rtp:.6f} beyond its {agree:.1%} band "
-                    f"+/-{band:.6f}: engine defect",
+                    f"simulation {shown_sim} disagrees with exact {shown_exact} beyond its "
+                    f"{agree:.1%} band +/-{points(band, 4)}: engine defect",
                 )
-        if counted >= minimum:
-            return LevelVerdict(Verdict.PASS, f"exact return {counted:.6f} >= minimum {minimum}")
-        return LevelVerdict(Verdict.FAIL, f"exact return {counted:.6f} < minimum {minimum}")
+        return _against(counted, minimum, "exact return", counted >= minimum)
     if sim_rtp is None or sim_se is None:
         return LevelVerdict(Verdict.ERROR, "no exact figure and no simulation")
     low, high = interval(sim_rtp + jackpot_rtp, sim_se, confidence)
     if low >= minimum:
-        return LevelVerdict(Verdict.PASS, f"lower bound {low:.6f} >= minimum {minimum}")
+        return _against(low, minimum, "lower bound of the simulated return", True)
     if high < minimum:
-        return LevelVerdict(Verdict.FAIL, f"upper bound {high:.6f} < minimum {minimum}")
+        return _against(high, minimum, "upper bound of the simulated return", False)
     gap = abs(sim_rtp + jackpot_rtp - minimum)
     sigma = sim_se * math.sqrt(max(spins, 1))
     need = math.inf if gap == 0 else (z * sigma / gap) ** 2
     more = None if math.isinf(need) else max(int(math.ceil(need)) - spins, 1)
+    shown_low, shown_high, shown_min = compared(low, high, minimum)
     return LevelVerdict(
         Verdict.INCONCLUSIVE,
-        f"interval [{low:.6f}, {high:.6f}] contains the "
-        f"minimum {minimum}" + (f"; about {more:,} more spins would decide" if more else ""),
+        f"interval [{shown_low}, {shown_high}] contains the minimum {shown_min}"
+        + (f"; about {more:,} more spins would decide" if more else ""),
         more,
     )
+
+
+def _against(figure: float, minimum: float, what: str, passes: bool) -> LevelVerdict:
+    """``exact return 73.88% < minimum 80.00%``: a figure against the minimum, in percent."""
+    shown, shown_min = compared(figure, minimum)
+    if passes:
+        return LevelVerdict(Verdict.PASS, f"{what} {shown} >= minimum {shown_min}")
+    return LevelVerdict(Verdict.FAIL, f"{what} {shown} < minimum {shown_min}")

@@ -120,7 +120,8 @@ def hold_columns(per: pd.DataFrame, floor_rows: pd.DataFrame) -> None:
     denom = floor_rows["denomination"].to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
         ret = np.where(coin_in > 0, prizes / coin_in, np.nan)
-        z = np.where(games > 0, (ret - theo) / (sigma / np.sqrt(games)), np.nan)
+        # z of the hold (the columns beside it): actual hold 1 - ret against theoretical 1 - theo
+        z = np.where(games > 0, (theo - ret) / (sigma / np.sqrt(games)), np.nan)
     per["hold"] = coin_in - prizes
     per["hold_money"] = np.round((coin_in - prizes) * denom, 6)
     per["coin_in_money"] = np.round(coin_in * denom, 6)
@@ -291,7 +292,8 @@ def machine_totals(per: pd.DataFrame, floor: pd.DataFrame, machines: np.ndarray)
         tot["actual"] = tot["prizes_paid"] / tot["coin_in"]
         tot["theo"] = rows["theo_rtp"].to_numpy()
         tot["sigma"] = rows["sigma"].to_numpy()
-        tot["z"] = (tot["actual"] - tot["theo"]) / (tot["sigma"] / np.sqrt(tot["games_played"]))
+        # on the hold, as the tables beside it: (actual - theoretical hold) / standard error
+        tot["z"] = (tot["theo"] - tot["actual"]) / (tot["sigma"] / np.sqrt(tot["games_played"]))
     tot["machine_id"] = machines[tot.index.to_numpy()]
     return tot.reset_index()
 
@@ -314,8 +316,8 @@ def hold_findings(tot: pd.DataFrame, cfg: Config, tests: int) -> tuple[pd.DataFr
             "expected": tot["theo"].to_numpy()[idx],
             "observed": tot["actual"].to_numpy()[idx],
             "message": [
-                f"return {a:.4f} vs theoretical {t:.4f} over {g:.0f} games: "
-                f"z={zz:+.2f} outside +/-{zc:.2f}"
+                f"hold {1 - a:.2%} vs theoretical {1 - t:.2%} (return {a:.2%} vs {t:.2%}) "
+                f"over {g:,.0f} games: z={zz:+.2f} outside +/-{zc:.2f}"
                 for a, t, g, zz in zip(
                     tot["actual"].to_numpy()[idx],
                     tot["theo"].to_numpy()[idx],

@@ -10,6 +10,7 @@ machine; ``findings.csv`` keeps its canonical order.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -273,6 +274,22 @@ def shown_value(code: str, meter: str, value: object, denom: Decimal | None, cur
     return f"{text} credits ({money(number * denom, currency)})"
 
 
+_AMOUNT = re.compile(r"(?<![\w.,])(-?\d[\d,]*\.\d\d)(?![\d%])")
+
+
+def shown_message(code: str, message: str, currency: str) -> str:
+    """A finding's message for display: its amounts of money with the currency.
+
+    A money finding (a drop variance) states amounts in money
+    (``counted 5230.00 vs metered drop 0.00``); shown, each carries the
+    floor's currency and thousands separators (``5,230.00 EUR``). Other
+    messages are shown as written.
+    """
+    if code not in _MONEY_CODES or not currency:
+        return message
+    return _AMOUNT.sub(lambda m: money(Decimal(m.group(1).replace(",", "")), currency), message)
+
+
 @dataclass(frozen=True)
 class View:
     """What the operator's report shows: findings filters and the floor's currency.
@@ -372,6 +389,12 @@ def print_report(folder: Path, view: View, show: str = "all") -> None:
         findings = _read_csv(path, cols)
         with _damaged(path):
             findings = view.findings(findings)
+            findings = findings.assign(
+                message=[
+                    shown_message(str(c), str(m), currency)
+                    for c, m in zip(findings["code"], findings["message"], strict=True)
+                ]
+            )
             title = "findings" + (f" ({view.describe()})" if view.describe() else "")
             blocks.append(_table_lines(title, findings[cols]))
     for line in (line for block in blocks for line in block):

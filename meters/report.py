@@ -30,6 +30,7 @@ from meters.operator_report import (
     machines_csv,
     money,
     pct,
+    shown_message,
     shown_value,
 )
 
@@ -230,7 +231,11 @@ def _png(fig) -> str:
 
 
 def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
-    """Funnel plot: (actual - theo) / sigma against games, with the bands; base64 PNG."""
+    """Funnel plot: (actual - theoretical hold) / sigma against games, with the bands; base64 PNG.
+
+    The hold's deviation is the return's with the sign turned: the same
+    quantity as the z of the machine table beside it.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -242,7 +247,7 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
     t = totals.dropna(subset=["z", "games_played"])
     t = t[t["games_played"] > 0]
     games = t["games_played"].to_numpy(dtype=float)
-    y = (t["actual"] - t["theo"]).to_numpy(dtype=float) / t["sigma"].to_numpy(dtype=float)
+    y = (t["theo"] - t["actual"]).to_numpy(dtype=float) / t["sigma"].to_numpy(dtype=float)
     flagged = np.abs(t["z"].to_numpy(dtype=float)) > zc
     ax.scatter(games[~flagged], y[~flagged], s=10, color="#3a6ea5", label="machine")
     ax.scatter(games[flagged], y[flagged], s=24, color="#c0392b", label="outside band")
@@ -258,8 +263,8 @@ def funnel_plot(totals: pd.DataFrame, zc: float, confidence: float) -> str:
         ax.set_xscale("log")
     ax.axhline(0, color="grey", lw=0.5)
     ax.set_xlabel("games played")
-    ax.set_ylabel("(actual - theoretical return) / sigma")
-    ax.set_title("Actual vs certified return (funnel plot)")
+    ax.set_ylabel("(actual - theoretical hold) / sigma")
+    ax.set_title("Actual vs theoretical hold (funnel plot)")
     ax.legend(fontsize=8, loc="upper right")
     fig.subplots_adjust(left=0.115, right=0.98, bottom=0.12, top=0.93)  # no tight_layout pass
     text = _png(fig)
@@ -488,6 +493,7 @@ def _finding_cells(
         denom = decimal(denoms.get(r["machine_id"])) if r["machine_id"] in denoms else None
         for key in ("expected", "observed"):
             r[key] = shown_value(str(r["code"]), str(r["meter"]), r[key], denom, currency)
+        r["message"] = shown_message(str(r["code"]), str(r["message"]), currency)
         r["src"] = [x for x in str(r["source_rows"]).split(";") if x]
         out.append(r)
     return out

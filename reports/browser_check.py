@@ -53,6 +53,8 @@ _FLAGS = (
     "--virtual-time-budget=5000",
 )
 HEIGHT = 2000
+WIDTH = 1280
+LAPTOP = 1366  # the width a report must fit without a horizontal scroll bar
 _PNG_URI = "data:image/png;base64,"
 _CONSOLE = re.compile(r":CONSOLE(?:[:(]\d+\)?)?\]|Refused to|Failed to load|Uncaught")
 _PROBE = """<script>
@@ -122,13 +124,18 @@ def check_images(html: str) -> list[str]:
 
 
 def run_chromium(
-    chromium: str, page: Path, profile: Path, *extra: str, height: int = HEIGHT
+    chromium: str,
+    page: Path,
+    profile: Path,
+    *extra: str,
+    height: int = HEIGHT,
+    width: int = WIDTH,
 ) -> tuple[str, str]:
-    """Run headless Chromium on ``page``; return (stdout, stderr)."""
+    """Run headless Chromium on ``page`` in a ``width`` x ``height`` window: (stdout, stderr)."""
     cmd = [
         chromium,
         *_FLAGS,
-        f"--window-size=1280,{height}",
+        f"--window-size={width},{height}",
         f"--user-data-dir={profile}",
         "--enable-logging=stderr",
         "--v=0",
@@ -164,10 +171,54 @@ def check_in_browser(
     return problems
 
 
-def _instrumented(html: str) -> str:
-    """Return the report without its CSP, with a load-time probe of the images."""
+_WIDTH_PROBE = """<script>
+window.addEventListener("load", function () {
+  var page = document.documentElement;
+  var boxes = Array.prototype.slice.call(document.querySelectorAll("div.wide, table, figure"));
+  var over = boxes.filter(function (e) {
+    return e.getBoundingClientRect().right > page.clientWidth + 1;
+  });
+  var out = document.createElement("pre");
+  out.id = "slotcert-width";
+  out.textContent = "scroll=" + page.scrollWidth + " client=" + page.clientWidth +
+    " over=" + over.length + " height=" + page.scrollHeight;
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def page_fit(report: Path, width: int = LAPTOP, chromium: str = CHROMIUM) -> dict[str, int]:
+    """How ``report`` lays out in a ``width`` px wide window, measured by Chromium.
+
+    Returns
+    -------
+    dict
+        ``scroll`` and ``client``: the page's scroll width and its visible
+        width (a horizontal scroll bar when ``scroll > client``); ``over``: how
+        many tables, table boxes and figures reach past the visible width;
+        ``height``: the page's height in px.
+
+    Raises
+    ------
+    RuntimeError
+        When the browser did not report (the probe missing from its DOM).
+
+    """
+    html = _instrumented(report.read_text(encoding="utf-8"), _WIDTH_PROBE)
+    with tempfile.TemporaryDirectory(prefix="slotcert-chromium-") as tmp:
+        probe = Path(tmp) / "width.html"
+        probe.write_text(html, encoding="utf-8")
+        dom, err = run_chromium(chromium, probe, Path(tmp) / "p", "--dump-dom", width=width)
+    found = re.search(r"scroll=(\d+) client=(\d+) over=(\d+) height=(\d+)", dom)
+    if found is None:
+        raise RuntimeError(f"{report}: the browser did not measure the page: {err[-300:]}")
+    return dict(zip(("scroll", "client", "over", "height"), map(int, found.groups()), strict=True))
+
+
+def _instrumented(html: str, probe: str = _PROBE) -> str:
+    """Return the report without its CSP, with a load-time ``probe`` (default: the images)."""
     html = re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", html)
-    return html.replace("</body>", _PROBE + "\n</body>", 1)
+    return html.replace("</body>", probe + "\n</body>", 1)
 
 
 def reports_named(paths: list[Path]) -> list[Path]:

@@ -57,6 +57,7 @@ def build_certificate(cert: Certification) -> dict[str, Any]:
             "min_award_odds": j.min_award_odds,
         },
         "verdict": cert.verdict,
+        "verdict_reason": cert.reason,
         "simulation_plan": {
             "mode": "exact-only" if cert.spins == 0 else "exact and simulation",
             "spins": cert.spins,

@@ -6,6 +6,7 @@ import argparse
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,16 +20,17 @@ from certify.cluster import DaskRunner, open_runner
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import EngineError, InputError, ModelError, SlotcertError, UsageError
 from certify.kinds import BATCH
+from certify.lab import is_draft
 from certify.model import load_jurisdiction
 from certify.model.files import expect_kind
 from certify.model.files import machine_files as listed_machine_files
 from certify.outputs import atomic_path, write_text
-from certify.progress import COMPILING, Progress
+from certify.progress import Progress
 from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv
 from reports.parxlsx import write_par_xlsx
-from reports.signing import identity, load_lab, load_private_key, sign_certificate
+from reports.signing import DRAFT_LAB, identity, load_lab, load_private_key, sign_certificate
 
 EXIT_FOR = EXIT_STATUS
 
@@ -114,9 +116,17 @@ def run(args: argparse.Namespace) -> int:
     files = machine_files(args.paths, quiet=args.quiet)
     if not files:
         raise UsageError(f"no machine files in {' '.join(args.paths)}")
-    args.lab_info = load_lab(args.lab, args.lab_config)
-    args.signing_key = load_private_key(args.sign_key) if args.sign_key else None
-    args.issued = datetime.now(UTC).replace(microsecond=0)
+    args.issuer = Issuer(
+        load_lab(args.lab, args.lab_config),
+        datetime.now(UTC).replace(microsecond=0),
+        load_private_key(args.sign_key) if args.sign_key else None,
+    )
+    if args.issuer.draft:
+        print(
+            "slotcert: no --lab or --lab-config: the certificates are DRAFTS "
+            "(their titles, numbers and reports say so)",
+            file=sys.stderr,
+        )
     if args.spins == 0:
         print(
             "slotcert: --spins 0: exact-only certification (no simulation); "
@@ -130,34 +140,150 @@ def run(args: argparse.Namespace) -> int:
     )
     with open_runner(args.scheduler, args.workers, store) as runner:
         rows, code = _certify_all(files, jurisdiction, args, out, runner)
-    batch = {
+    batch = batch_document(jurisdiction, args.spins, args.seed, args.issuer, rows)
+    write_batch(out, batch)
+    if not args.no_html:
+        write_index(batch, out)
+    for row in rows:
+        print(console_line(row))
+        for warning in row.get("warnings") or []:
+            print(f"{'':>14}{warning}")
+    print(summary_line(rows, out / ("batch.json" if args.no_html else "index.html")))
+    return code
+
+
+def batch_document(
+    jurisdiction: Any, spins: int, seed: int, issuer: Issuer, rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``batch.json``: the run's plan, who issued it, one row per file, the verdict counts."""
+    return {
         "schema": BATCH.schema,
         "jurisdiction": jurisdiction.id,
         "jurisdiction_name": jurisdiction.name,
         "min_rtp": float(jurisdiction.min_rtp),
         "confidence": float(jurisdiction.confidence),
-        "spins": args.spins,
-        "seed": args.seed,
-        "mode": "exact-only" if args.spins == 0 else "exact and simulation",
-        "issued_utc": args.issued.isoformat().replace("+00:00", "Z"),
-        "lab": args.lab_info,
+        "spins": spins,
+        "seed": seed,
+        "mode": "exact-only" if spins == 0 else "exact and simulation",
+        "issued_utc": issuer.issued_utc,
+        **issuer.batch_fields(),
         "tool": {"name": "slotcert", "version": __version__},
-        "signed": args.signing_key is not None,
         "machines": rows,
         "counts": _counts(rows),
     }
+
+
+def write_batch(out: Path, batch: dict[str, Any]) -> None:
+    """Write ``batch.json`` into ``out``."""
     write_json(batch, out / "batch.json")
-    if not args.no_html:
-        _write_index(batch, out)
-    for row in rows:
-        print(
-            f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}"
-            + (f"  ({row['error']})" if row["error"] else "")
-        )
-        for warning in row.get("warnings") or []:
-            print(f"{'':>14}{warning}")
-    print(summary_line(rows, out / ("batch.json" if args.no_html else "index.html")))
-    return code
+
+
+def new_row(path: Path | str, error: str | None = None) -> dict[str, Any]:
+    """A file's ``batch.json`` row before certification (``invalid`` until filled)."""
+    return {
+        "path": str(path),
+        "machine_id": None,
+        "verdict": Verdict.INVALID,
+        "reason": None,
+        "min_base_rtp": None,
+        "min_total_rtp": None,
+        "error": error,
+        "warnings": [],
+        "files": [],
+    }
+
+
+def fill_row(row: dict[str, Any], cert: Any, certificate: dict[str, Any]) -> None:
+    """Fill a certified file's row: machine, verdict and why, certificate, warnings, returns."""
+    row.update(
+        machine_id=cert.machine.id,
+        verdict=cert.verdict,
+        reason=cert.reason,
+        certificate=certificate["certificate"]["number"],
+        warnings=[
+            f"{f['severity']}: {f['code']}: {f['message']}"
+            for f in certificate["findings"]
+            if f["severity"] in ("warning", "error")
+        ],
+        **_returns(certificate),
+    )
+
+
+@dataclass(frozen=True)
+class Issuer:
+    """Who issues a run's certificates: the lab (empty: drafts), the issue time, the signing key."""
+
+    lab: dict[str, Any]
+    issued: datetime
+    key: Any = None  # an Ed25519 private key, or None: unsigned
+
+    @property
+    def draft(self) -> bool:
+        """No laboratory named: the certificates are drafts."""
+        return is_draft(self.lab)
+
+    @property
+    def issued_utc(self) -> str:
+        """The issue time as written in the certificates (``2026-12-01T12:00:00Z``)."""
+        return self.issued.isoformat().replace("+00:00", "Z")
+
+    def batch_fields(self) -> dict[str, Any]:
+        """``lab``, ``draft`` and ``signed`` of ``batch.json``."""
+        return {
+            "lab": self.lab or {"name": DRAFT_LAB},
+            "draft": self.draft,
+            "signed": self.key is not None,
+        }
+
+
+def console_line(row: dict[str, Any]) -> str:
+    """A machine's result line: verdict, id, file, and why when it did not pass.
+
+    ``        fail  LOWBALL-3R-1     models/machines/lowball-3r-1.toml — exact return
+    73.88% < minimum 80.00% at level 1``
+    """
+    why = row.get("error") or (row.get("reason") if row["verdict"] != Verdict.PASS else None)
+    return f"{row['verdict']:>12}  {row['machine_id'] or '-':<16} {row['path']}" + (
+        f" — {why}" if why else ""
+    )
+
+
+def write_machine_files(
+    cert: Any, out: Path, stem: str, issuer: Issuer
+) -> tuple[dict[str, Any], list[str]]:
+    """Write a certified machine's certificate, PAR CSV and workbook; return both.
+
+    The HTML report (and its PDF) are :func:`write_report`'s.
+
+    Returns
+    -------
+    tuple
+        The certificate as written (identity and signature included) and the
+        names of the files written in ``out``.
+
+    """
+    certificate = build_certificate(cert)
+    certificate["certificate"] = identity(certificate, issuer.lab, issuer.issued)
+    if issuer.key is not None:
+        certificate = sign_certificate(certificate, issuer.key)
+    write_json(certificate, out / f"{stem}.certificate.json")
+    with atomic_path(out / f"{stem}.par.csv") as tmp:
+        write_par_csv(certificate, tmp)
+    write_par_xlsx(certificate, cert.machine, out / f"{stem}.par.xlsx")
+    return certificate, [f"{stem}.certificate.json", f"{stem}.par.csv", f"{stem}.par.xlsx"]
+
+
+def write_report(
+    certificate: dict[str, Any], cert: Any, out: Path, stem: str, pdf: bool = False
+) -> list[str]:
+    """Write ``<stem>.html`` (and with ``pdf`` its A4 print ``<stem>.pdf``); return the names."""
+    _write_html(certificate, cert, out / f"{stem}.html")
+    if not pdf:
+        return [f"{stem}.html"]
+    from reports.pdf import write_pdf
+
+    write_pdf(out / f"{stem}.html", out / f"{stem}.pdf")
+    return [f"{stem}.html", f"{stem}.pdf"]
 
 
 def summary_line(rows: list[dict[str, Any]], where: Path) -> str:
@@ -194,8 +320,6 @@ def _certify_all(
     code = 0
     if not isinstance(runner, DaskRunner):
         progress = Progress(enabled=False) if args.quiet else Progress()
-        if warmup.kernels_cold() and not args.quiet and not progress.enabled:
-            print(f"slotcert: {COMPILING}", file=sys.stderr)  # a terminal's display says so
         helper = warmup.start(paths, args.spins > 0)  # a first run: a second process compiles ahead
         try:
             for k, path in enumerate(paths):
@@ -225,16 +349,7 @@ def _compute(
     path: Path, jurisdiction, args, progress: Progress | None, runner
 ) -> tuple[Any, dict[str, Any], int]:
     """Load and certify one file: ``(certification or None, batch row, exit status)``."""
-    row: dict[str, Any] = {
-        "path": str(path),
-        "machine_id": None,
-        "verdict": Verdict.INVALID,
-        "min_base_rtp": None,
-        "min_total_rtp": None,
-        "error": None,
-        "warnings": [],
-        "files": [],
-    }
+    row = new_row(path)
     try:
         expect_kind(path, "machine")
         machine, warnings = load_for_certification(path)
@@ -269,38 +384,15 @@ def _certify_one(
     if cert is None:
         return row, status
     machine = cert.machine
-    certificate = build_certificate(cert)
-    certificate["certificate"] = identity(certificate, args.lab_info, args.issued)
-    if args.signing_key is not None:
-        certificate = sign_certificate(certificate, args.signing_key)
+    if progress is not None:
+        progress.phase("writing the certificate, PAR sheet and report")
     stem = safe_name(machine.id, taken)
-    write_json(certificate, out / f"{stem}.certificate.json")
-    with atomic_path(out / f"{stem}.par.csv") as tmp:
-        write_par_csv(certificate, tmp)
-    row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
-    write_par_xlsx(certificate, machine, out / f"{stem}.par.xlsx")
-    row["files"].append(f"{stem}.par.xlsx")
-    row.update(
-        machine_id=machine.id,
-        verdict=cert.verdict,
-        certificate=certificate["certificate"]["number"],
-        warnings=[
-            f"{f['severity']}: {f['code']}: {f['message']}"
-            for f in certificate["findings"]
-            if f["severity"] in ("warning", "error")
-        ],
-        **_returns(certificate),
-    )
+    certificate, row["files"] = write_machine_files(cert, out, stem, args.issuer)
+    fill_row(row, cert, certificate)
     status = EXIT_FOR[cert.verdict]
     if not args.no_html:
         try:
-            _write_html(certificate, cert, out / f"{stem}.html")
-            row["files"].append(f"{stem}.html")
-            if args.pdf:
-                from reports.pdf import write_pdf
-
-                write_pdf(out / f"{stem}.html", out / f"{stem}.pdf")
-                row["files"].append(f"{stem}.pdf")
+            row["files"] += write_report(certificate, cert, out, stem, args.pdf)
         except SlotcertError as exc:
             print(f"slotcert: {path}: HTML report not written: {exc}", file=sys.stderr)
             row["error"] = f"HTML report not written: {exc}"
@@ -338,7 +430,8 @@ def _write_html(certificate: dict[str, Any], cert, path: Path) -> None:
     write_text(path, html)
 
 
-def _write_index(batch: dict[str, Any], out: Path) -> None:
+def write_index(batch: dict[str, Any], out: Path) -> None:
+    """Write the batch's ``index.html`` into ``out``."""
     from reports.html import render_batch_index
 
     html = render_batch_index(batch["machines"], batch)

@@ -18,7 +18,7 @@ from typing import Any
 from certify.model.fingerprint import fingerprint
 from certify.model.schema import Machine
 from certify.verdicts import DISPLAY_ORDER, Verdict
-from reports import plots
+from reports import layout, plots
 from reports.par import par_sections
 from reports.paytable import pay_glass
 from reports.templating import environment
@@ -58,8 +58,12 @@ def render_machine_report(
     min_rtp = _float(jurisdiction.get("min_rtp"))
     levels = [_level_row(row, machine) for row in certificate.get("bet_levels") or []]
     findings = certificate.get("findings") or []
+    identity = certificate.get("certificate") or {}
+    draft = identity.get("draft") is True
     context = {
-        "title": f"{machine.id} {DASH} {machine.name}",
+        "title": ("DRAFT " + DASH + " " if draft else "") + f"{machine.id} {DASH} {machine.name}",
+        "draft": draft,
+        "reason": certificate.get("verdict_reason") or "",
         "machine": machine,
         "cert": certificate,
         "verdict": _verdict(certificate.get("verdict")),
@@ -73,7 +77,7 @@ def render_machine_report(
         "awards": award_rows(certificate.get("awards") or [], jurisdiction),
         "findings": findings,
         "warnings": [f for f in findings if f.get("severity") in ("warning", "error")],
-        "identity": certificate.get("certificate") or {},
+        "identity": identity,
         "signature": _signature(certificate),
         "exact_only": (certificate.get("simulation_plan") or {}).get("spins") == 0,
         "plots": _plots(levels, min_rtp, convergence, win_histogram),
@@ -120,11 +124,13 @@ def render_batch_index(rows: list[dict[str, Any]], batch: dict[str, Any] | None 
         ("Tool", " ".join(str(x) for x in (meta.get("tool") or {}).values()) or None),
         ("Signed", None if "signed" not in meta else ("yes" if meta["signed"] else "no")),
     ]
+    draft = meta.get("draft") is True
     return (
         environment()
         .get_template("batch.html.j2")
         .render(
-            title="slotcert batch",
+            title="DRAFT " + DASH + " slotcert batch" if draft else "slotcert batch",
+            draft=draft,
             rows=shown,
             summary=summary,
             total=len(shown),
@@ -239,7 +245,10 @@ def _par_tables(
     limit = _float(jurisdiction.get("min_award_odds")) or 0.0
     out = []
     for section in par_sections(certificate, machine):
-        if section.name == "summary":
+        if section.name in ("summary", "symbols"):  # the summary is the page's; counts: strips
+            continue
+        if section.name == "reels":
+            out += layout.strip_tables(machine)
             continue
         if section.name == "levels":
             out.append(_transposed(section))
@@ -281,7 +290,8 @@ def _par_tables(
                 ],
             }
         )
-    return out
+    shown = [layout.merge_levels_within(t) for t in layout.merge_award_tables(out)]
+    return [layout.folded(t) for t in shown]
 
 
 def _transposed(section: Any) -> dict[str, Any]:
@@ -289,12 +299,14 @@ def _transposed(section: Any) -> dict[str, Any]:
     levels = [f"level {row[0]}" for row in section.rows]
     rows = []
     for i, column in enumerate(section.columns[1:], start=1):
+        values = [row[i] for row in section.rows]
         rows.append(
             {
                 "cells": [column.replace("_", " ")]
-                + [_cell(column, row[i], section.percent) for row in section.rows],
+                + [_cell(column, v, section.percent) for v in values],
                 "flag": False,
                 "total": False,
+                "wrap": any(isinstance(v, str) and len(v) > 16 for v in values),  # a note
             }
         )
     return {
@@ -303,6 +315,7 @@ def _transposed(section: Any) -> dict[str, Any]:
         "columns": ["figure", *levels],
         "rows": rows,
         "numeric": [False] + [True] * len(levels),
+        "fold": False,  # the figures a reader looks for first: never folded
     }
 
 
@@ -440,6 +453,7 @@ def _batch_row(row: dict[str, Any]) -> dict[str, Any]:
         "certificate": str(row.get("certificate") or ""),
         "warnings": [str(w) for w in row.get("warnings") or []],
         "verdict": str(verdict),
+        "reason": str(row.get("reason") or ""),
         "base": _pct(_float(row.get("min_base_rtp")), 3),
         "total": _pct(_float(row.get("min_total_rtp")), 3),
         "error": row.get("error") or "",

@@ -7,6 +7,7 @@ that says how to get it, never a silent skip.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -27,14 +28,25 @@ def find_chromium() -> str:
     return found
 
 
+def printable(html: str) -> str:
+    """The report as printed: every folded table (``<details>``) open, so the PDF has it all."""
+    return re.sub(r"<details(?![^>]*\bopen\b)", "<details open", html)
+
+
 def write_pdf(html: Path, pdf: Path, chromium: str | None = None) -> None:
-    """Print ``html`` to ``pdf`` (A4, no browser header or footer)."""
+    """Print ``html`` to ``pdf``: A4, every table unfolded, no browser header or footer.
+
+    The page size is the report's ``@page`` rule (A4); the signature block
+    ends the document.
+    """
     browser = chromium or find_chromium()
     with tempfile.TemporaryDirectory(prefix="slotcert-pdf-") as tmp:
         printed = Path(tmp) / "print.pdf"  # never a path through a symlink in --out
+        page = Path(tmp) / "print.html"
+        page.write_text(printable(html.read_text(encoding="utf-8")), encoding="utf-8")
         run_chromium(
             browser,
-            html,
+            page,
             Path(tmp) / "profile",
             f"--print-to-pdf={printed}",
             "--no-pdf-header-footer",

@@ -30,14 +30,17 @@ import hashlib
 import json
 import os
 import sys
-import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from certify.errors import InputError, UsageError
-from certify.inputs import CONFIG_BYTES, KEY_BYTES, read_bytes, read_text
+from certify.inputs import KEY_BYTES, read_bytes
+from certify.lab import DRAFT_CODE, is_draft
+from certify.lab import load_lab as load_lab  # where it was; certify.api reads labs too
 from certify.outputs import create_new
+
+DRAFT_LAB = "none (DRAFT: no --lab or --lab-config given)"
 
 ALGORITHM = "Ed25519"
 DIGEST_DEPTH = 4
@@ -79,35 +82,9 @@ def path_digests(value: Any, depth: int = DIGEST_DEPTH) -> dict[str, str]:
 # --- identity --------------------------------------------------------------------------
 
 
-def load_lab(name: str | None, config: str | None) -> dict[str, Any]:
-    """The issuing lab from ``--lab NAME`` and/or a ``--lab-config`` TOML file.
-
-    The file (``schema = "slotcert/lab@1"`` optional) may set ``name``, ``id``
-    (a short code used in certificate numbers), ``accreditation``,
-    ``address``, ``contact``; ``--lab`` overrides its name.
-    """
-    lab: dict[str, Any] = {}
-    if config:
-        text = read_text(config, "lab config", CONFIG_BYTES)
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"{config}: cannot read lab config: {exc}") from None
-        except RecursionError:
-            raise InputError(f"{config}: cannot read lab config: nested too deeply") from None
-        allowed = {"schema", "name", "id", "accreditation", "address", "contact"}
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise InputError(f"{config}: {unknown[0]}: unknown key (allowed: {sorted(allowed)})")
-        lab = {k: str(v) for k, v in data.items() if k != "schema"}
-    if name:
-        lab["name"] = name
-    if not lab.get("name"):
-        lab["name"] = "unnamed laboratory (no --lab given)"
-    return lab
-
-
 def _lab_code(lab: dict[str, Any]) -> str:
+    if is_draft(lab):
+        return DRAFT_CODE
     raw = lab.get("id") or "".join(w[0] for w in str(lab["name"]).split() if w[:1].isalnum())
     code = "".join(ch for ch in str(raw).upper() if ch.isalnum())[:12]
     return code or "LAB"
@@ -119,7 +96,9 @@ def identity(
     """The certificate's ``certificate`` member: number, issue date, lab, what it certifies.
 
     The number is ``<lab code>-<jurisdiction>-<UTC issue time>-<fingerprint>``:
-    unique per lab, model, jurisdiction and second.
+    unique per lab, model, jurisdiction and second. Without a laboratory
+    (:func:`certify.lab.is_draft`) the certificate is a draft: ``draft`` is
+    true, its number starts ``DRAFT-`` and its ``title`` says so.
     """
     when = (issued or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     fp = str(certificate["machine"]["fingerprint"])
@@ -132,10 +111,18 @@ def identity(
             fp.removeprefix("sha256:")[:12].upper(),
         )
     )
+    draft = is_draft(lab)
+    model = certificate["machine"]["id"]
     return {
+        "title": (
+            f"DRAFT certificate of {model}: no issuing laboratory (--lab), not valid for approval"
+            if draft
+            else f"Certificate of {model}"
+        ),
+        "draft": draft,
         "number": number,
         "issued_utc": when.isoformat().replace("+00:00", "Z"),
-        "lab": lab,
+        "lab": lab if not draft else {"name": DRAFT_LAB},
         "tool_version": (certificate.get("tool") or {}).get("version"),
         "model_id": certificate["machine"]["id"],
         "model_fingerprint": fp,

@@ -10,8 +10,8 @@ again, fingerprinted, and every characteristic that differs is printed by its
 key path in the machine file (``reels.strips[2][17]: "K" -> "Q"``).
 
 Exit codes: 0 unchanged (and, with ``--public-key``, validly signed by that
-key), 1 changed, unsigned when a key was given, wrongly signed or altered,
-2 unreadable certificate, key or model.
+key), 1 changed, unsigned (unless ``--allow-unsigned``, and always when a key
+was given), wrongly signed or altered, 2 unreadable certificate, key or model.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "verify",
         help="check a model is unchanged since its certificate; exit 1 naming each change",
         description="Fingerprint MODEL again and compare it with the certificate: exit 0 "
-        "unchanged, 1 changed (each changed key path printed), 2 unreadable input.",
+        "unchanged, 1 changed (each changed key path printed) or unsigned (unless "
+        "--allow-unsigned), 2 unreadable input.",
         epilog="example:\n  slotcert verify out/REF-5X3-20.certificate.json "
         "models/machines/ref-5x3-20.toml\n",
     )
@@ -47,6 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--public-key",
         metavar="KEY.pub",
         help="check the certificate's Ed25519 signature against this PEM public key",
+    )
+    p.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="accept an unsigned certificate (exit 0 when the model is unchanged); "
+        "without it an unsigned certificate exits 1",
     )
     p.set_defaults(func=cmd_verify)
 
@@ -63,16 +70,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not isinstance(data, dict):
         read_certificate(args.certificate)  # raises, saying what is missing
     status, lines = check_signature(data, key)
+    refused = status == "unsigned" and (key is not None or not args.allow_unsigned)
+    if refused and key is None:
+        lines = [*lines, "  (exit 1: give --allow-unsigned to accept an unsigned certificate)"]
+    if _is_draft(data):
+        lines = [*lines, "certificate is a DRAFT: it names no issuing laboratory"]
     shown = [line if line.startswith("  ") else f"{args.certificate}: {line}" for line in lines]
     if status in ("wrong-key", "invalid", "altered") or (status == "unsigned" and key):
         print("\n".join(shown))
         return EXIT_CHANGED
-    if args.model is None:
-        print("\n".join(shown))
-        return EXIT_UNCHANGED
-    code = _compare_model(args)
+    code = EXIT_UNCHANGED if args.model is None else _compare_model(args)
     print("\n".join(shown))  # the signature's status last: the changes come first
-    return code
+    return EXIT_CHANGED if refused else code
+
+
+def _is_draft(data: dict[str, Any]) -> bool:
+    ident = data.get("certificate")
+    return isinstance(ident, dict) and ident.get("draft") is True
 
 
 def _compare_model(args: argparse.Namespace) -> int:

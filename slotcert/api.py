@@ -19,32 +19,67 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def write_certificates(batch: BatchResult, out: PathLike, html: bool = True) -> list[Path]:
-    """Write ``<id>.certificate.json``, ``<id>.par.csv`` (and ``<id>.html``) per machine.
+def write_certificates(
+    batch: BatchResult,
+    out: PathLike,
+    html: bool = True,
+    *,
+    pdf: bool = False,
+) -> list[Path]:
+    """Write what ``slotcert certify --out`` writes for a certified batch.
 
-    The same files as ``slotcert certify --out`` per certified machine, with
-    the same safe file names; invalid files are skipped. Returns the paths written.
+    Per certified machine ``<id>.certificate.json``, ``<id>.par.csv``,
+    ``<id>.par.xlsx`` and (``html``) ``<id>.html`` and (``pdf``, needs
+    Chromium) its A4 ``<id>.pdf``, with the same safe file names; then
+    ``batch.json`` and (``html``) ``index.html``. The certificates name the
+    batch's lab (drafts without one) and are signed with its ``sign_key``
+    (see :func:`slotcert.certify`). Invalid files get a row in ``batch.json``
+    and no files.
+
+    Returns
+    -------
+    list of Path
+        The files written, in order.
+
     """
-    from reports.certificate import build_certificate, write_json
-    from reports.certify_cmd import _write_html, safe_name
-    from reports.parcsv import write_par_csv
+    from datetime import UTC, datetime
 
+    from reports import certify_cmd as cmd
+    from reports.signing import load_private_key
+
+    if pdf and not html:
+        raise UsageError("pdf prints the HTML report: it needs html=True")
+    if pdf:
+        from reports.pdf import find_chromium
+
+        find_chromium()
+    issuer = cmd.Issuer(
+        batch.lab,
+        batch.issued or datetime.now(UTC).replace(microsecond=0),
+        load_private_key(batch.sign_key) if batch.sign_key else None,
+    )
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
-    written = []
+    rows, written = [], []
     for result in batch.machines:
         cert = result.certification
+        row = cmd.new_row(result.path, result.error)
+        rows.append(row)
         if cert is None:
             continue
-        certificate = build_certificate(cert)
-        stem = safe_name(cert.machine.id, taken)
-        write_json(certificate, folder / f"{stem}.certificate.json")
-        write_par_csv(certificate, folder / f"{stem}.par.csv")
-        written += [folder / f"{stem}.certificate.json", folder / f"{stem}.par.csv"]
+        stem = cmd.safe_name(cert.machine.id, taken)
+        certificate, row["files"] = cmd.write_machine_files(cert, folder, stem, issuer)
+        cmd.fill_row(row, cert, certificate)
         if html:
-            _write_html(certificate, cert, folder / f"{stem}.html")
-            written.append(folder / f"{stem}.html")
+            row["files"] += cmd.write_report(certificate, cert, folder, stem, pdf)
+        written += [folder / name for name in row["files"]]
+    document = cmd.batch_document(batch.jurisdiction, batch.spins, batch.seed, issuer, rows)
+    cmd.write_batch(folder, document)
+    written.append(folder / "batch.json")
+    if html:
+        cmd.write_index(document, folder)
+        written.append(folder / "index.html")
     return written
 
 

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "validate",
         help="check model files; exit 2 if any is invalid",
         description="Check machine, jurisdiction, link and table files. Every problem is "
-        "printed with its file, key path and value; warnings (a return above 100%%, a pay "
+        "printed with its file, key path and value; warnings (a return above 100%, a pay "
         "that can never occur) are printed too, but only errors make the exit code 2.",
         epilog=_epilog("slotcert validate models/", f"slotcert validate {MODELS}"),
     )
@@ -196,6 +196,7 @@ def return_warnings(machine: Any) -> list[Problem]:
 
     from certify.engine import compile_machine
     from certify.exact.decompose import mean_return
+    from certify.percent import pct
 
     tables = compile_machine(machine)
     out = []
@@ -206,7 +207,7 @@ def return_warnings(machine: Any) -> list[Problem]:
                 Problem(
                     machine.source,
                     "",
-                    f"bet level {lt.level}: return {rtp:.6f} is above 100% of the amounts played",
+                    f"bet level {lt.level}: return {pct(rtp)} is above 100% of the amounts played",
                     Code.RTP_ABOVE_100,
                     "warning",
                 )
@@ -285,9 +286,10 @@ def problem_line(problem: Problem) -> str:
 
 
 def cmd_exact(args: argparse.Namespace) -> int:
-    """``slotcert exact MODEL [--json]``."""
+    """``slotcert exact MODEL [--json]``: returns in percent (the JSON keeps fractions)."""
     from certify.model import load_machine
     from certify.model.files import expect_kind
+    from certify.percent import pct
 
     path = Path(args.model)
     kind = expect_kind(path, "machine", "table")
@@ -308,8 +310,8 @@ def cmd_exact(args: argparse.Namespace) -> int:
                 f"exact: not feasible ({report['machine'].get('exact_infeasible')})"
                 if ex is None
                 else (
-                    f"rtp {ex['rtp']:.10f} (base {ex['base_rtp']:.10f}), hit frequency "
-                    f"{ex['hit_frequency']:.6f}, variance {ex['variance']:.4f}"
+                    f"rtp {pct(ex['rtp'], 8)} (base {pct(ex['base_rtp'], 8)}), hit frequency "
+                    f"{pct(ex['hit_frequency'], 4)}, variance {ex['variance']:.4f}"
                 )
             )
             print(f"level {lvl['level']} (bet {lvl['total_bet']}): {text}")
@@ -331,7 +333,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from certify.engine.rng import CHUNK_SPINS
     from certify.model import load_machine
     from certify.model.files import expect_kind
-    from certify.progress import Progress
+    from certify.progress import Progress, terminal_wanted
 
     chunk = CHUNK_SPINS if args.chunk_spins is None else args.chunk_spins
     expect_kind(args.model, "machine")
@@ -358,7 +360,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with open_runner(args.scheduler, args.workers, store) as runner:
             # on a cluster the runner draws one status line for all work instead
             if progress is None:
-                progress = Progress(enabled=False if isinstance(runner, DaskRunner) else None)
+                progress = (
+                    Progress(enabled=False, log=not terminal_wanted())
+                    if isinstance(runner, DaskRunner)
+                    else Progress()
+                )
             for variant in variants:  # each free-spin option is a game of its own
                 _simulate_levels(args, variant, wanted, chunk, runner, progress, rows)
     except KeyboardInterrupt:
@@ -392,10 +398,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def level_line(row: dict[str, Any]) -> str:
     """The one-line text result of a simulated level (of a free-spin option: named first)."""
+    from certify.percent import compared, points
+
     option = f"{row['option']}: " if "option" in row else ""
+    rtp, low, high = compared(row["rtp"], *row["ci"], digits=4)
     return (
-        f"{option}level {row['level']}: rtp {row['rtp']:.6f} +/- {row['std_error']:.6f} "
-        f"[{row['ci'][0]:.6f}, {row['ci'][1]:.6f}] over {row['spins']:,} spins"
+        f"{option}level {row['level']}: rtp {rtp} +/- {points(row['std_error'], 4)} "
+        f"[{low}, {high}] over {row['spins']:,} spins"
     )
 
 

@@ -62,16 +62,7 @@ def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
                 "hit_frequency": ex.hit_frequency,
                 "variance": ex.variance,
                 "volatility_index": ex.volatility_index(confidence),
-                "awards": [
-                    {
-                        "kind": a.kind,
-                        "combo": list(a.combo),
-                        "pays": a.pays,
-                        "probability": a.probability,
-                        "one_in": a.one_in if a.probability > 0 else None,
-                    }
-                    for a in ex.awards
-                ],
+                "awards": _awards(tables, lt, ex),
             }
         levels.append(entry)
     return {
@@ -86,3 +77,43 @@ def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
         },
         "bet_levels": levels,
     }
+
+
+def _awards(tables: Any, lt: Any, ex: Any) -> list[dict[str, Any]]:
+    """The level's awards with their ``rtp_contribution`` where the PAR rows give one.
+
+    An award's contribution is the sum of the PAR rows of its kind and combo
+    (:mod:`certify.exact.contributions`: the certificate's award table, wild
+    multipliers included); a free-spin or bonus trigger carries its whole
+    feature's return. Where the rows are not per entry (feature games whose
+    rows are per part) an award's is null.
+    """
+    shares = _shares(tables, lt, ex)
+    return [
+        {
+            "kind": a.kind,
+            "combo": list(a.combo),
+            "pays": a.pays,
+            "probability": a.probability,
+            "one_in": a.one_in if a.probability > 0 else None,
+            "rtp_contribution": shares.get((a.kind, tuple(a.combo))),
+        }
+        for a in ex.awards
+    ]
+
+
+def _shares(tables: Any, lt: Any, ex: Any) -> dict[tuple[str, tuple[str, ...]], float]:
+    from certify.exact.contributions import level_contributions, per_entry_applies
+
+    if not per_entry_applies(tables):
+        return {}
+    shares: dict[tuple[str, tuple[str, ...]], float] = {}
+    for row in level_contributions(tables, lt).base:
+        key = (row.kind, tuple(row.combo))
+        shares[key] = shares.get(key, 0.0) + row.rtp
+    for a in ex.awards:
+        if a.kind == "free_spins":
+            shares[(a.kind, tuple(a.combo))] = ex.free_spins_rtp
+        elif a.kind == "bonus":
+            shares[(a.kind, tuple(a.combo))] = ex.bonus_rtp
+    return shares

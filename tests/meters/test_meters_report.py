@@ -291,3 +291,29 @@ def test_finding_values_are_shown_in_their_unit(code, meter, value, shown):
     from meters.operator_report import shown_value
 
     assert shown_value(code, meter, value, Decimal("0.05"), "EUR") == shown
+
+
+def test_z_is_the_holds_as_the_columns_beside_it():
+    """Hand calculation: coin in 1,000, prizes 900 over 100 games: return 90%, hold 10%;
+    theoretical return 95% (hold 5%), sigma 2 per game, so the standard error of the
+    hold over 100 games is 2 / sqrt(100) = 0.2 and z = (10% - 5%) / 0.2 = +0.25: positive
+    because the machine kept more than certified (the hold columns' direction)."""
+    from meters.checks import hold_columns
+
+    per = pd.DataFrame({"coin_in": [1000.0], "prizes_paid": [900.0], "games_played": [100.0]})
+    floor = pd.DataFrame({"theo_rtp": [0.95], "sigma": [2.0], "denomination": [1.0]})
+    hold_columns(per, floor)
+    assert per["hold"].iloc[0] == 100.0
+    assert per["z"].iloc[0] == pytest.approx(0.25, abs=1e-12)
+
+
+def test_money_messages_carry_the_currency():
+    from meters.operator_report import shown_message
+
+    text = "counted 5230.00 vs metered drop 0.00 (tolerance 50.00)"
+    assert shown_message("drop_variance", text, "EUR") == (
+        "counted 5,230.00 EUR vs metered drop 0.00 EUR (tolerance 50.00 EUR)"
+    )
+    assert shown_message("drop_variance", text, "") == text  # no currency known: as written
+    reset = "meters went back (games_played 1140729511 -> 1296): RAM clear"
+    assert shown_message("reset", reset, "EUR") == reset  # readings, not money

@@ -195,10 +195,17 @@ def test_signed_certificate_verifies_and_edits_are_named(tmp_path, capsys):
 
 
 def test_unsigned_certificate_says_so(tmp_path, capsys):
+    """Unsigned: ``verify`` exits 1 (the model unchanged) unless ``--allow-unsigned``."""
     code, out = _run_certify(tmp_path, "--no-html")
     capsys.readouterr()
     cert_path = out / "TEST-3X3-5.certificate.json"
-    assert main(["verify", str(cert_path), str(SMALL)]) == 0
+    assert main(["verify", str(cert_path), str(SMALL)]) == 1
+    text = capsys.readouterr().out
+    assert "UNSIGNED" in text and "--allow-unsigned" in text
+    assert "unchanged since certification" in text  # the model check still ran and says so
+    assert main(["verify", str(cert_path)]) == 1  # no model: the signature alone decides
+    capsys.readouterr()
+    assert main(["verify", str(cert_path), str(SMALL), "--allow-unsigned"]) == 0
     assert "UNSIGNED" in capsys.readouterr().out
     assert main(["keygen", str(tmp_path / "k")]) == 0
     capsys.readouterr()
