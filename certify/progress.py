@@ -51,6 +51,14 @@ def spins_per_second(spins: int, seconds: float) -> str:
     return f"{per_s / 1e6:,.{digits}f}M spins/s"
 
 
+def _eta(done: int, total: int | None, seconds: float) -> str:
+    """``ETA 0:00:42``: the spins left at the level's wall-time rate; empty before any."""
+    if not total or done <= 0 or seconds <= 0 or done >= total:
+        return ""
+    left = round((total - done) * seconds / done)
+    return f"ETA {left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}"
+
+
 class CompileWatch:
     """Calls ``changed(True)`` when numba starts compiling a kernel, ``changed(False)`` when done.
 
@@ -187,11 +195,17 @@ class Progress:
             self._log(f"{done:,} spins in {took:,.2f} s" + (f" ({rate})" if rate else ""))
         if not self.enabled or self._task is None:
             return
-        rate = spins_per_second(done, _now() - self._started)
+        seconds = _now() - self._started
+        rate = spins_per_second(done, seconds)
         total = self._total
         count = f"{done:,}/{total:,} spins" if total else f"{done:,} spins"
+        eta = _eta(done, total, seconds)
         self._rich.update(
-            self._task, completed=done, rate=rate, count=count, description=self._describe()
+            self._task,
+            completed=done,
+            rate=f"{rate}  {eta}".strip(),
+            count=count,
+            description=self._describe(),
         )
         self._rich.refresh()
 
@@ -267,7 +281,6 @@ class Progress:
             SpinnerColumn,
             TaskProgressColumn,
             TextColumn,
-            TimeRemainingColumn,
         )
         from rich.progress import Progress as RichProgress
 
@@ -282,7 +295,6 @@ class Progress:
             BarColumn(),
             TaskProgressColumn(),
             TextColumn("{task.fields[count]}  {task.fields[rate]}", markup=False),
-            TimeRemainingColumn(),
             console=console,
             transient=True,
             redirect_stdout=False,

@@ -37,6 +37,7 @@ def test_levels_percentage_and_a_rate_over_wall_time(monkeypatch):
     text = _text(buffer)
     assert "60%" in text and "600,000/1,000,000 spins" in text
     assert "0.30M spins/s" in text, text
+    assert "ETA 0:00:01" in text  # 400,000 spins left at 0.30M spins/s: 1.3 s
     progress.done()
 
 
