@@ -25,6 +25,11 @@ from typing import IO, Any
 COMPILING = "compiling kernels (first run only)…"
 
 
+def _now() -> float:
+    """Seconds of the clock the rates are measured on (``time.perf_counter``)."""
+    return time.perf_counter()
+
+
 def terminal_wanted(stream: IO[str] | None = None) -> bool:
     """Whether a progress display belongs on ``stream`` (default stderr)."""
     stream = sys.stderr if stream is None else stream
@@ -40,7 +45,18 @@ def spins_per_second(spins: int, seconds: float) -> str:
     if seconds <= 0 or spins <= 0:
         return ""
     per_s = spins / seconds
-    return f"{per_s / 1e6:,.1f}M spins/s" if per_s >= 1e5 else f"{per_s:,.0f} spins/s"
+    if per_s < 1e5:
+        return f"{per_s:,.0f} spins/s"
+    digits = 2 if per_s < 1e7 else 1 if per_s < 1e8 else 0  # three significant digits
+    return f"{per_s / 1e6:,.{digits}f}M spins/s"
+
+
+def _eta(done: int, total: int | None, seconds: float) -> str:
+    """``ETA 0:00:42``: the spins left at the level's wall-time rate; empty before any."""
+    if not total or done <= 0 or seconds <= 0 or done >= total:
+        return ""
+    left = round((total - done) * seconds / done)
+    return f"ETA {left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}"
 
 
 class CompileWatch:
@@ -118,7 +134,7 @@ class Progress:
         self._prefix = ""
         self._counter = ""
         self._phase = ""
-        self._started = time.perf_counter()  # of the current bar (level) or phase
+        self._started = _now()  # of the current bar (level) or phase
         self._done = 0
         self._total: int | None = None
         self._finished = False  # the current level's line is logged
@@ -174,16 +190,22 @@ class Progress:
         self._done = done
         if self.logging and self._total and done >= self._total and not self._finished:
             self._finished = True
-            took = time.perf_counter() - self._started
+            took = _now() - self._started
             rate = spins_per_second(done, took)
             self._log(f"{done:,} spins in {took:,.2f} s" + (f" ({rate})" if rate else ""))
         if not self.enabled or self._task is None:
             return
-        rate = spins_per_second(done, time.perf_counter() - self._started)
+        seconds = _now() - self._started
+        rate = spins_per_second(done, seconds)
         total = self._total
         count = f"{done:,}/{total:,} spins" if total else f"{done:,} spins"
+        eta = _eta(done, total, seconds)
         self._rich.update(
-            self._task, completed=done, rate=rate, count=count, description=self._describe()
+            self._task,
+            completed=done,
+            rate=f"{rate}  {eta}".strip(),
+            count=count,
+            description=self._describe(),
         )
         self._rich.refresh()
 
@@ -234,7 +256,7 @@ class Progress:
         print(line, file=self._log_file or sys.stderr, flush=True)
 
     def _start(self, total: int | None) -> None:
-        self._started = time.perf_counter()
+        self._started = _now()
         self._done = 0
         self._total = total
         self._finished = False
@@ -259,7 +281,6 @@ class Progress:
             SpinnerColumn,
             TaskProgressColumn,
             TextColumn,
-            TimeRemainingColumn,
         )
         from rich.progress import Progress as RichProgress
 
@@ -274,7 +295,6 @@ class Progress:
             BarColumn(),
             TaskProgressColumn(),
             TextColumn("{task.fields[count]}  {task.fields[rate]}", markup=False),
-            TimeRemainingColumn(),
             console=console,
             transient=True,
             redirect_stdout=False,

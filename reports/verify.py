@@ -72,7 +72,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     status, lines = check_signature(data, key)
     refused = status == "unsigned" and (key is not None or not args.allow_unsigned)
     if refused and key is None:
-        lines = [*lines, "  (exit 1: give --allow-unsigned to accept an unsigned certificate)"]
+        lines = [f"{lines[0]} (exit 1: --allow-unsigned accepts an unsigned certificate)"]
     if _is_draft(data):
         lines = [*lines, "certificate is a DRAFT: it names no issuing laboratory"]
     shown = [line if line.startswith("  ") else f"{args.certificate}: {line}" for line in lines]

@@ -93,3 +93,61 @@ def test_the_wheel_carries_the_example_models_and_the_slotcert_package():
         p.relative_to(ROOT / "models").as_posix() for p in ROOT.glob("models/*/*.toml")
     )
     assert sorted(name for name, _ in example_files()) == shipped
+
+
+def test_certify_and_write_certificates_match_the_command_line(tmp_path, capsys):
+    """API parity (issue 29): lab and signing options, the workbook, batch.json, index.html;
+    the signed certificate verifies with the public key as the CLI's does."""
+    from certify.errors import InputError
+
+    pt = ROOT / "models" / "jurisdictions" / "pt.toml"
+    model = ROOT / "models" / "machines" / "classic-3r-1.toml"
+    assert main(["keygen", str(tmp_path / "k")]) == 0
+    capsys.readouterr()
+    key, pub = tmp_path / "k" / "slotcert-signing.key", tmp_path / "k" / "slotcert-signing.pub"
+    batch = slotcert.certify(model, pt, 0, 1, lab="Lab API", sign_key=key)
+    assert batch.draft is False and batch.lab == {"name": "Lab API"}
+    files = slotcert.write_certificates(batch, tmp_path / "out")
+    names = sorted(p.name for p in files)
+    assert names == sorted(
+        [
+            "CLASSIC-3R-1.certificate.json",
+            "CLASSIC-3R-1.par.csv",
+            "CLASSIC-3R-1.par.xlsx",
+            "CLASSIC-3R-1.html",
+            "batch.json",
+            "index.html",
+        ]
+    )
+    assert all(p.is_file() for p in files)
+    cert = tmp_path / "out" / "CLASSIC-3R-1.certificate.json"
+    data = json.loads(cert.read_text())
+    assert data["certificate"]["lab"] == {"name": "Lab API"}
+    assert data["certificate"]["draft"] is False and "signature" in data
+    assert main(["verify", str(cert), str(model), "--public-key", str(pub)]) == 0
+    assert "signature valid" in capsys.readouterr().out
+    row = json.loads((tmp_path / "out" / "batch.json").read_text())["machines"][0]
+    assert row["verdict"] == "pass" and row["reason"] == batch.machines[0].reason
+    draft = slotcert.certify(model, pt, 0, 1)
+    assert draft.draft is True
+    slotcert.write_certificates(draft, tmp_path / "draft", html=False)
+    ident = json.loads((tmp_path / "draft" / "CLASSIC-3R-1.certificate.json").read_text())
+    assert ident["certificate"]["draft"] is True and "signature" not in ident
+    with pytest.raises(InputError, match="cannot read signing key"):
+        slotcert.certify(model, pt, 0, 1, sign_key=tmp_path / "missing.key")
+    with pytest.raises(InputError, match="no such lab config"):
+        slotcert.certify(model, pt, 0, 1, lab_config=tmp_path / "missing.toml")
+
+
+def test_awards_frame_contributions_add_up_to_the_cycles_return():
+    """Two methods: the rows' rtp_contribution come from the per-reel decomposition
+    (certify.exact.contributions), base_rtp from the exact full cycle / state merging;
+    per level they agree to 1e-12 (free-spin and bonus triggers carry their feature)."""
+    for name in ("ref-5x3-20", "ways-243", "classic-3r-1"):
+        result = slotcert.exact(ROOT / "models" / "machines" / f"{name}.toml")
+        frame = result.awards_frame()
+        assert "rtp_contribution" in frame.columns
+        for level in result.data["bet_levels"]:
+            rows = frame[frame.level == level["level"]]
+            total = rows.rtp_contribution.sum()
+            assert abs(total - level["exact"]["base_rtp"]) <= 1e-12, (name, level["level"])

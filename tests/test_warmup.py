@@ -9,7 +9,6 @@ from testpaths import DATA, MACHINES
 
 from certify import warmup
 from certify.cli import main
-from certify.progress import COMPILING
 
 
 def test_no_helper_for_one_machine_or_a_warm_cache(monkeypatch):
@@ -45,9 +44,10 @@ def test_helper_runs_and_stops_as_a_process():
     warmup.stop(None)  # no helper: nothing to do
 
 
-def test_cold_certify_says_so_off_a_terminal_and_starts_the_helper(monkeypatch, tmp_path, capsys):
-    """Off a terminal a cold run prints that it compiles; the helper gets the files and is
-    ended with the run."""
+def test_cold_certify_starts_the_helper(monkeypatch, tmp_path, capsys):
+    """A cold run starts the helper with the files and ends it with the run. Whether it says
+    it compiles depends on numba really compiling (tests/test_progress.py), not on this
+    guess, so a run whose kernels load from the cache does not claim to compile."""
     started, stopped = [], []
     monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
     monkeypatch.setattr(
@@ -57,7 +57,6 @@ def test_cold_certify_says_so_off_a_terminal_and_starts_the_helper(monkeypatch, 
     files = [str(DATA / "tiny_lines.toml"), str(DATA / "small_ways.toml")]
     args = ["certify", *files, "--jurisdiction", str(MACHINES.parent / "jurisdictions/pt.toml")]
     main([*args, "--spins", "0", "--seed", "1", "--out", str(tmp_path), "--no-html"])
-    assert f"slotcert: {COMPILING}" in capsys.readouterr().err
     assert [p.name for p in started[0][0]] == ["tiny_lines.toml", "small_ways.toml"]
     assert started[0][1] is False  # --spins 0: the helper compiles no simulation kernel
     assert stopped == ["helper"]

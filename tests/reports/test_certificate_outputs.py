@@ -214,6 +214,28 @@ def test_unsigned_certificate_says_so(tmp_path, capsys):
     assert "UNSIGNED" in capsys.readouterr().out
 
 
+def test_without_a_lab_everything_says_draft(tmp_path, capsys):
+    """No --lab or --lab-config: the certificate, its number and title, batch.json, the
+    report and the index say DRAFT; the console says so; verify names it."""
+    _, out = _run_certify(tmp_path)
+    err = capsys.readouterr().err
+    assert "no --lab or --lab-config: the certificates are DRAFTS" in err
+    ident = json.loads((out / "TEST-3X3-5.certificate.json").read_text())["certificate"]
+    assert ident["draft"] is True and ident["title"].startswith("DRAFT certificate")
+    assert ident["number"].startswith("DRAFT-PT-")
+    batch = json.loads((out / "batch.json").read_text())
+    assert batch["draft"] is True
+    assert (out / "TEST-3X3-5.html").read_text().startswith("<!DOCTYPE html>")
+    assert "<title>DRAFT" in (out / "TEST-3X3-5.html").read_text()
+    assert "<title>DRAFT" in (out / "index.html").read_text()
+    main(["verify", str(out / "TEST-3X3-5.certificate.json"), "--allow-unsigned"])
+    assert "DRAFT" in capsys.readouterr().out
+    _, named = _run_certify(tmp_path / "lab", "--lab", "Lab D", "--no-html")
+    ident = json.loads((named / "TEST-3X3-5.certificate.json").read_text())["certificate"]
+    assert ident["draft"] is False and not ident["number"].startswith("DRAFT")
+    assert json.loads((named / "batch.json").read_text())["draft"] is False
+
+
 def test_exact_only_run_is_stated_everywhere(tmp_path, capsys):
     code, out = _run_certify(tmp_path)
     console = capsys.readouterr()
