@@ -283,12 +283,52 @@ def test_item4_a_large_hold_grid_is_judged_on_its_work():
 CASCADE = MODELS / "cascade-5x3-10.toml"
 
 
+ALWAYS = """
+schema = "slotcert/machine@1"
+[machine]
+id = "ALWAYS-PAYS"
+name = "a cascade that always pays"
+[bet]
+denomination = "0.01"
+currency = "EUR"
+lines = 1
+bet_levels = [1]
+[symbols]
+A = {kind = "regular"}
+[reels]
+rows = 1
+strips = [["A"], ["A"], ["A"]]
+paylines = [[0, 0, 0]]
+[[pays]]
+combo = ["A", "A", "A"]
+pays = 2
+[cascade]
+refill = "REFILL"
+max_screens = SCREENS
+"""
+
+
 def test_item5_max_screens_bounded(tmp_path, capsys):
-    """max_screens = 1e9: simulate and validate's probe hung before."""
-    path = edited(tmp_path, CASCADE, "max_screens = 50", "max_screens = 1000000000")
-    refused_at(path, "cascade.max_screens", capsys)
-    for argv in (["exact", str(path)], ["simulate", str(path), "--spins", "100", "--seed", "1"]):
-        assert main(argv) == 2
+    """Every screen pays: max_screens = 1e8 passed validate and simulate hung before."""
+    for refill in ("random", "strip"):
+        path = tmp_path / f"{refill}.toml"
+        path.write_text(ALWAYS.replace("REFILL", refill).replace("SCREENS", "100000000"))
+        refused_at(path, "cascade.max_screens", capsys)
+        for argv in (["exact", str(path)], ["simulate", str(path), "--spins", "9", "--seed", "1"]):
+            assert main(argv) == 2
+
+
+def test_item5_a_cascade_that_always_pays_ends_at_max_screens(tmp_path, capsys):
+    """At the bound (1,000 screens) every spin plays 1,000 screens paying 2: rtp 2,000."""
+    path = tmp_path / "random.toml"
+    path.write_text(ALWAYS.replace("REFILL", "random").replace("SCREENS", "1000"))
+    run = slotcert.simulate(path, spins=1000, seed=1)
+    assert run.rtp[1] == 2000.0
+    strip = tmp_path / "strip.toml"  # its cycle never ends: longer than max_screens
+    strip.write_text(ALWAYS.replace("REFILL", "strip").replace("SCREENS", "1000"))
+    started = time.perf_counter()
+    err = refused_at(strip, "cascade.max_screens", capsys)
+    assert "it may never end" in err and time.perf_counter() - started < 30
 
 
 def test_item5_strip_cascade_longer_than_max_screens_refused_by_every_path(tmp_path, capsys):
