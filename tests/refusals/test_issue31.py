@@ -7,13 +7,12 @@ branch's report); the models are small edits of shipped or test models.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from twins import lines
+from twins import hold, lines
 
 import slotcert
 from certify.checkpoint import CheckpointDir
@@ -56,56 +55,6 @@ def refused_at(path: Path, key: str, capsys) -> str:
 # -- item 1: a win cap over hold and spin is never an uncapped exact figure -----------------
 
 
-def award_distribution(hs, cells: int, start: int) -> dict[Fraction, Fraction]:
-    """P(award = a) of one hold-and-spin feature, every respin pattern and value enumerated."""
-    p = hs.cell_probability
-    finals: dict[int, Fraction] = {}
-
-    def play(locked: int, left: int, prob: Fraction) -> None:
-        if left == 0 or locked == cells:
-            finals[locked] = finals.get(locked, Fraction(0)) + prob
-            return
-        empty = cells - locked
-        for shown in itertools.product((False, True), repeat=empty):
-            new = sum(shown)
-            pr = p**new * (1 - p) ** (empty - new)
-            play(locked + new, hs.respins if new else left - 1, prob * pr)
-
-    play(start, hs.respins, Fraction(1))
-    prizes, total = dict(hs.jackpots), sum(v.weight for v in hs.values)
-    out: dict[Fraction, Fraction] = {}
-    for n, prob in finals.items():
-        for coins in itertools.product(hs.values, repeat=n):
-            pr = prob
-            award = Fraction(0)
-            for v in coins:
-                pr *= Fraction(v.weight, total)
-                award += v.pays if v.jackpot is None else prizes[v.jackpot]
-            if n == cells and hs.full_window is not None:
-                award += prizes[hs.full_window]
-            out[award] = out.get(award, Fraction(0)) + pr
-    return out
-
-
-def capped_hold_rtp(m, li: int = 0) -> Fraction:
-    """Brute force of a capped hold game: every stop combination, then min(spin's total, cap)."""
-    hs, tb = m.hold_and_spin, m.total_bet(m.bet_levels[li])
-    cap = m.rules.win_cap * tb
-    total = s = 0
-    for stops, w in lines.cycle(m, m.strips, m.weights):
-        win = lines.window(m.strips, stops, m.rows)
-        base, _ = lines.spin_value(m, win, li)
-        n = lines.count(win, hs.trigger.symbol)
-        if n >= hs.trigger.count:
-            dist = award_distribution(hs, m.rows * m.reels, n)
-            value = sum(pr * min(base + a * tb, cap) for a, pr in dist.items())
-        else:
-            value = Fraction(min(base, cap))
-        total += w
-        s += w * value
-    return s / total / tb
-
-
 def test_item1_capped_hold_game_is_refused_by_exact_not_uncapped():
     """``tests/refusals/hold_cap_3r.toml``: 3 reels x 1 row, one line, total bet 1, cap 5.
 
@@ -127,9 +76,9 @@ def test_item1_capped_hold_game_is_refused_by_exact_not_uncapped():
     or none (here: none, with the located reason ``rules.win_cap``).
     """
     m = load_machine(HERE / "hold_cap_3r.toml")
-    assert capped_hold_rtp(m) == Fraction(507, 448)  # 253.5 / 224
+    assert hold.capped_rtp(m) == Fraction(507, 448)  # 253.5 / 224
     uncapped = dataclasses.replace(m, rules=dataclasses.replace(m.rules, win_cap=10**6))
-    assert capped_hold_rtp(uncapped) == Fraction(556, 224)  # the cap never reached: 556 / 224
+    assert hold.capped_rtp(uncapped) == Fraction(556, 224)  # the cap never reached: 556 / 224
     ex = slotcert.exact(m).to_dict()
     assert ex["bet_levels"][0]["exact"] is None
     assert "rules.win_cap" in ex["machine"]["exact_infeasible"]
