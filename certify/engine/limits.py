@@ -148,7 +148,7 @@ class _Bounds:
             self._int(value, path)
         for value, path, most, why in _bounded_counts(self.m):
             if value > most:
-                self.error(path, f"{_fmt(value)} is above {_fmt(most)}: {why}")
+                self.error(path, f"{_fmt(value)} is above {_fmt(most)}: {why}; lower {path}")
 
     # -- the packed counts: window cells and counted symbols --------------------------------
 
