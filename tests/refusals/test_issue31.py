@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 MODELS = ROOT / "models" / "machines"
 TINY = ROOT / "tests" / "data" / "tiny_lines.toml"
+JURISDICTION = ROOT / "models" / "jurisdictions" / "nv.toml"
 
 
 def edited(tmp_path: Path, source: Path, old: str, new: str, name: str = "m.toml") -> Path:
@@ -71,9 +72,11 @@ def test_item1_capped_hold_game_is_refused_by_exact_not_uncapped():
       (what ``exact`` printed before the fix, the cap ignored).
     * Capped at 5: (12 + 18 + 43 x (5 + 4) / 2 + 6 x 5) / 224 = 253.5 / 224 = 1.1316964...
 
-    The brute force below enumerates the 224 combinations, every respin pattern and
-    every coin value, and agrees with the hand count; ``exact`` must give that figure
-    or none (here: none, with the located reason ``rules.win_cap``).
+    The brute force (``twins.hold.capped_rtp``) enumerates the 224 combinations, every
+    respin pattern and every coin value, and agrees with the hand count; ``exact`` must
+    give that figure or none (here: none, with the located reason ``rules.win_cap``);
+    the simulation (which caps) agrees with it within its interval, and ``certify
+    --spins 0`` no longer passes the game on the uncapped figure.
     """
     m = load_machine(HERE / "hold_cap_3r.toml")
     assert hold.capped_rtp(m) == Fraction(507, 448)  # 253.5 / 224
@@ -83,6 +86,10 @@ def test_item1_capped_hold_game_is_refused_by_exact_not_uncapped():
     assert ex["bet_levels"][0]["exact"] is None
     assert "rules.win_cap" in ex["machine"]["exact_infeasible"]
     assert compute_exact(m) is None
+    run = slotcert.simulate(m, spins=1_000_000, seed=1)  # the engine caps: it agrees
+    assert abs(run.rtp[1] - 507 / 448) < 5 * run.levels[0]["std_error"]
+    cert = slotcert.certify(HERE / "hold_cap_3r.toml", JURISDICTION, spins=0, seed=1).machines[0]
+    assert cert.verdict != "pass"  # nothing supports a verdict without the exact figure
     shipped = load_machine(MODELS / "hold-5x3-20.toml")
     capped = dataclasses.replace(shipped, rules=dataclasses.replace(shipped.rules, win_cap=10))
     assert compute_exact(capped) is None
