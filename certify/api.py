@@ -210,7 +210,7 @@ def simulation_row(
     }
 
 
-def simulation_document(machine: Machine, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def simulation_document(machine: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``slotcert simulate --json`` document of simulated rows.
 
     A game with free-spin options has one row per option and level (each

@@ -297,7 +297,13 @@ class Code(StrEnum):
         FINDING,
         "the full cycle and the per-reel decomposition disagree",
     )
-    IMPOSSIBLE_AWARD = ("impossible_award", ERROR, FINDING, "an advertised award can never occur")
+    IMPOSSIBLE_AWARD = (
+        "impossible_award",
+        EITHER,
+        FINDING,
+        "an advertised award can never occur (a certification error; `validate` warns of the"
+        " wilds-only entries a substituted entry always outpays, naming `pure_wild_line`)",
+    )
     AWARD_TOO_RARE = (
         "award_too_rare",
         ERROR,

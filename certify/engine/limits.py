@@ -148,7 +148,7 @@ class _Bounds:
             self._int(value, path)
         for value, path, most, why in _bounded_counts(self.m):
             if value > most:
-                self.error(path, f"{_fmt(value)} is above {_fmt(most)}: {why}")
+                self.error(path, f"{_fmt(value)} is above {_fmt(most)}: {why}; lower {path}")
 
     # -- the packed counts: window cells and counted symbols --------------------------------
 
@@ -203,10 +203,10 @@ class _Bounds:
             tables.append(("bonus.awards", "award", [a.weight for a in self.m.bonus.awards]))
         fs = self.m.free_spins
         if fs is not None and fs.expanding_symbol:
-            weights = [w for _, w in fs.expanding_symbol]
-            tables.append(("free_spins.expanding_symbol", "draw", weights))
-        for key, what, weights in tables:
-            total = sum(weights)
+            draws = [w for _, w in fs.expanding_symbol]
+            tables.append(("free_spins.expanding_symbol", "draw", draws))
+        for key, what, table in tables:
+            total = sum(table)
             if total > INT64_MAX:
                 self.error(
                     key,

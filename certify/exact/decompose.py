@@ -112,7 +112,8 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     Ways games, screen games (cascades, clusters) and full-window pays are not decomposed here,
     nor games with a win cap (the mean of
     a capped total is not a sum of per-reel means); None too when the capped
-    free-spin recursion is too long (see :mod:`certify.engine.limits`).
+    free-spin recursion is too long, or the hold-and-spin chain's work is
+    beyond its bound (see :mod:`certify.engine.limits`).
     """
     if (
         tables.is_ways
@@ -120,6 +121,12 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
         or tables.expand_symbols
         or tables.full_window_mult.size
         or is_screen_game(tables.machine)
+        or (
+            tables.hold_on
+            and not hold_feasible(
+                tables.machine.hold_and_spin, tables.machine.rows * tables.machine.reels
+            )
+        )
     ):
         return None
     try:
@@ -133,8 +140,6 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     hold_means: dict[int, float] = {}
     if tables.hold_on:
         hs, cells = tables.machine.hold_and_spin, tables.machine.rows * tables.machine.reels
-        if not hold_feasible(hs, cells):  # the chain's work is refused (engine.limits)
-            return None
         hold_means = {
             start: float(h.mean) * lt.total_bet
             for start, h in hold_exact_by_start(hs, cells, pool_ids(tables.machine)).items()

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
-from certify.engine.limits import cascade_probe
+from certify.engine.limits import MAX_SCREENS, cascade_probe
 from certify.engine.screens import cascade_of, cluster_pays_of, screen_inputs, screen_problems
 from certify.engine.tables import GameTables, LevelTables, compile_machine
 from certify.errors import Problem
@@ -321,9 +321,14 @@ def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Pr
         return None
     endless = longest >= (cascade_probe(machine) or 0)  # the probe's limit
     size = f"at least {longest} screens (it may never end)" if endless else f"{longest} screens"
+    fix = (
+        "change the strips so that every sequence ends"
+        if endless or longest > MAX_SCREENS
+        else f"raise cascade.max_screens to {longest}"
+    )
     return Problem(
         file,
         join(where, "max_screens"),
-        f"a cycle of {size} exceeds {cascade.max_screens}",
+        f"a cycle of {size} exceeds {cascade.max_screens}; {fix}",
         "cascade_too_long",
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from certify.engine.limits import MAX_RESPINS, MAX_SCREENS
 from certify.kinds import MODEL_KIND_NAMES, schema_of_kind
 
 KINDS = MODEL_KIND_NAMES
@@ -355,7 +356,10 @@ def machine_schema() -> Schema:
     props["hold_and_spin"] = _obj(
         {
             "trigger": TRIGGER,
-            "respins": _int(1, "respins left; back to this whenever a coin locks"),
+            "respins": {
+                **_int(1, "respins left; back to this whenever a coin locks"),
+                "maximum": MAX_RESPINS,
+            },
             "cell_probability": _money("chance an empty cell shows a coin on one respin"),
             "values": _array(
                 _obj(
@@ -384,7 +388,10 @@ def machine_schema() -> Schema:
                 {"type": "integer", "minimum": 1},
                 "win multiplier of screen 1, 2, ...; the last repeats",
             ),
-            "max_screens": _int(1, "longest sequence (a strip cascade's cycle is checked)"),
+            "max_screens": {
+                **_int(1, "longest sequence (a strip cascade's cycle is checked)"),
+                "maximum": MAX_SCREENS,
+            },
         },
         ("refill",),
         description="winning symbols vanish and the rest fall (SPEC 3.1b)",

@@ -7,13 +7,12 @@ branch's report); the models are small edits of shipped or test models.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from twins import lines
+from twins import hold, lines
 
 import slotcert
 from certify.checkpoint import CheckpointDir
@@ -27,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 MODELS = ROOT / "models" / "machines"
 TINY = ROOT / "tests" / "data" / "tiny_lines.toml"
+JURISDICTION = ROOT / "models" / "jurisdictions" / "nv.toml"
 
 
 def edited(tmp_path: Path, source: Path, old: str, new: str, name: str = "m.toml") -> Path:
@@ -56,56 +56,6 @@ def refused_at(path: Path, key: str, capsys) -> str:
 # -- item 1: a win cap over hold and spin is never an uncapped exact figure -----------------
 
 
-def award_distribution(hs, cells: int, start: int) -> dict[Fraction, Fraction]:
-    """P(award = a) of one hold-and-spin feature, every respin pattern and value enumerated."""
-    p = hs.cell_probability
-    finals: dict[int, Fraction] = {}
-
-    def play(locked: int, left: int, prob: Fraction) -> None:
-        if left == 0 or locked == cells:
-            finals[locked] = finals.get(locked, Fraction(0)) + prob
-            return
-        empty = cells - locked
-        for shown in itertools.product((False, True), repeat=empty):
-            new = sum(shown)
-            pr = p**new * (1 - p) ** (empty - new)
-            play(locked + new, hs.respins if new else left - 1, prob * pr)
-
-    play(start, hs.respins, Fraction(1))
-    prizes, total = dict(hs.jackpots), sum(v.weight for v in hs.values)
-    out: dict[Fraction, Fraction] = {}
-    for n, prob in finals.items():
-        for coins in itertools.product(hs.values, repeat=n):
-            pr = prob
-            award = Fraction(0)
-            for v in coins:
-                pr *= Fraction(v.weight, total)
-                award += v.pays if v.jackpot is None else prizes[v.jackpot]
-            if n == cells and hs.full_window is not None:
-                award += prizes[hs.full_window]
-            out[award] = out.get(award, Fraction(0)) + pr
-    return out
-
-
-def capped_hold_rtp(m, li: int = 0) -> Fraction:
-    """Brute force of a capped hold game: every stop combination, then min(spin's total, cap)."""
-    hs, tb = m.hold_and_spin, m.total_bet(m.bet_levels[li])
-    cap = m.rules.win_cap * tb
-    total = s = 0
-    for stops, w in lines.cycle(m, m.strips, m.weights):
-        win = lines.window(m.strips, stops, m.rows)
-        base, _ = lines.spin_value(m, win, li)
-        n = lines.count(win, hs.trigger.symbol)
-        if n >= hs.trigger.count:
-            dist = award_distribution(hs, m.rows * m.reels, n)
-            value = sum(pr * min(base + a * tb, cap) for a, pr in dist.items())
-        else:
-            value = Fraction(min(base, cap))
-        total += w
-        s += w * value
-    return s / total / tb
-
-
 def test_item1_capped_hold_game_is_refused_by_exact_not_uncapped():
     """``tests/refusals/hold_cap_3r.toml``: 3 reels x 1 row, one line, total bet 1, cap 5.
 
@@ -122,18 +72,24 @@ def test_item1_capped_hold_game_is_refused_by_exact_not_uncapped():
       (what ``exact`` printed before the fix, the cap ignored).
     * Capped at 5: (12 + 18 + 43 x (5 + 4) / 2 + 6 x 5) / 224 = 253.5 / 224 = 1.1316964...
 
-    The brute force below enumerates the 224 combinations, every respin pattern and
-    every coin value, and agrees with the hand count; ``exact`` must give that figure
-    or none (here: none, with the located reason ``rules.win_cap``).
+    The brute force (``twins.hold.capped_rtp``) enumerates the 224 combinations, every
+    respin pattern and every coin value, and agrees with the hand count; ``exact`` must
+    give that figure or none (here: none, with the located reason ``rules.win_cap``);
+    the simulation (which caps) agrees with it within its interval, and ``certify
+    --spins 0`` no longer passes the game on the uncapped figure.
     """
     m = load_machine(HERE / "hold_cap_3r.toml")
-    assert capped_hold_rtp(m) == Fraction(507, 448)  # 253.5 / 224
+    assert hold.capped_rtp(m) == Fraction(507, 448)  # 253.5 / 224
     uncapped = dataclasses.replace(m, rules=dataclasses.replace(m.rules, win_cap=10**6))
-    assert capped_hold_rtp(uncapped) == Fraction(556, 224)  # the cap never reached: 556 / 224
+    assert hold.capped_rtp(uncapped) == Fraction(556, 224)  # the cap never reached: 556 / 224
     ex = slotcert.exact(m).to_dict()
     assert ex["bet_levels"][0]["exact"] is None
     assert "rules.win_cap" in ex["machine"]["exact_infeasible"]
     assert compute_exact(m) is None
+    run = slotcert.simulate(m, spins=1_000_000, seed=1)  # the engine caps: it agrees
+    assert abs(run.rtp[1] - 507 / 448) < 5 * run.levels[0]["std_error"]
+    cert = slotcert.certify(HERE / "hold_cap_3r.toml", JURISDICTION, spins=0, seed=1).machines[0]
+    assert cert.verdict != "pass"  # nothing supports a verdict without the exact figure
     shipped = load_machine(MODELS / "hold-5x3-20.toml")
     capped = dataclasses.replace(shipped, rules=dataclasses.replace(shipped.rules, win_cap=10))
     assert compute_exact(capped) is None
@@ -283,12 +239,52 @@ def test_item4_a_large_hold_grid_is_judged_on_its_work():
 CASCADE = MODELS / "cascade-5x3-10.toml"
 
 
+ALWAYS = """
+schema = "slotcert/machine@1"
+[machine]
+id = "ALWAYS-PAYS"
+name = "a cascade that always pays"
+[bet]
+denomination = "0.01"
+currency = "EUR"
+lines = 1
+bet_levels = [1]
+[symbols]
+A = {kind = "regular"}
+[reels]
+rows = 1
+strips = [["A"], ["A"], ["A"]]
+paylines = [[0, 0, 0]]
+[[pays]]
+combo = ["A", "A", "A"]
+pays = 2
+[cascade]
+refill = "REFILL"
+max_screens = SCREENS
+"""
+
+
 def test_item5_max_screens_bounded(tmp_path, capsys):
-    """max_screens = 1e9: simulate and validate's probe hung before."""
-    path = edited(tmp_path, CASCADE, "max_screens = 50", "max_screens = 1000000000")
-    refused_at(path, "cascade.max_screens", capsys)
-    for argv in (["exact", str(path)], ["simulate", str(path), "--spins", "100", "--seed", "1"]):
-        assert main(argv) == 2
+    """Every screen pays: max_screens = 1e8 passed validate and simulate hung before."""
+    for refill in ("random", "strip"):
+        path = tmp_path / f"{refill}.toml"
+        path.write_text(ALWAYS.replace("REFILL", refill).replace("SCREENS", "100000000"))
+        refused_at(path, "cascade.max_screens", capsys)
+        for argv in (["exact", str(path)], ["simulate", str(path), "--spins", "9", "--seed", "1"]):
+            assert main(argv) == 2
+
+
+def test_item5_a_cascade_that_always_pays_ends_at_max_screens(tmp_path, capsys):
+    """At the bound (1,000 screens) every spin plays 1,000 screens paying 2: rtp 2,000."""
+    path = tmp_path / "random.toml"
+    path.write_text(ALWAYS.replace("REFILL", "random").replace("SCREENS", "1000"))
+    run = slotcert.simulate(path, spins=1000, seed=1)
+    assert run.rtp[1] == 2000.0
+    strip = tmp_path / "strip.toml"  # its cycle never ends: longer than max_screens
+    strip.write_text(ALWAYS.replace("REFILL", "strip").replace("SCREENS", "1000"))
+    started = time.perf_counter()
+    err = refused_at(strip, "cascade.max_screens", capsys)
+    assert "it may never end" in err and time.perf_counter() - started < 30
 
 
 def test_item5_strip_cascade_longer_than_max_screens_refused_by_every_path(tmp_path, capsys):

@@ -93,7 +93,10 @@ def test_cascade_cycle_check():
     assert cascade_cycle_problem(hand_machine(max_screens=4), "x.toml") is None
     problem = cascade_cycle_problem(hand_machine(max_screens=3), "x.toml")
     assert problem is not None
-    assert str(problem) == "x.toml: cascade.max_screens: a cycle of 4 screens exceeds 3"
+    assert str(problem) == (
+        "x.toml: cascade.max_screens: a cycle of 4 screens exceeds 3; "
+        "raise cascade.max_screens to 4"
+    )
 
 
 def test_screen_problems_name_what_is_not_played():
@@ -127,5 +130,6 @@ def test_cycle_check_of_random_refill_and_endless_cascades():
     assert check_cascade_cycle(endless) == 10 * 5 + 100
     problem = cascade_cycle_problem(endless, "x.toml")
     assert problem is not None and problem.message == (
-        "a cycle of at least 150 screens (it may never end) exceeds 5"
+        "a cycle of at least 150 screens (it may never end) exceeds 5; "
+        "change the strips so that every sequence ends"
     )
