@@ -426,3 +426,15 @@ def test_deeply_nested_toml_is_a_located_error(tmp_path, capsys):
     assert main(["validate", str(model)]) == 2
     err = capsys.readouterr().err
     assert str(model) in err and "nested" in err
+
+
+def test_error_messages_strip_control_characters_from_model_text(tmp_path, capsys):
+    """An escape sequence in a key of a model reaches stderr as plain text only."""
+    text = (DATA / "tiny_lines.toml").read_text(encoding="utf-8")
+    evil = tmp_path / "evil.toml"
+    key = '"\\u001b]0;owned\\u0007\\u001b[2J"'
+    evil.write_text(text.replace('name = "Tiny"', f'name = "Tiny"\n{key} = 1'), encoding="utf-8")
+    assert main(["validate", str(evil)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown key" in err
+    assert not any(ord(c) < 32 and c != "\n" for c in err), repr(err)

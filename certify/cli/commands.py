@@ -16,6 +16,7 @@ from certify.errors import ModelError, Problem, UsageError
 from certify.kinds import MACHINE, MODEL_KIND_NAMES
 from certify.model import load_machine
 from certify.model.files import LOADERS, expect_kind, model_files
+from certify.outputs import printable
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 log = logging.getLogger("slotcert")
@@ -258,14 +259,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
             worst = EXIT_BAD_INPUT
         except UsageError as exc:
-            print(f"slotcert: {exc}", file=sys.stderr)
+            print(printable(f"slotcert: {exc}"), file=sys.stderr)
             worst = EXIT_BAD_INPUT
     return worst
 
 
 def problem_line(problem: Problem) -> str:
     """One stderr line for a problem, warnings marked."""
-    return f"warning: {problem}" if problem.severity == "warning" else str(problem)
+    return printable(f"warning: {problem}" if problem.severity == "warning" else str(problem))
 
 
 def cmd_exact(args: argparse.Namespace) -> int:
