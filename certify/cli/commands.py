@@ -16,7 +16,6 @@ from certify.errors import ModelError, Problem, UsageError
 from certify.kinds import MACHINE, MODEL_KIND_NAMES
 from certify.model import load_machine
 from certify.model.files import LOADERS, expect_kind, model_files
-from certify.outputs import printable
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 log = logging.getLogger("slotcert")
@@ -259,13 +258,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"slotcert: {problem_line(problem)}", file=sys.stderr)
             worst = EXIT_BAD_INPUT
         except UsageError as exc:
-            print(printable(f"slotcert: {exc}"), file=sys.stderr)
+            print(f"slotcert: {exc}", file=sys.stderr)
             worst = EXIT_BAD_INPUT
     return worst
 
 
 def problem_line(problem: Problem) -> str:
-    """One stderr line for a problem, warnings marked."""
+    """One stderr line for a problem, warnings marked; control characters stripped."""
+    from certify.outputs import printable  # model text never drives the terminal
+
     return printable(f"warning: {problem}" if problem.severity == "warning" else str(problem))
 
 
