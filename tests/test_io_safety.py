@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import stat
@@ -426,3 +427,57 @@ def test_deeply_nested_toml_is_a_located_error(tmp_path, capsys):
     assert main(["validate", str(model)]) == 2
     err = capsys.readouterr().err
     assert str(model) in err and "nested" in err
+
+
+def test_error_messages_strip_control_characters_from_model_text(tmp_path, capsys):
+    """An escape sequence in a key of a model reaches stderr as plain text only."""
+    text = (DATA / "tiny_lines.toml").read_text(encoding="utf-8")
+    evil = tmp_path / "evil.toml"
+    key = '"\\u001b]0;owned\\u0007\\u001b[2J"'
+    evil.write_text(text.replace('name = "Tiny"', f'name = "Tiny"\n{key} = 1'), encoding="utf-8")
+    assert main(["validate", str(evil)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown key" in err
+    assert not any(ord(c) < 32 and c != "\n" for c in err), repr(err)
+
+
+# --- 11: one reader for input files ----------------------------------------------------
+
+_RAW_READ = re.compile(
+    r"\.read_text\(|\.read_bytes\(|(?<![\w])open\(|tomllib\.load\(|np\.load\("
+    r"|pd\.read_(csv|parquet|json|excel)\(|pq\.read_(table|schema)\(|pacsv\.read_csv\("
+)
+# modules allowed to read files without certify.inputs, and why
+_RAW_READERS = {
+    "certify/inputs.py": "the helper itself",
+    "certify/outputs.py": "writes; reads /proc/self/status for the umask",
+    "certify/_numba.py": "hashes its own sources",
+    "certify/engine/prefix.py": "hashes its own source; its own table cache",
+    "certify/examples.py": "copies the package's own models",
+    "certify/prebuilt_build.py": "build tool over the repository's models",
+    "reports/translations.py": "the package's own translation files",
+    "reports/browser_check.py": "files it wrote itself in a temporary folder",
+    "reports/pdf.py": "the PDF the browser printed into a temporary folder",
+    "reports/parcsv.py": "writes (through atomic_path)",
+    "meters/jackpot_cli.py": "writes (through atomic_path)",
+    "meters/readers.py": "dumps, after regular_file() in _headers",
+    "meters/floor.py": "floor and counts, after regular_file()",
+    "meters/parallel.py": "the dump, after the command's regular_file()",
+    "meters/strategies.py": "its own spilled pieces",
+    "meters/operator_report.py": "CSV files, after regular_file()",
+}
+
+
+def test_input_files_are_read_through_certify_inputs():
+    """A module reading files directly must be listed above with its reason (issue 31 item 11)."""
+    offenders = []
+    for package in ("certify", "reports", "meters", "slotcert"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel in _RAW_READERS:
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#")[0]
+                if _RAW_READ.search(code) and not re.search(r"os\.open\(|io\.BytesIO\(", code):
+                    offenders.append(f"{rel}:{n}: {line.strip()}")
+    assert not offenders, "read through certify.inputs:\n" + "\n".join(offenders)

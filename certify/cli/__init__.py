@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 
 from certify import __version__
 from certify.errors import ModelError, SlotcertError
+from certify.outputs import printable
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -139,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return _stdout_closed()
     except ModelError as exc:
-        for problem in exc.problems:
-            print(f"slotcert: {problem}", file=sys.stderr)
+        for problem in exc.problems:  # model text never drives the terminal
+            print(printable(f"slotcert: {problem}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (SlotcertError, OSError) as exc:
         if args.debug:
@@ -213,7 +214,7 @@ def _one_line(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     if isinstance(exc, OSError) and exc.filename:
         text = f"{exc.filename}: {exc.strerror or text}"
-    return " ".join(text.split())
+    return printable(" ".join(text.split()))
 
 
 if __name__ == "__main__":  # pragma: no cover

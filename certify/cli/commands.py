@@ -281,8 +281,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def problem_line(problem: Problem) -> str:
-    """One stderr line for a problem, warnings marked."""
-    return f"warning: {problem}" if problem.severity == "warning" else str(problem)
+    """One stderr line for a problem, warnings marked; control characters stripped."""
+    from certify.outputs import printable  # model text never drives the terminal
+
+    return printable(f"warning: {problem}" if problem.severity == "warning" else str(problem))
 
 
 def cmd_exact(args: argparse.Namespace) -> int:
