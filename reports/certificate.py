@@ -20,7 +20,7 @@ from certify import __version__
 from certify.batch import Certification, LevelCertification
 from certify.engine.rng import CHUNK_SPINS
 from certify.exact.contributions import METHOD as CONTRIBUTION_METHOD
-from certify.exact.contributions import Contribution
+from certify.exact.contributions import Contribution, multiplier_value
 from certify.kinds import CERTIFICATE
 from certify.model.fingerprint import canonical_form, fingerprint_of
 from certify.outputs import write_text
@@ -157,17 +157,22 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
 
 
 def _row(level: int, c: Contribution) -> dict[str, Any]:
-    one_in = 1.0 / c.probability if c.probability > 0 else None
-    return {
+    one_in = 1.0 / c.probability if c.probability else None
+    row = {
         "level": level,
         "section": c.section,
         "kind": c.kind,
         "combo": list(c.combo),
         "pays": c.pays,
+        "multiplier": multiplier_value(c.multiplier),
         "probability": c.probability,
         "one_in": one_in,
         "rtp_contribution": c.rtp,
+        "source": c.source,
     }
+    if c.ci is not None:
+        row["ci"] = list(c.ci)
+    return row
 
 
 def _par(lc: LevelCertification) -> dict[str, Any] | None:
@@ -226,7 +231,7 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
     for c in pc.base:  # probabilities: the decomposition's (equal to the cycle's, tested)
         out.append(_row(lc.level, c))
     if getattr(ex, "win_cap_rtp", 0.0):
-        out.append(_row(lc.level, Contribution("base", "win_cap", (), None, 0.0, ex.win_cap_rtp)))
+        out.append(_row(lc.level, Contribution("base", "win_cap", (), None, None, ex.win_cap_rtp)))
         out[-1]["one_in"] = None
     fs = pc.free_spins
     if fs is not None and machine.free_spins is not None:

@@ -29,11 +29,15 @@ AWARD_COLUMNS = (
     "kind",
     "combo",
     "pays",
+    "multiplier",
     "probability",
     "one_in",
     "rtp_contribution",
     "cumulative_rtp",
     "certified_rtp",
+    "source",
+    "ci_low",
+    "ci_high",
 )
 
 
@@ -60,6 +64,7 @@ def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
         for a in awards:
             contribution = a.get("rtp_contribution")
             running += contribution or 0.0
+            ci = a.get("ci") or [None, None]
             out.append(
                 (
                     level,
@@ -67,30 +72,47 @@ def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
                     a["kind"],
                     " ".join(a["combo"]),
                     a.get("pays"),
+                    a.get("multiplier"),
                     a.get("probability"),
                     a.get("one_in"),
                     contribution,
                     running,
                     None,
+                    a.get("source", "exact"),
+                    ci[0],
+                    ci[1],
                 )
             )
-        exact = (levels.get(level) or {}).get("exact") or {}
-        total = exact.get("rtp")
-        out.append(
-            (
-                level,
-                "total",
-                "total",
-                "",
-                None,
-                exact.get("hit_frequency"),
-                1 / exact["hit_frequency"] if exact.get("hit_frequency") else None,
-                None,
-                running,
-                total,
-            )
-        )
+        out.append(_total_row(levels.get(level) or {}, level, running))
     return out
+
+
+def _total_row(lv: dict[str, Any], level: Any, running: float) -> tuple[Any, ...]:
+    """The closing row of a level: the certified (exact) return, else the simulated one."""
+    exact = lv.get("exact") or {}
+    if exact:
+        hit, total, source, ci = exact.get("hit_frequency"), exact.get("rtp"), "exact", None
+    else:  # a simulation-only game: its rows are the simulation's
+        sim = lv.get("simulation") or {}
+        hit, total, source = sim.get("hit_frequency"), sim.get("rtp"), "simulation"
+        ci = sim.get("ci")
+    ci = ci or [None, None]
+    return (
+        level,
+        "total",
+        "total",
+        "",
+        None,
+        None,
+        hit,
+        1 / hit if hit else None,
+        None,
+        running,
+        total,
+        source,
+        ci[0],
+        ci[1],
+    )
 
 
 def _reel_sections(machine: Machine) -> list[Section]:

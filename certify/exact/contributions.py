@@ -42,6 +42,7 @@ to 1e-12 on every shipped and test model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,8 @@ from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
 from certify.model.screens import is_screen_game
+
+Multiplier = int | Fraction  # the multiplier a row's pays are multiplied by
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,10 @@ class EntrySums:
     total: int
     # lines paying two entries at once (direction = "both"): key -> (entries, hits, credits)
     pairs: dict[int, tuple[tuple[int, ...], int, int]] = field(default_factory=dict)
+    # per entry: multiplier applied -> (hits, credits); lines: the wild multiplier of the
+    # paying state, ways: the product of the ways and wild multipliers; pairs by (key, win)
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = field(default_factory=dict)
+    pair_split: dict[tuple[int, Multiplier], tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,8 +84,11 @@ class Contribution:
     kind: str  # line | ways | scatter | free_spins | bonus | bonus_award | jackpot
     combo: tuple[str, ...]
     pays: int | None  # credits at the level (line/way, scatter: total credits); None for features
-    probability: float  # expected occurrences per paid spin
+    probability: float | None  # expected occurrences per paid spin (None: not known)
     rtp: float  # contribution to return per unit wagered
+    multiplier: Multiplier | None = None  # applied to pays (wilds, ways): rtp = pays x it x p / bet
+    source: str = "exact"  # exact | simulation (then ci: the row's interval)
+    ci: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -130,10 +140,10 @@ def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int =
     its own tables (an entry with ``free_spins_multiplier = false``) its lines
     start at the feature's start state and its ways pay ``credits_fs``.
     """
+    credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
     if tables.is_ways:
-        credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
         return _ways_sums(tables, reels, lt, credits)
-    return _line_sums(tables, reels, lt, int(lt.start[phase]))
+    return _line_sums(tables, reels, lt, int(lt.start[phase]), credits)
 
 
 def _cycle_total(reels: ReelSet) -> int:
@@ -151,12 +161,36 @@ def _symbol_weights(reels: ReelSet, reel: int, row: int, n_symbols: int) -> list
     return out
 
 
-def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int) -> EntrySums:
+def _ratio(win: int, pays: int) -> Multiplier:
+    """The multiplier of a win over its pays: an integer where it divides, else a fraction."""
+    if pays <= 0:
+        return 1
+    q = Fraction(win, pays)
+    return int(q) if q.denominator == 1 else q
+
+
+def multiplier_value(mult: Multiplier | None) -> int | float | None:
+    """A row's multiplier as JSON can hold it: an integer, or the fraction's float."""
+    if mult is None or isinstance(mult, int):
+        return mult
+    return int(mult) if mult.denominator == 1 else float(mult)
+
+
+def _add(split: dict, key: Any, hits: int, credits: int) -> None:
+    h, c = split.get(key, (0, 0))
+    split[key] = (h + hits, c + credits)
+
+
+def _line_sums(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, start: int, table: np.ndarray
+) -> EntrySums:
     n_entries = len(tables.machine.pays)
     n_symbols = len(tables.symbol_ids)
     hits = [0] * n_entries
     credits = [0] * n_entries
     pairs: dict[int, tuple[tuple[int, ...], int, int]] = {}
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = {}
+    pair_split: dict[tuple[int, Multiplier], tuple[int, int]] = {}
     live = lt.live
     keys = lt.award_keys
     for line in tables.paylines:
@@ -180,15 +214,20 @@ def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int) 
             if k < 0:
                 continue
             entries = tuple(e for e in range(n_entries) for _ in range(int(keys[k, e])))
-            win = w * int(lt.state_win[state])
+            one = int(lt.state_win[state])
+            win = w * one
             for e in entries:
                 hits[e] += w  # as the kernels count awards: each entry a pair pays
             if len(entries) == 1:
                 credits[entries[0]] += win
+                mult = _ratio(one, int(table[entries[0]]))
+                _add(split.setdefault(entries[0], {}), mult, w, win)
             else:  # one line paid two entries (both ways): the pair is its own row
                 _, h, c = pairs.get(k, (entries, 0, 0))
                 pairs[k] = (entries, h + w, c + win)
-    return EntrySums(hits, credits, _cycle_total(reels), pairs)
+                raw = sum(int(table[e]) for e in entries)
+                _add(pair_split, (k, _ratio(one, raw)), w, win)
+    return EntrySums(hits, credits, _cycle_total(reels), pairs, split, pair_split)
 
 
 def _rest(reels: ReelSet, reel: int) -> int:
@@ -203,6 +242,7 @@ def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.nd
     credit = [int(x) for x in table]
     hits = [0] * n_entries
     credits = [0] * n_entries
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = {}
     families: dict[int, list[int]] = {}
     for e in range(n_entries):
         families.setdefault(int(tables.ways_family[e]), []).append(e)
@@ -231,7 +271,8 @@ def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.nd
             if best >= 0:
                 hits[best] += w
                 credits[best] += w * best_win
-    return EntrySums(hits, credits, _cycle_total(reels))
+                _add(split.setdefault(best, {}), _ratio(best_win, credit[best]), w, w * best_win)
+    return EntrySums(hits, credits, _cycle_total(reels), split=split)
 
 
 def _joint_counts(reels: ReelSet) -> dict[tuple[int, ...], int]:
@@ -353,37 +394,49 @@ def expected_free_spins(tables: GameTables) -> tuple[float, float]:
 def _entry_rows(
     tables: GameTables, sums: EntrySums, pays: np.ndarray, section: str, scale: float, tb: int
 ) -> list[Contribution]:
-    """Rows of every pay entry, then of every pair of entries one line pays (both ways).
+    """Rows of every pay entry split by the multiplier applied, then of every both-ways pair.
 
     ``scale`` is what one spin of this reel set counts for per paid spin (1 in
     the base game, the expected free spins in the feature) times the
-    multiplier the kernels apply to its credits.
+    multiplier the kernels apply to its credits. Each row's contribution is
+    ``pays x multiplier x probability / total bet``: ``pays`` the entry's
+    credits at the level, ``multiplier`` the wild multipliers (lines) or the
+    ways times the wild multipliers (ways) of the spins the row counts. An
+    entry that never pays keeps one row (multiplier 1, probability 0).
     """
     m = tables.machine
     kind = "ways" if tables.is_ways else "line"
-    rows = [
-        Contribution(
-            section,
-            kind,
-            e.combo,
-            int(pays[e.index]),
-            sums.hits[e.index] / sums.total,
-            scale * sums.credits[e.index] / sums.total / tb,
-        )
-        for e in m.pays
-    ]
-    for entries, hits, credit in sums.pairs.values():
+    rows = []
+    for e in m.pays:
+        parts = sums.split.get(e.index) or {1: (0, 0)}
+        for mult in sorted(parts):
+            hits, credit = parts[mult]
+            rows.append(
+                Contribution(
+                    section,
+                    kind,
+                    e.combo,
+                    int(pays[e.index]),
+                    hits / sums.total,
+                    scale * credit / sums.total / tb,
+                    mult,
+                )
+            )
+    for (k, mult), (hits, credit) in sorted(sums.pair_split.items()):
+        entries = sums.pairs[k][0]
         combo: tuple[str, ...] = ()
         for e in entries:
             combo += (*(() if not combo else ("+",)), *m.pays[e].combo)
+        pair_pays = sum(int(pays[e]) for e in entries)
         rows.append(
             Contribution(
                 section,
                 "line_pair",
                 combo,
-                None,
+                pair_pays,
                 hits / sums.total,
                 scale * credit / sums.total / tb,
+                mult,
             )
         )
     return rows
