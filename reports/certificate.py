@@ -110,6 +110,10 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
             else mw.credits / lc.total_bet,
             "max_win_probability": None if mw is None else mw.probability,
             "max_win_note": "" if mw is None else mw.reason or "exact (jackpots aside)",
+            "max_win_exact": None if mw is None or mw.credits is None else mw.exact,
+            "win_probabilities": None
+            if mw is None or not mw.thresholds
+            else [{"event": e, "probability": p} for e, p in mw.thresholds],
             "rtp": ex.rtp + lc.jackpot_rtp,
             "base_rtp": ex.rtp,
             "jackpot_rtp": lc.jackpot_rtp,
@@ -184,6 +188,7 @@ def _par(lc: LevelCertification) -> dict[str, Any] | None:
     return {
         "method": CONTRIBUTION_METHOD,
         "total_rtp": ex.rtp + lc.jackpot_rtp,
+        "tables": [t.to_dict() for t in pc.tables],
         "free_spins": None
         if fs is None
         else {
@@ -225,11 +230,13 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
     certified return (base game + jackpots) to floating-point rounding.
     """
     pc, ex = lc.contributions, lc.exact
-    if ex is None or pc is None:
+    if pc is None:
         return []
     out = []
     for c in pc.base:  # probabilities: the decomposition's (equal to the cycle's, tested)
         out.append(_row(lc.level, c))
+    if ex is None:  # a simulation-only game: its rows are the simulation's
+        return out
     if getattr(ex, "win_cap_rtp", 0.0):
         out.append(_row(lc.level, Contribution("base", "win_cap", (), None, None, ex.win_cap_rtp)))
         out[-1]["one_in"] = None

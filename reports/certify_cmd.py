@@ -26,7 +26,7 @@ from certify.outputs import atomic_path, write_text
 from certify.progress import COMPILING, Progress
 from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
-from reports.parcsv import write_par_csv
+from reports.parcsv import write_par_csv, write_par_features_csv
 from reports.parxlsx import write_par_xlsx
 from reports.signing import identity, load_lab, load_private_key, sign_certificate
 
@@ -277,7 +277,9 @@ def _certify_one(
     write_json(certificate, out / f"{stem}.certificate.json")
     with atomic_path(out / f"{stem}.par.csv") as tmp:
         write_par_csv(certificate, tmp)
-    row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv"]
+    with atomic_path(out / f"{stem}.par-features.csv") as tmp:
+        write_par_features_csv(certificate, tmp)
+    row["files"] = [f"{stem}.certificate.json", f"{stem}.par.csv", f"{stem}.par-features.csv"]
     write_par_xlsx(certificate, machine, out / f"{stem}.par.xlsx")
     row["files"].append(f"{stem}.par.xlsx")
     row.update(

@@ -18,10 +18,11 @@ the level's rows) is the certified return, stated again in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from certify.model.schema import Machine
+from reports.parfigures import feature_table_sections, figure_sections
+from reports.sections import Section
 
 AWARD_COLUMNS = (
     "level",
@@ -39,17 +40,6 @@ AWARD_COLUMNS = (
     "ci_low",
     "ci_high",
 )
-
-
-@dataclass(frozen=True)
-class Section:
-    """One table of the PAR sheet: a name, its columns, and rows of plain values."""
-
-    name: str
-    title: str
-    columns: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    percent: tuple[str, ...] = ()  # columns holding fractions shown as percentages
 
 
 def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -293,6 +283,7 @@ def _level_section(certificate: dict[str, Any]) -> Section:
                 ex.get("max_win_probability"),
                 1 / ex["max_win_probability"] if ex.get("max_win_probability") else None,
                 ex.get("max_win_note"),
+                ex.get("max_win_exact"),
                 sim.get("spins"),
                 sim.get("seed"),
                 sim.get("rtp"),
@@ -325,6 +316,7 @@ def _level_section(certificate: dict[str, Any]) -> Section:
             "probability_max_win",
             "one_in",
             "max_win_note",
+            "max_win_exact",
             "sim_spins",
             "sim_seed",
             "sim_rtp",
@@ -453,8 +445,10 @@ def par_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]
                 ("rtp_contribution", "cumulative_rtp", "certified_rtp"),
             )
         )
+    sections += figure_sections(certificate)
     sections.append(_pay_table(machine))
     sections += _feature_sections(certificate, machine)
+    sections += feature_table_sections(certificate)
     options = _options_section(certificate)
     if options is not None:
         sections.append(options)

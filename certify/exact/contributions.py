@@ -50,6 +50,16 @@ import numpy as np
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
+from certify.exact.maxwin import MAX_WIN_COMBOS, MaxWin, max_win  # noqa: F401 (re-exported)
+from certify.exact.parfeatures import (
+    FeatureTable,
+    cascade_sequences,
+    cascade_table,
+    expanding_rows,
+    expanding_table,
+    full_window_table,
+    hold_tables,
+)
 from certify.model.screens import is_screen_game
 
 Multiplier = int | Fraction  # the multiplier a row's pays are multiplied by
@@ -118,6 +128,7 @@ class LevelContributions:
     free_spins: FreeSpinsBreakdown | None
     bonus_trigger_probability: float
     bonus_awards: list[Contribution]
+    tables: list[FeatureTable] = field(default_factory=list)  # per-feature PAR tables
 
     @property
     def base_rtp(self) -> float:
@@ -528,84 +539,6 @@ def machine_contributions(tables: GameTables) -> list[LevelContributions]:
     return [level_contributions(tables, lt) for lt in tables.levels]
 
 
-MAX_WIN_COMBOS = 2_000_000  # distinct stop combinations enumerated for the exact maximum win
-
-
-@dataclass(frozen=True)
-class MaxWin:
-    """The largest win of one paid spin and its probability, or why it is not known."""
-
-    credits: int | None
-    probability: float | None
-    reason: str = ""
-
-
-def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
-    """Exact maximum win per paid spin (lines games without free spins, small cycles).
-
-    Every distinct stop combination is evaluated (the finishing automaton per
-    line, scatter pays, the largest bonus award when the bonus triggers); the
-    probability is the weight of the combinations that reach the maximum
-    (times the largest award's weight share when it needs the bonus). Free
-    spins make the maximum a property of a whole feature sequence, not
-    known exactly here; ways games and cycles of more than
-    :data:`MAX_WIN_COMBOS` distinct combinations are not enumerated.
-    """
-    if tables.fs_counted >= 0:
-        return MaxWin(None, None, "free spins: the maximum of a feature sequence is not computed")
-    if tables.is_ways:
-        return MaxWin(None, None, "ways game: not enumerated")
-    reels = tables.base
-    lengths = [int(x) for x in reels.length]
-    size = int(np.prod(lengths, dtype=object))
-    if size > MAX_WIN_COMBOS:
-        return MaxWin(None, None, f"{size:,} stop combinations: not enumerated")
-    grids = np.meshgrid(*[np.arange(n) for n in lengths], indexing="ij")
-    stops = np.stack([g.ravel() for g in grids], axis=1)
-    weight = np.ones(stops.shape[0], dtype=object)
-    for r in range(len(lengths)):
-        weight = weight * reels.weight[r, stops[:, r]].astype(object)
-    step, _, win1, _ = lt.finishing
-    total = np.zeros(stops.shape[0], dtype=np.int64)
-    for line in tables.paylines:
-        state = np.zeros(stops.shape[0], dtype=np.int64)
-        for r, row in enumerate(line):
-            state = step[state, reels.window[r, stops[:, r], int(row)]]
-        total += win1[state]
-    triggered = np.zeros(stops.shape[0], dtype=bool)
-    reel_index = np.arange(len(lengths))[None, :]
-    taken = np.zeros(stops.shape[0], dtype=bool)  # an exclusive scatter already paid
-    excl = [int(x) for x in tables.scatter_excl]
-    for c in range(len(tables.counted_names)):
-        count = reels.counted[c, reel_index, stops].sum(axis=1)
-        pay = lt.scatter_pay[c, count]
-        if c < len(excl) and excl[c]:
-            pay = np.where(taken, 0, pay)
-            taken |= pay > 0
-        total += pay
-        if c == tables.bonus_counted:
-            triggered = count >= tables.bonus_min
-    # each bonus award value with its probability given a trigger
-    awards: dict[int, float] = {0: 1.0}
-    if tables.bonus_counted >= 0:
-        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum]))
-        awards = {}
-        for pays, w in zip(lt.bonus_pay, weights, strict=True):
-            awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
-    if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
-        total = np.minimum(total, lt.cap)
-    plain = total[~triggered]
-    top = max(
-        int(plain.max()) if plain.size else -1,
-        int(total[triggered].max()) + max(awards) if triggered.any() else -1,
-    )
-    cycle = float(reels.cycle)
-    p = float(sum(weight[~triggered & (total == top)])) / cycle
-    for value, share in awards.items():
-        p += share * float(sum(weight[triggered & (total + value == top)])) / cycle
-    return MaxWin(top, p)
-
-
 def per_entry_applies(tables: GameTables) -> bool:
     """Whether the per-entry sums apply (not: screens, hold and spin, Book of Ra, full windows)."""
     return not (
@@ -619,26 +552,32 @@ def per_entry_applies(tables: GameTables) -> bool:
 def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> LevelContributions:
     """The PAR rows of a game the per-entry sums do not cover, from the exact figures.
 
-    One row per part of the certified return (line or cluster wins over every
-    screen, scatters, the win cap, free spins with their expanding symbol,
-    hold and spin or the bonus): the parts the exact calculator computes, so
-    the rows still add up to the certified return.
+    The base game's lines or ways are still summed per entry (split by
+    multiplier) where its base cycle is plain (hold and spin, Book of Ra,
+    sticky wilds, full windows: the feature lies elsewhere) and the rows agree
+    with the cycle's line return to 1e-12; full-window pays add one row, what
+    their multipliers add. Cascades and clusters keep one row for their wins
+    over every screen. Then one row per remaining part of the certified
+    return (scatters, free spins, hold and spin or the bonus), so the rows add
+    up to the certified return; the per-feature tables
+    (:mod:`certify.exact.parfeatures`) say more.
     """
     m = tables.machine
-    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
-    base = [
-        Contribution("base", kind, ("all",), None, ex.hit_frequency, ex.line_rtp),
-        Contribution("base", "scatter", ("all",), None, 0.0, ex.scatter_rtp),
-    ]
+    base = _plain_base_rows(tables, lt, ex) or _part_rows(tables, ex)
+    extra: list[FeatureTable] = []
     free = None
     if m.free_spins is not None:
-        row = Contribution(
-            "free_spins", "free_spins", (), None, ex.fs_probability, ex.free_spins_rtp
-        )
-        p_trigger, spins = expected_free_spins(tables)  # first screen's triggers
-        per_trigger = spins / p_trigger if p_trigger else 0.0
-        mean = ex.free_spins_rtp * lt.total_bet / spins if spins else 0.0
-        free = FreeSpinsBreakdown(ex.fs_probability, spins, per_trigger, mean, [row])
+        free = _feature_free_spins(tables, lt, ex, extra)
+    if tables.hold_on:
+        extra += hold_tables(tables, lt)
+    played = cascade_sequences(tables, lt)
+    if played is not None:
+        extra.append(cascade_table(tables, lt, played))
+    if m.full_window_pays:
+        fw = sum(r.rtp for r in base if r.kind == "full_window")
+        table = full_window_table(tables, lt, fw)
+        if table is not None:
+            extra.append(table)
     bonus_kind = "hold_and_spin" if tables.hold_on else "bonus"
     awards = [Contribution("bonus", bonus_kind, (), None, ex.bonus_probability, ex.bonus_rtp)]
     return LevelContributions(
@@ -649,4 +588,118 @@ def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> Level
         free,
         ex.bonus_probability,
         awards if (m.bonus is not None or tables.hold_on) else [],
+        extra,
     )
+
+
+def _part_rows(tables: GameTables, ex: Any) -> list[Contribution]:
+    """One row for the line, ways or cluster wins over every screen, one for the scatters."""
+    m = tables.machine
+    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
+    rows = [Contribution("base", kind, ("all",), None, None, ex.line_rtp)]
+    if m.scatter_pays or ex.scatter_rtp:
+        # over a sequence of screens the chance that a scatter pays is not enumerated
+        rows.append(Contribution("base", "scatter", ("all",), None, None, ex.scatter_rtp))
+    return rows
+
+
+def _plain_base_rows(tables: GameTables, lt: LevelTables, ex: Any) -> list[Contribution] | None:
+    """Per-entry and scatter rows of a base game played on one plain screen, or None."""
+    from certify.model.screens import cascade_of
+
+    m = tables.machine
+    if cascade_of(m) is not None or m.evaluation == "cluster":
+        return None
+    tb = lt.total_bet
+    sums = entry_sums(tables, tables.base, lt, 0)
+    rows = _entry_rows(tables, sums, lt.credits, "base", 1.0, tb)
+    scatter = [
+        Contribution("base", "scatter", combo, pays, p, mean / tb)
+        for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay)
+    ]
+    tol = 1e-12 * max(1.0, abs(ex.rtp))
+    if abs(sum(r.rtp for r in scatter) - ex.scatter_rtp) > tol:
+        return None
+    lines = sum(r.rtp for r in rows)
+    if m.full_window_pays:
+        fw = _full_window_probability(tables)
+        rows.append(
+            Contribution("base", "full_window", ("full", "window"), None, fw, ex.line_rtp - lines)
+        )
+    elif abs(lines - ex.line_rtp) > tol:
+        return None
+    return rows + scatter
+
+
+def _full_window_probability(tables: GameTables) -> float:
+    """P(the base window is full of any target), exact over the full windows."""
+    from certify.exact.fullwindow import full_window_stops
+    from certify.exact.parfeatures import combo_weights
+
+    stops, _ = full_window_stops(tables, 0)
+    if not stops.shape[0]:
+        return 0.0
+    return int(combo_weights(tables.base, stops).sum()) / int(tables.base.cycle)
+
+
+def _feature_free_spins(
+    tables: GameTables, lt: LevelTables, ex: Any, extra: list[FeatureTable]
+) -> FreeSpinsBreakdown:
+    """The free spins of a feature game: one row, or one per drawn expanding symbol."""
+    m = tables.machine
+    assert m.free_spins is not None
+    p_trigger, spins = expected_free_spins(tables)  # first screen's triggers
+    per_trigger = spins / p_trigger if p_trigger else 0.0
+    mean = ex.free_spins_rtp * lt.total_bet / spins if spins else 0.0
+    trig = m.free_spins.trigger
+    symbols = expanding_rows(tables, lt)
+    if symbols and abs(sum(r[2] for r in symbols) - ex.free_spins_rtp) <= 1e-12:
+        extra.append(expanding_table(symbols))
+        rows = [
+            Contribution(
+                "free_spins",
+                "expanding_symbol",
+                (symbol,),
+                None,
+                ex.fs_probability * p,
+                rtp,
+            )
+            for symbol, p, rtp, _ in symbols
+        ]
+    else:
+        rows = [
+            Contribution(
+                "free_spins",
+                "free_spins",
+                (trig.symbol,) * trig.count,
+                None,
+                ex.fs_probability,
+                ex.free_spins_rtp,
+            )
+        ]
+    return FreeSpinsBreakdown(ex.fs_probability, spins, per_trigger, mean, rows)
+
+
+def simulated_contributions(
+    tables: GameTables, lt: LevelTables, sim: Any, confidence: float
+) -> LevelContributions | None:
+    """The award table of a game with no exact figures: the simulation's, marked as such.
+
+    One row carries every win (features included: the simulation does not
+    split them), its probability the simulated hit frequency, its
+    contribution the simulated return with its interval at ``confidence``;
+    so the rows add up to the simulated return the verdict rests on.
+    """
+    from certify.stats import interval
+
+    if sim is None or not sim.spins:
+        return None
+    m = tables.machine
+    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
+    features = m.free_spins is not None or m.bonus is not None or tables.hold_on
+    combo = ("all", "(features included)") if features else ("all",)
+    ci = interval(sim.rtp, sim.std_error, confidence)
+    row = Contribution(
+        "base", kind, combo, None, sim.hit_frequency, sim.rtp, None, "simulation", ci
+    )
+    return LevelContributions(lt.level_index, lt.level, lt.total_bet, [row], None, 0.0, [])
