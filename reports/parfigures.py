@@ -33,7 +33,8 @@ HIST_UNIT_BIN = 11  # bin k >= 1 holds wins in [2^(k-11), 2^(k-10)) x total bet
 
 def figure_sections(certificate: dict[str, Any]) -> list[Section]:
     """The return ranges and the win probabilities of every level."""
-    return [_return_ranges(certificate), _win_probabilities(certificate)]
+    sections = [_return_ranges(certificate), _win_probabilities(certificate)]
+    return [s for s in sections if s.rows]
 
 
 def _return_ranges(certificate: dict[str, Any]) -> Section:
@@ -143,8 +144,9 @@ def feature_table_sections(certificate: dict[str, Any]) -> list[Section]:
     """Each per-feature table of the certificate, every level's rows in one section."""
     merged: dict[str, Section] = {}
     for lv in certificate.get("bet_levels") or []:
-        for t in (lv.get("par") or {}).get("tables") or []:
-            rows = [(lv["level"], *r) for r in t["rows"]]
+        par = lv.get("par") or {}
+        for t in par.get("tables") or []:
+            rows = [(lv["level"], *r) for r in _with_pools(t, par)]
             old = merged.get(t["name"])
             if old is None:
                 merged[t["name"]] = Section(
@@ -157,3 +159,16 @@ def feature_table_sections(certificate: dict[str, Any]) -> list[Section]:
             else:
                 old.rows.extend(rows)
     return list(merged.values())
+
+
+def _with_pools(table: dict[str, Any], par: dict[str, Any]) -> list[list[Any]]:
+    """A hold-and-spin prize table with each progressive level's return from its pool row."""
+    rows = [list(r) for r in table["rows"]]
+    if table["name"] != "hold_prizes":
+        return rows
+    pools = {p["pool"]: p.get("rtp") for p in par.get("jackpots") or []}
+    at = table["columns"].index("rtp_contribution")
+    for r in rows:
+        if r[1] == "progressive" and r[at] is None:
+            r[at] = pools.get(r[0])
+    return rows

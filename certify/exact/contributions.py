@@ -460,7 +460,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     base = entry_sums(tables, tables.base, lt, 0)
     rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
     for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
-        rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb))
+        rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb, 1))
     bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
     p_bonus = (
         trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)
@@ -470,7 +470,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     bonus_combo = (m.bonus.trigger.symbol,) * m.bonus.trigger.count if m.bonus else ()
     awards = [
         Contribution(
-            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb
+            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb, 1
         )
         for pays, q in zip(bonus_pays, bonus_probs)
     ]
@@ -514,6 +514,7 @@ def _free_spins(
                 credit * mult,
                 n_spins * p,
                 n_spins * mult * smean / tb,
+                1,
             )
         )
         mean += mult * smean
@@ -614,7 +615,7 @@ def _plain_base_rows(tables: GameTables, lt: LevelTables, ex: Any) -> list[Contr
     sums = entry_sums(tables, tables.base, lt, 0)
     rows = _entry_rows(tables, sums, lt.credits, "base", 1.0, tb)
     scatter = [
-        Contribution("base", "scatter", combo, pays, p, mean / tb)
+        Contribution("base", "scatter", combo, pays, p, mean / tb, 1)
         for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay)
     ]
     tol = 1e-12 * max(1.0, abs(ex.rtp))
