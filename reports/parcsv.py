@@ -41,8 +41,11 @@ def write_par_csv(certificate: dict[str, Any], path: Path) -> None:
 
 
 def feature_frame_rows(certificate: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
-    """The PAR figures and per-feature tables as one table: a ``section`` column, then
-    every column any of them has (empty where a section has no such column)."""
+    """The PAR figures and per-feature tables as one table (header, rows).
+
+    A ``section`` column, then every column any of them has (empty where a
+    section has no such column).
+    """
     sections = figure_sections(certificate) + feature_table_sections(certificate)
     columns: list[str] = []
     for s in sections:
