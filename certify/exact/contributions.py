@@ -686,21 +686,61 @@ def simulated_contributions(
 ) -> LevelContributions | None:
     """The award table of a game with no exact figures: the simulation's, marked as such.
 
-    One row carries every win (features included: the simulation does not
-    split them), its probability the simulated hit frequency, its
-    contribution the simulated return with its interval at ``confidence``;
-    so the rows add up to the simulated return the verdict rests on.
+    A cluster game: one row per ``cluster_pays`` entry (symbol and group
+    sizes) from the simulation's count of paid groups, its contribution
+    ``count x credits / spins / total bet`` with a Poisson interval on the
+    count; what the entries do not carry (cascade multipliers, scatters,
+    features) is one more row. Other games: one row for every win. Either
+    way the rows add up to the simulated return the verdict rests on (its
+    interval on the last row).
     """
-    from certify.stats import interval
+    from certify.stats import interval, z_value
 
     if sim is None or not sim.spins:
         return None
     m = tables.machine
     kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
+    rows = _cluster_rows(tables, lt, sim, z_value(confidence)) if kind == "cluster" else []
+    rest = sim.rtp - sum(r.rtp for r in rows)
     features = m.free_spins is not None or m.bonus is not None or tables.hold_on
-    combo = ("all", "(features included)") if features else ("all",)
-    ci = interval(sim.rtp, sim.std_error, confidence)
-    row = Contribution(
-        "base", kind, combo, None, sim.hit_frequency, sim.rtp, None, "simulation", ci
-    )
-    return LevelContributions(lt.level_index, lt.level, lt.total_bet, [row], None, 0.0, [])
+    if not rows or rest != 0.0:
+        combo = ("all",) if not rows else ("other", "wins")
+        if features:
+            combo += ("(features included)",)
+        ci = interval(sim.rtp, sim.std_error, confidence)
+        p = sim.hit_frequency if not rows else None
+        rows.append(Contribution("base", kind, combo, None, p, rest, None, "simulation", ci))
+    return LevelContributions(lt.level_index, lt.level, lt.total_bet, rows, None, 0.0, [])
+
+
+def _cluster_rows(tables: GameTables, lt: LevelTables, sim: Any, z: float) -> list[Contribution]:
+    """One simulated row per cluster_pays entry (paid groups per spin, Poisson interval)."""
+    from certify.model.screens import cluster_pays_of
+
+    pays = cluster_pays_of(tables.machine)
+    counts = np.asarray(sim.award_counts)
+    if counts.shape[0] != len(pays):
+        return []
+    n, tb = sim.spins, lt.total_bet
+    rows = []
+    for i, cp in enumerate(pays):
+        larger = [q.size for q in pays if q.symbol == cp.symbol and q.size > cp.size]
+        sizes = f"{cp.size}+" if not larger else f"{cp.size}-{min(larger) - 1}"
+        credits = cp.pays * tb
+        c = int(counts[i])
+        half = z * float(np.sqrt(c))
+        ci = (max(c - half, 0.0) * credits / n / tb, (c + half) * credits / n / tb)
+        rows.append(
+            Contribution(
+                "base",
+                "cluster",
+                (cp.symbol, sizes),
+                credits,
+                c / n,
+                c * credits / n / tb,
+                1,
+                "simulation",
+                ci,
+            )
+        )
+    return rows
