@@ -15,8 +15,7 @@ from twins import screens as twin
 
 from certify.engine._kernels import N_OUT
 from certify.engine.screens import run_screen_chunks
-from certify.engine.simulate import award_columns
-from certify.engine.simulate import SimulationResult
+from certify.engine.simulate import SimulationResult, award_columns
 from certify.engine.tables import compile_machine
 from certify.exact.screens import RANDOM_REFILL, compute_screen_exact, screen_infeasible_reason
 from certify.model.screens import Cascade
