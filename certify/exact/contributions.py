@@ -59,6 +59,7 @@ from certify.exact.parfeatures import (
     expanding_table,
     full_window_table,
     hold_tables,
+    sticky_tables,
 )
 from certify.model.screens import is_screen_game
 
@@ -564,13 +565,17 @@ def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> Level
     (:mod:`certify.exact.parfeatures`) say more.
     """
     m = tables.machine
-    base = _plain_base_rows(tables, lt, ex) or _part_rows(tables, ex)
+    base = _plain_base_rows(tables, lt, ex) or _cluster_entry_rows(tables, lt, ex)
+    base = base or _part_rows(tables, ex)
     extra: list[FeatureTable] = []
+    if m.evaluation == "cluster":
+        extra.append(_cluster_sizes(tables, lt, ex))
     free = None
     if m.free_spins is not None:
         free = _feature_free_spins(tables, lt, ex, extra)
     if tables.hold_on:
         extra += hold_tables(tables, lt)
+    extra += sticky_tables(tables, lt)
     played = cascade_sequences(tables, lt)
     if played is not None:
         extra.append(cascade_table(tables, lt, played))
@@ -591,6 +596,61 @@ def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> Level
         awards if (m.bonus is not None or tables.hold_on) else [],
         extra,
     )
+
+
+def _cluster_groups(tables: GameTables, ex: Any) -> list[tuple[Any, str, Any]]:
+    """(cluster_pays entry, its sizes "5-7" / "16+", exact award) of a cluster game."""
+    from certify.model.screens import cluster_pays_of
+
+    pays = cluster_pays_of(tables.machine)
+    awards = [a for a in ex.awards if a.kind == "cluster"]
+    out = []
+    for cp, award in zip(pays, awards, strict=False):
+        larger = [q.size for q in pays if q.symbol == cp.symbol and q.size > cp.size]
+        sizes = f"{cp.size}+" if not larger else f"{cp.size}-{min(larger) - 1}"
+        out.append((cp, sizes, award))
+    return out
+
+
+def _cluster_sizes(tables: GameTables, lt: LevelTables, ex: Any) -> FeatureTable:
+    """Paid groups per spin by symbol and size (exact, every screen of every spin)."""
+    rows = [
+        (cp.symbol, sizes, a.pays, a.probability, 1 / a.probability if a.probability else None)
+        for cp, sizes, a in _cluster_groups(tables, ex)
+    ]
+    return FeatureTable(
+        "cluster_sizes",
+        "Clusters: paid groups per spin by symbol and size (exact, every screen)",
+        ("symbol", "sizes", "pays", "probability", "one_in"),
+        rows,
+    )
+
+
+def _cluster_entry_rows(tables: GameTables, lt: LevelTables, ex: Any) -> list[Contribution] | None:
+    """One row per cluster_pays entry, or None.
+
+    None where the groups' pays are not the line return (screen multipliers).
+    """
+    if tables.machine.evaluation != "cluster":
+        return None
+    tb = lt.total_bet
+    rows = [
+        Contribution(
+            "base",
+            "cluster",
+            (cp.symbol, sizes),
+            a.pays,
+            a.probability,
+            a.pays * a.probability / tb,
+            1,
+        )
+        for cp, sizes, a in _cluster_groups(tables, ex)
+    ]
+    if not rows or abs(sum(r.rtp for r in rows) - ex.line_rtp) > 1e-12 * max(1.0, ex.rtp):
+        return None
+    if tables.machine.scatter_pays or ex.scatter_rtp:
+        rows.append(Contribution("base", "scatter", ("all",), None, None, ex.scatter_rtp))
+    return rows
 
 
 def _part_rows(tables: GameTables, ex: Any) -> list[Contribution]:

@@ -320,3 +320,102 @@ def full_window_table(tables: GameTables, lt: LevelTables, extra_rtp: float) -> 
         ("rtp_contribution",),
     )
     return table
+
+
+# --- sticky wilds ----------------------------------------------------------------------------
+
+
+def sticky_tables(tables: GameTables, lt: LevelTables) -> list[FeatureTable]:
+    """Sticky wilds: wilds held at the feature's end, and the return of each free spin.
+
+    The chain over held-cell sets of :mod:`certify.exact.sticky` run forwards
+    from no held cell: after ``k`` spins, the probability of each held set;
+    spin ``k``'s mean win (free-spin multiplier and the bonus it triggers
+    included) is that distribution times each set's mean. Mixed over the
+    base game's exact trigger counts (each awards its spins), the per-spin
+    returns add up to the free spins' return.
+    """
+    from certify.exact.cycle import bonus_by_bucket
+    from certify.exact.sticky import _play, sticky_infeasible
+    from certify.model.screens import sticky_symbol
+
+    if sticky_symbol(tables.machine) is None or tables.fs_counted < 0:
+        return []
+    if sticky_infeasible(tables) is not None:
+        return []
+    bonus = bonus_by_bucket(tables, lt)
+    sets, means, moves = _sticky_chain(tables, lt, bonus, _play)
+    base = count_distribution(tables.base, tables.fs_counted)
+    starts = {
+        c: float(base[c])
+        for c in range(tables.fs_min, min(base.shape[0], tables.fs_spins.shape[0]))
+    }
+    p_trigger = sum(starts.values())
+    longest = max((int(tables.fs_spins[c]) for c in starts), default=0)
+    dist = np.zeros(len(sets))
+    dist[0] = 1.0
+    per_spin = []
+    ends = np.zeros(max(bin(h).count("1") for h in sets) + 1)
+    for k in range(1, longest + 1):
+        played = sum(p for c, p in starts.items() if int(tables.fs_spins[c]) >= k)
+        per_spin.append((k, float(dist @ means), played))
+        dist = moves.T @ dist
+        for c, p in starts.items():
+            if int(tables.fs_spins[c]) == k:
+                for s, h in enumerate(sets):
+                    ends[bin(h).count("1")] += p * dist[s]
+    tb = lt.total_bet
+    spins = FeatureTable(
+        "sticky_spins",
+        "Sticky wilds: mean win of the k-th free spin (held wilds accumulate; exact chain)",
+        ("free_spin", "probability_played", "mean_win_x_bet", "rtp_contribution"),
+        [(k, played, mean / tb, played * mean / tb) for k, mean, played in per_spin],
+        ("rtp_contribution",),
+    )
+    held = FeatureTable(
+        "sticky_held",
+        "Sticky wilds: wilds held when the feature ends (exact chain)",
+        ("held_wilds", "probability_given_trigger", "probability"),
+        [
+            (n, float(p) / p_trigger if p_trigger else 0.0, float(p))
+            for n, p in enumerate(ends)
+            if p > 0
+        ],
+        ("probability_given_trigger",),
+    )
+    return [held, spins]
+
+
+def _sticky_chain(
+    tables: GameTables, lt: LevelTables, bonus: dict[int, tuple[float, float]], play: Any
+) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """(held sets, each set's mean spin win, transition matrix), breadth first from none."""
+    nb_max = tables.bonus_jmax
+    index: dict[int, int] = {0: 0}
+    sets = [0]
+    rows: list[tuple[float, dict[int, float]]] = []
+    queue = [0]
+    while queue:
+        held = queue.pop(0)
+        w, spin, top, nxt = play(tables, lt, held)
+        p = w / w.sum()
+        j = np.where(
+            (tables.bonus_counted >= 0) & (top[:, 1] >= tables.bonus_min),
+            np.minimum(top[:, 1], nb_max),
+            0,
+        )
+        eb = np.array([bonus.get(int(v), (0.0, 0.0))[0] for v in range(nb_max + 1)])[j]
+        mean = float(np.dot(p, tables.fs_spin_mult * spin.astype(np.float64) + eb))
+        move: dict[int, float] = {}
+        for h, q in zip(nxt.tolist(), p.tolist(), strict=True):
+            if h not in index:
+                index[h] = len(index)
+                sets.append(h)
+                queue.append(h)
+            move[index[h]] = move.get(index[h], 0.0) + q
+        rows.append((mean, move))
+    matrix = np.zeros((len(sets), len(sets)))
+    for s, (_, move) in enumerate(rows):
+        for t, q in move.items():
+            matrix[s, t] = q
+    return sets, np.array([m for m, _ in rows]), matrix

@@ -187,3 +187,54 @@ def test_simulated_cluster_rows_agree_with_the_exact_counts():
         assert abs(count - award.probability * sim.spins) <= 5 * max(count, 1.0) ** 0.5
     assert _close(sum(r.rtp for r in lc.base), sim.rtp)
     assert lc.base[-1].combo[0] == "other"  # the cascade multipliers' share
+
+
+def test_sticky_tables_split_the_exact_free_spins():
+    """Sticky wilds: the forward chain's per-spin returns add up to the free spins' exact
+    return (the backward recursion of certify.exact.sticky: the same chain run the
+    other way); the held-wild counts at the end, given a trigger, add up to 1."""
+    from certify.exact.parfeatures import sticky_tables
+
+    tables = compile_machine(load_machine(DATA / "small_sticky.toml"))
+    exact = compute_exact(tables)
+    assert exact is not None
+    for lt in tables.levels:
+        held, spins = sticky_tables(tables, lt)
+        assert _close(
+            sum(_col(spins, "rtp_contribution")), exact.levels[lt.level_index].free_spins_rtp
+        )
+        assert _close(sum(_col(held, "probability_given_trigger")), 1.0)
+        means = _col(spins, "mean_win_x_bet")
+        assert means == sorted(means)  # held wilds only add: later spins win more
+
+
+def test_exact_cluster_rows_per_symbol_and_size():
+    """A small cluster game without a cascade: one award row per cluster_pays entry
+    (symbol, sizes), each pays x probability / bet, adding up to the exact return; with a
+    strip cascade the screen multipliers keep one row, and the sizes table still lists
+    every entry."""
+    from games import cluster_machine
+
+    from certify.model.screens import Cascade
+
+    symbols = {"A": {"kind": "regular"}, "K": {"kind": "regular"}, "W": {"kind": "wild"}}
+    strips = [["A", "K", "W"], ["K", "A", "A", "K"], ["A", "K", "K"]]
+    pays = [("A", 3, 1), ("A", 5, 4), ("K", 3, 2), ("K", 6, 8)]
+    for cascade in (None, Cascade("strip", (1, 2), 6)):
+        tables = compile_machine(cluster_machine(strips, 3, pays, symbols, cascade))
+        exact = compute_exact(tables)
+        assert exact is not None
+        lt, ex = tables.levels[0], exact.levels[0]
+        lc = feature_contributions(tables, lt, ex)
+        assert _close(lc.base_rtp, ex.rtp)
+        sizes = next(t for t in lc.tables if t.name == "cluster_sizes")
+        assert [(r[0], r[1]) for r in sizes.rows] == [
+            ("A", "3-4"),
+            ("A", "5+"),
+            ("K", "3-5"),
+            ("K", "6+"),
+        ]
+        if cascade is None:
+            assert [r.combo for r in lc.base] == [(r[0], r[1]) for r in sizes.rows]
+            for r in lc.base:
+                assert _close(r.pays * r.probability / lt.total_bet, r.rtp)
