@@ -44,8 +44,11 @@ def _return_ranges(certificate: dict[str, Any]) -> Section:
     for lv in certificate.get("bet_levels") or []:
         ex = lv.get("exact") or {}
         sim = lv.get("simulation") or {}
-        if ex.get("rtp") is not None and ex.get("sigma") is not None:
-            rtp, sigma, source = ex["rtp"], ex["sigma"], "exact"
+        sigma = ex.get("sigma")
+        if sigma is None and ex.get("variance") is not None:
+            sigma = math.sqrt(ex["variance"])
+        if ex.get("rtp") is not None and sigma is not None:
+            rtp, source = ex["rtp"], "exact"
         elif sim.get("spins"):
             rtp, source = sim["rtp"], "simulation"
             sigma = sim["std_error"] * math.sqrt(sim["spins"])
