@@ -437,9 +437,9 @@ def _entry_rows(
     for (k, mult), (hits, credit) in sorted(sums.pair_split.items()):
         entries = sums.pairs[k][0]
         combo: tuple[str, ...] = ()
-        for e in entries:
-            combo += (*(() if not combo else ("+",)), *m.pays[e].combo)
-        pair_pays = sum(int(pays[e]) for e in entries)
+        for i in entries:
+            combo += (*(() if not combo else ("+",)), *m.pays[i].combo)
+        pair_pays = sum(int(pays[i]) for i in entries)
         rows.append(
             Contribution(
                 section,
@@ -501,7 +501,7 @@ def _free_spins(
     sums = base if base is not None else entry_sums(tables, tables.free, lt, 1)
     pays = lt.credits_fs if own else lt.credits * tables.fs_mult
     rows = [  # probabilities per paid spin
-        replace(r, probability=r.probability * n_spins)
+        replace(r, probability=(r.probability or 0.0) * n_spins)
         for r in _entry_rows(tables, sums, pays, "free_spins", n_spins * mult, tb)
     ]
     mean = mult * (sum(sums.credits) + sum(c for _, _, c in sums.pairs.values())) / sums.total
@@ -764,7 +764,7 @@ def simulated_contributions(
     rest = sim.rtp - sum(r.rtp for r in rows)
     features = m.free_spins is not None or m.bonus is not None or tables.hold_on
     if not rows or rest != 0.0:
-        combo = ("all",) if not rows else ("other", "wins")
+        combo: tuple[str, ...] = ("all",) if not rows else ("other", "wins")
         if features:
             combo += ("(features included)",)
         ci = interval(sim.rtp, sim.std_error, confidence)
