@@ -54,6 +54,7 @@ from certify.exact.maxwin import MAX_WIN_COMBOS, MaxWin, max_win  # noqa: F401 (
 from certify.exact.parfeatures import (
     FeatureTable,
     cascade_sequences,
+    cascade_steps,
     cascade_table,
     expanding_rows,
     expanding_table,
@@ -578,7 +579,7 @@ def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> Level
     extra += sticky_tables(tables, lt)
     played = cascade_sequences(tables, lt)
     if played is not None:
-        extra.append(cascade_table(tables, lt, played))
+        extra += [cascade_table(tables, lt, played), cascade_steps(tables, lt, played)]
     if m.full_window_pays:
         fw = sum(r.rtp for r in base if r.kind == "full_window")
         table = full_window_table(tables, lt, fw)

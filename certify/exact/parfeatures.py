@@ -238,12 +238,18 @@ def cascade_sequences(tables: GameTables, lt: LevelTables) -> tuple[np.ndarray, 
     lengths = [int(x) for x in tables.base.length]
     if int(np.prod(lengths, dtype=object)) > MAX_CASCADE_COMBOS:
         return None
-    key = ("cascade_sequences", lt.level_index)
-    if key not in tables.prefix_cache:  # kept with the game's other per-level tables
-        stops = stop_grid(lengths)
-        played = play_sequences(tables, lt.level_index, stops, 0)
-        tables.prefix_cache[key] = (combo_weights(tables.base, stops), played)
-    return tables.prefix_cache[key]
+    key = ("cascade_sequences", lt.signature)
+    cached = tables.prefix_cache.get(key)  # kept with the game's other per-level tables
+    if cached is not None and lt.total_bet % cached[2] == 0:
+        weights, played, bet = cached
+        ratio = lt.total_bet // bet  # levels of one signature: pays in proportion to the bet
+        return weights, played * np.array([ratio, ratio, 1, 1, 1], dtype=np.int64)
+    stops = stop_grid(lengths)
+    played = play_sequences(tables, lt.level_index, stops, 0)
+    weights = combo_weights(tables.base, stops)
+    if cached is None:
+        tables.prefix_cache[key] = (weights, played, lt.total_bet)
+    return weights, played
 
 
 def cascade_table(tables: GameTables, lt: LevelTables, played: tuple) -> FeatureTable:
@@ -419,3 +425,63 @@ def _sticky_chain(
         for t, q in move.items():
             matrix[s, t] = q
     return sets, np.array([m for m, _ in rows]), matrix
+
+
+def cascade_steps(tables: GameTables, lt: LevelTables, played: tuple) -> FeatureTable:
+    """Return of each cascade step: the wins of the k-th screen, its multiplier included.
+
+    Every stop combination is replayed with the sequence cut after ``k``
+    screens (``max_screens = k``; a strip refill makes the first ``k``
+    screens the same), so screen ``k``'s wins are the difference of the
+    totals cut after ``k`` and ``k - 1`` screens. The steps add up to the
+    base game's return.
+    """
+    from certify.engine._screens import play_stops
+    from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs
+    from certify.engine.screens import screen_inputs
+    from certify.model.screens import cascade_of
+
+    key = ("cascade_steps", lt.signature)
+    cascade = cascade_of(tables.machine)
+    mults = list(cascade.multipliers) if cascade is not None else [1]
+    if key not in tables.prefix_cache:  # returns per unit wagered: one per signature
+        weights, out = played
+        total = int(tables.base.cycle)
+        stops = stop_grid([int(x) for x in tables.base.length])
+        scr = screen_inputs(tables, lt.level_index)._replace(refill_random=0)
+        steps = []
+        before = 0
+        for k in range(1, int(out[:, 4].max()) + 1):
+            # sequences of k screens or fewer are whole; replay only the longer ones
+            longer = out[:, 4] > k
+            cut = np.zeros((int(longer.sum()), 5), dtype=np.int64)
+            if cut.shape[0]:
+                play_stops(
+                    np.ascontiguousarray(stops[longer]),
+                    0,
+                    reel_inputs(tables),
+                    level_inputs(lt, tables),
+                    game_inputs(tables),
+                    scr._replace(max_screens=k),
+                    lt.scatter_pay,
+                    tables.scatter_excl,
+                    cut,
+                )
+            credits = int((weights[~longer] * out[~longer, 0]).sum())
+            credits += int((weights[longer] * cut[:, 0]).sum())
+            shown = int(weights[out[:, 4] >= k].sum()) / total
+            steps.append((k, shown, (credits - before) / total / lt.total_bet))
+            before = credits
+        tables.prefix_cache[key] = steps
+    rows = [
+        (k, mults[min(k - 1, len(mults) - 1)], shown, rtp)
+        for k, shown, rtp in tables.prefix_cache[key]
+    ]
+    return FeatureTable(
+        "cascade_steps",
+        "Cascades: return of each screen of a spin (screen 1 = the spin itself; its "
+        "multiplier included), exact over every stop combination (base game)",
+        ("screen", "multiplier", "probability_shown", "rtp_contribution"),
+        rows,
+        ("probability_shown", "rtp_contribution"),
+    )

@@ -238,3 +238,32 @@ def test_exact_cluster_rows_per_symbol_and_size():
             assert [r.combo for r in lc.base] == [(r[0], r[1]) for r in sizes.rows]
             for r in lc.base:
                 assert _close(r.pays * r.probability / lt.total_bet, r.rtp)
+
+
+def test_cascade_steps_add_up_and_start_with_the_plain_game():
+    """The hand-counted cascade: the screens' returns add up to its return 73/36; screen
+    1 (the spin itself) returns what the same strips return without a cascade (the full
+    cycle of the plain lines game, another method); screen 2 is shown on 8 of the 18
+    combinations (the hand table: every sequence of 2 screens or more)."""
+    from games import lines_data, machine_of
+    from test_cascade_hand import hand_machine
+
+    from certify.exact.parfeatures import cascade_steps
+
+    tables = compile_machine(hand_machine())
+    lt = tables.levels[0]
+    played = cascade_sequences(tables, lt)
+    steps = cascade_steps(tables, lt, played)
+    assert sum(_col(steps, "rtp_contribution")) == pytest.approx(73 / 36, rel=1e-15)
+    assert _col(steps, "probability_shown")[:2] == pytest.approx([1.0, 8 / 18])
+    plain = machine_of(
+        lines_data(
+            [["A", "A", "K"], ["A", "K", "A"], ["A", "K"]],
+            2,
+            [[0, 0, 0], [1, 1, 1]],
+            [(["A", "A", "A"], 5), (["K", "K", "K"], 2)],
+        )
+    )
+    exact = compute_exact(compile_machine(plain))
+    assert exact is not None
+    assert _col(steps, "rtp_contribution")[0] == pytest.approx(exact.levels[0].rtp, rel=1e-15)
