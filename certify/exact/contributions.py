@@ -33,6 +33,11 @@ probabilities):
   awards are not multiplied). Each component's share is reported.
 * **bonus awards**: trigger probability x the award's weight share x its pay.
 
+Every line and ways row is split by the multiplier applied (the paying
+state's credits over the entry's pays: the wild multipliers combined; for
+ways the ways times the wild multipliers), so each row's contribution is
+``pays x multiplier x probability / total bet``, checkable by hand.
+
 The integer sums are exact; they become floats only when divided by the cycle
 size and the total bet, so every figure here equals the full cycle's to
 floating-point rounding (tests check the rows add up to the certified return

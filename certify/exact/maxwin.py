@@ -16,7 +16,8 @@ every counted symbol; the largest bonus award; a hold-and-spin feature with
 every cell locked at the largest fixed coin value plus the full-window prize;
 free spins x the most spins they can play (the cap, or the largest award
 without retriggers) x the largest free spin. Uncapped retriggers have no
-finite bound; screen games and the expanding symbol are not bounded here.
+finite bound; screen games are not bounded here. The expanding symbol adds
+its largest pay on every line (its credits by reels shown) to each free spin.
 Jackpot pools are aside (their own rows).
 """
 
@@ -161,10 +162,6 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
             "screen game: the maximum of a sequence of screens is not bounded here",
             False,
         )
-    if tables.expand_symbols:
-        return MaxWin(
-            None, None, "expanding symbol: the maximum of its free spins is not bounded here", False
-        )
     base, how = _spin_bound(tables, lt, tables.base, 0)
     parts = [how]
     total = base + _bonus_bound(tables, lt)
@@ -175,6 +172,9 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
                 None, None, "free spins retrigger without a cap: no finite maximum", False
             )
         free, _ = _spin_bound(tables, lt, tables.free, 1)
+        if tables.expand_symbols:  # the drawn symbol's expansion pays on every line
+            free += int(lt.expand_pay.max(initial=0))
+            parts.append("the expanding symbol's largest pay on every line")
         mult = 1 if tables.fs_own_pays else tables.fs_mult
         total += spins * (mult * free + _bonus_bound(tables, lt))
         parts.append(f"{spins} free spins x the largest free spin")

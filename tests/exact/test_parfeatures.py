@@ -139,7 +139,7 @@ def test_win_probabilities_and_bound_against_brute_force(name):
         ("ref-5x3-20.toml", "upper bound"),
         ("hold-5x3-20.toml", "upper bound"),
         ("ways-243.toml", "upper bound"),
-        ("book-5x3-10.toml", "expanding symbol"),
+        ("book-5x3-10.toml", "expanding symbol's largest pay"),
     ],
 )
 def test_every_exact_game_states_a_maximum_or_why(name, stated):
@@ -148,8 +148,8 @@ def test_every_exact_game_states_a_maximum_or_why(name, stated):
     tables = compile_machine(load_machine(MACHINES / name))
     mw = max_win(tables, tables.levels[0])
     assert not mw.exact and stated in mw.reason
-    if stated == "upper bound":
-        assert mw.credits is not None and mw.credits > 0
+    assert "upper bound" in mw.reason
+    assert mw.credits is not None and mw.credits > 0
 
 
 def test_simulated_cluster_rows_agree_with_the_exact_counts():
