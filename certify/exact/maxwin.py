@@ -23,6 +23,7 @@ Jackpot pools are aside (their own rows).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -134,12 +135,12 @@ def _from_totals(
         int(total[triggered].max()) + max(awards) if triggered.any() else -1,
     )
 
-    def share(test: object) -> float:
+    def share(test: Callable[[np.ndarray], np.ndarray]) -> float:
         """P(test(win)) over the cycle, bonus awards mixed in (test takes a win array)."""
-        p = float(weight[~triggered & test(total)].sum()) / cycle  # type: ignore[operator]
+        p = float(weight[~triggered & test(total)].sum()) / cycle
         for value, q in awards.items():
             if triggered.any():
-                p += q * float(weight[triggered & test(total + value)].sum()) / cycle  # type: ignore[operator]
+                p += q * float(weight[triggered & test(total + value)].sum()) / cycle
         return p
 
     tb = lt.total_bet
