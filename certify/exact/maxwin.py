@@ -145,8 +145,16 @@ def _from_totals(
 
     tb = lt.total_bet
     rows = [("win > 0 and < bet", share(lambda x: (x > 0) & (x < tb)))]
-    rows += [(f"win >= {n}x bet", share(lambda x, n=n: x >= n * tb)) for n in THRESHOLDS]
+    for n in THRESHOLDS:
+        rows.append((f"win >= {n}x bet", share(_at_least(n * tb))))
     return MaxWin(top, share(lambda x: x == top), "", True, rows)
+
+
+def _at_least(credits: int) -> Callable[[np.ndarray], np.ndarray]:
+    def test(x: np.ndarray) -> np.ndarray:
+        return x >= credits
+
+    return test
 
 
 # --- bounds ----------------------------------------------------------------------------------
