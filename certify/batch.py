@@ -30,6 +30,7 @@ from certify.exact.contributions import (
     level_contributions,
     max_win,
     per_entry_applies,
+    simulated_contributions,
 )
 from certify.exact.decompose import mean_return
 from certify.jackpot_return import PoolReturn, jackpot_rtp, level_pools
@@ -221,10 +222,11 @@ def _certify_variant(
                 sim,
                 stream,
                 conv,
-                contributions=_contributions(tables, lt, level_exact),
+                contributions=_contributions(tables, lt, level_exact)
+                or simulated_contributions(tables, lt, sim, float(jurisdiction.confidence)),
                 trace=trace,
                 pools=level_pools(machine, lt.level_index, level_exact),
-                max_win=max_win(tables, lt) if level_exact and per_entry_applies(tables) else None,
+                max_win=max_win(tables, lt) if level_exact else None,
             )
         )
     _judge(cert, exact)

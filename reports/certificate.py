@@ -20,7 +20,7 @@ from certify import __version__, compiler
 from certify.batch import Certification, LevelCertification
 from certify.engine.rng import CHUNK_SPINS
 from certify.exact.contributions import METHOD as CONTRIBUTION_METHOD
-from certify.exact.contributions import Contribution
+from certify.exact.contributions import Contribution, multiplier_value
 from certify.kinds import CERTIFICATE
 from certify.model.fingerprint import canonical_form, fingerprint_of
 from certify.outputs import write_text
@@ -112,6 +112,10 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
             else mw.credits / lc.total_bet,
             "max_win_probability": None if mw is None else mw.probability,
             "max_win_note": "" if mw is None else mw.reason or "exact (jackpots aside)",
+            "max_win_exact": None if mw is None or mw.credits is None else mw.exact,
+            "win_probabilities": None
+            if mw is None or not mw.thresholds
+            else [{"event": e, "probability": p} for e, p in mw.thresholds],
             "rtp": ex.rtp + lc.jackpot_rtp,
             "base_rtp": ex.rtp,
             "jackpot_rtp": lc.jackpot_rtp,
@@ -159,17 +163,22 @@ def _level(lc: LevelCertification, seed: int, conf: float) -> dict[str, Any]:
 
 
 def _row(level: int, c: Contribution) -> dict[str, Any]:
-    one_in = 1.0 / c.probability if c.probability > 0 else None
-    return {
+    one_in = 1.0 / c.probability if c.probability else None
+    row = {
         "level": level,
         "section": c.section,
         "kind": c.kind,
         "combo": list(c.combo),
         "pays": c.pays,
+        "multiplier": multiplier_value(c.multiplier),
         "probability": c.probability,
         "one_in": one_in,
         "rtp_contribution": c.rtp,
+        "source": c.source,
     }
+    if c.ci is not None:
+        row["ci"] = list(c.ci)
+    return row
 
 
 def _par(lc: LevelCertification) -> dict[str, Any] | None:
@@ -181,6 +190,7 @@ def _par(lc: LevelCertification) -> dict[str, Any] | None:
     return {
         "method": CONTRIBUTION_METHOD,
         "total_rtp": ex.rtp + lc.jackpot_rtp,
+        "tables": [t.to_dict() for t in pc.tables],
         "free_spins": None
         if fs is None
         else {
@@ -222,13 +232,15 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
     certified return (base game + jackpots) to floating-point rounding.
     """
     pc, ex = lc.contributions, lc.exact
-    if ex is None or pc is None:
+    if pc is None:
         return []
     out = []
     for c in pc.base:  # probabilities: the decomposition's (equal to the cycle's, tested)
         out.append(_row(lc.level, c))
+    if ex is None:  # a simulation-only game: its rows are the simulation's
+        return out
     if getattr(ex, "win_cap_rtp", 0.0):
-        out.append(_row(lc.level, Contribution("base", "win_cap", (), None, 0.0, ex.win_cap_rtp)))
+        out.append(_row(lc.level, Contribution("base", "win_cap", (), None, None, ex.win_cap_rtp)))
         out[-1]["one_in"] = None
     fs = pc.free_spins
     if fs is not None and machine.free_spins is not None:

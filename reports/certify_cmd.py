@@ -28,7 +28,7 @@ from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
 from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
-from reports.parcsv import write_par_csv
+from reports.parcsv import write_par_csv, write_par_features_csv
 from reports.parxlsx import write_par_xlsx
 from reports.signing import DRAFT_LAB, identity, load_lab, load_private_key, sign_certificate
 
@@ -251,7 +251,7 @@ def console_line(row: dict[str, Any]) -> str:
 def write_machine_files(
     cert: Any, out: Path, stem: str, issuer: Issuer
 ) -> tuple[dict[str, Any], list[str]]:
-    """Write a certified machine's certificate, PAR CSV and workbook; return both.
+    """Write a certified machine's certificate, PAR CSVs and workbook; return both.
 
     The HTML report (and its PDF) are :func:`write_report`'s.
 
@@ -269,8 +269,11 @@ def write_machine_files(
     write_json(certificate, out / f"{stem}.certificate.json")
     with atomic_path(out / f"{stem}.par.csv") as tmp:
         write_par_csv(certificate, tmp)
+    with atomic_path(out / f"{stem}.par-features.csv") as tmp:
+        write_par_features_csv(certificate, tmp)
     write_par_xlsx(certificate, cert.machine, out / f"{stem}.par.xlsx")
-    return certificate, [f"{stem}.certificate.json", f"{stem}.par.csv", f"{stem}.par.xlsx"]
+    names = ("certificate.json", "par.csv", "par-features.csv", "par.xlsx")
+    return certificate, [f"{stem}.{name}" for name in names]
 
 
 def write_report(

@@ -18,10 +18,11 @@ the level's rows) is the certified return, stated again in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from certify.model.schema import Machine
+from reports.parfigures import feature_table_sections, figure_sections
+from reports.sections import Section
 
 AWARD_COLUMNS = (
     "level",
@@ -29,23 +30,16 @@ AWARD_COLUMNS = (
     "kind",
     "combo",
     "pays",
+    "multiplier",
     "probability",
     "one_in",
     "rtp_contribution",
     "cumulative_rtp",
     "certified_rtp",
+    "source",
+    "ci_low",
+    "ci_high",
 )
-
-
-@dataclass(frozen=True)
-class Section:
-    """One table of the PAR sheet: a name, its columns, and rows of plain values."""
-
-    name: str
-    title: str
-    columns: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    percent: tuple[str, ...] = ()  # columns holding fractions shown as percentages
 
 
 def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -60,6 +54,7 @@ def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
         for a in awards:
             contribution = a.get("rtp_contribution")
             running += contribution or 0.0
+            ci = a.get("ci") or [None, None]
             out.append(
                 (
                     level,
@@ -67,30 +62,47 @@ def award_rows(certificate: dict[str, Any]) -> list[tuple[Any, ...]]:
                     a["kind"],
                     " ".join(a["combo"]),
                     a.get("pays"),
+                    a.get("multiplier"),
                     a.get("probability"),
                     a.get("one_in"),
                     contribution,
                     running,
                     None,
+                    a.get("source", "exact"),
+                    ci[0],
+                    ci[1],
                 )
             )
-        exact = (levels.get(level) or {}).get("exact") or {}
-        total = exact.get("rtp")
-        out.append(
-            (
-                level,
-                "total",
-                "total",
-                "",
-                None,
-                exact.get("hit_frequency"),
-                1 / exact["hit_frequency"] if exact.get("hit_frequency") else None,
-                None,
-                running,
-                total,
-            )
-        )
+        out.append(_total_row(levels.get(level) or {}, level, running))
     return out
+
+
+def _total_row(lv: dict[str, Any], level: Any, running: float) -> tuple[Any, ...]:
+    """The closing row of a level: the certified (exact) return, else the simulated one."""
+    exact = lv.get("exact") or {}
+    if exact:
+        hit, total, source, ci = exact.get("hit_frequency"), exact.get("rtp"), "exact", None
+    else:  # a simulation-only game: its rows are the simulation's
+        sim = lv.get("simulation") or {}
+        hit, total, source = sim.get("hit_frequency"), sim.get("rtp"), "simulation"
+        ci = sim.get("ci")
+    ci = ci or [None, None]
+    return (
+        level,
+        "total",
+        "total",
+        "",
+        None,
+        None,
+        hit,
+        1 / hit if hit else None,
+        None,
+        running,
+        total,
+        source,
+        ci[0],
+        ci[1],
+    )
 
 
 def _reel_sections(machine: Machine) -> list[Section]:
@@ -271,6 +283,7 @@ def _level_section(certificate: dict[str, Any]) -> Section:
                 ex.get("max_win_probability"),
                 1 / ex["max_win_probability"] if ex.get("max_win_probability") else None,
                 ex.get("max_win_note"),
+                ex.get("max_win_exact"),
                 sim.get("spins"),
                 sim.get("seed"),
                 sim.get("rtp"),
@@ -303,6 +316,7 @@ def _level_section(certificate: dict[str, Any]) -> Section:
             "probability_max_win",
             "one_in",
             "max_win_note",
+            "max_win_exact",
             "sim_spins",
             "sim_seed",
             "sim_rtp",
@@ -431,8 +445,10 @@ def par_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]
                 ("rtp_contribution", "cumulative_rtp", "certified_rtp"),
             )
         )
+    sections += figure_sections(certificate)
     sections.append(_pay_table(machine))
     sections += _feature_sections(certificate, machine)
+    sections += feature_table_sections(certificate)
     options = _options_section(certificate)
     if options is not None:
         sections.append(options)

@@ -18,6 +18,7 @@ from typing import Any
 
 from certify.outputs import atomic_path, neutral_cell
 from reports.par import AWARD_COLUMNS, award_rows
+from reports.parfigures import feature_table_sections, figure_sections
 
 PAR_COLUMNS = AWARD_COLUMNS
 
@@ -36,4 +37,35 @@ def write_par_csv(certificate: dict[str, Any], path: Path) -> None:
         writer = csv.writer(handle)
         writer.writerow(PAR_COLUMNS)
         for row in award_rows(certificate):
+            writer.writerow([neutral_cell(_cell(v)) for v in row])
+
+
+def feature_frame_rows(certificate: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """The PAR figures and per-feature tables as one table (header, rows).
+
+    A ``section`` column, then every column any of them has (empty where a
+    section has no such column).
+    """
+    sections = figure_sections(certificate) + feature_table_sections(certificate)
+    columns: list[str] = []
+    for s in sections:
+        columns += [c for c in s.columns if c not in columns]
+    rows = []
+    for s in sections:
+        for r in s.rows:
+            values = dict(zip(s.columns, r, strict=False))
+            rows.append([s.name, *(values.get(c) for c in columns)])
+    return ["section", *columns], rows
+
+
+def write_par_features_csv(certificate: dict[str, Any], path: Path) -> None:
+    """Write ``<id>.par-features.csv``: return ranges, win probabilities, feature tables.
+
+    Read one section with ``df[df.section == "hold_coins"].dropna(axis=1, how="all")``.
+    """
+    header, rows = feature_frame_rows(certificate)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        for row in rows:
             writer.writerow([neutral_cell(_cell(v)) for v in row])

@@ -74,9 +74,11 @@ def test_machine_ids_cannot_escape_out(tmp_path):
     assert not (tmp_path / "evil").exists()
     assert written == [
         "___evil_x.certificate.json",
+        "___evil_x.par-features.csv",
         "___evil_x.par.csv",
         "___evil_x.par.xlsx",
         "_etc_y.certificate.json",
+        "_etc_y.par-features.csv",
         "_etc_y.par.csv",
         "_etc_y.par.xlsx",
         "batch.json",

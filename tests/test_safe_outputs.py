@@ -163,7 +163,7 @@ def test_par_csv_neutralises_symbol_names(tmp_path):
     write_par_csv(certificate, path)
     rows = list(csv.reader(path.open(newline="")))
     assert rows[1][3] == '\'=HYPERLINK("http://evil","x") A'  # level, section, kind, combo
-    assert rows[1][7] == "-0.5"
+    assert rows[1][rows[0].index("rtp_contribution")] == "-0.5"
     assert rows[2][2] == "'@scatter"
     assert rows[2][4] == "-2"
 

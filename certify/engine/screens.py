@@ -167,7 +167,8 @@ def run_screen_chunks(
     """Run chunks ``first_chunk ..`` of a screen game; the outputs of ``run_chunks``.
 
     Returns (statistics (n, 7), sums of squares (n,), base-game award counts
-    per pay entry (n, entries), histograms (n, HIST_BINS)); chunk ``i`` draws
+    per pay entry (n, entries) — a cluster game: paid groups per
+    ``cluster_pays`` entry —, histograms (n, HIST_BINS)); chunk ``i`` draws
     from stream ``(seed, stream, i)`` whatever the threads.
     """
     n = sizes.shape[0]
@@ -191,6 +192,8 @@ def run_screen_chunks(
         awards,
         hist,
     )
+    if tables.machine.evaluation == "cluster":  # paid groups per cluster_pays entry
+        return out, sq, awards[:, lt.n_keys : awards.shape[1] - 1], hist
     return out, sq, awards[:, : lt.n_keys] @ lt.award_keys, hist
 
 

@@ -24,6 +24,7 @@ from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
 from certify.engine.screens import is_screen_game, run_screen_chunks
 from certify.engine.tables import HIST_BINS, GameTables, compile_machine
 from certify.model.schema import Machine
+from certify.model.screens import cluster_pays_of
 
 
 @dataclass
@@ -181,6 +182,13 @@ def run_chunks(
     return out, sq, base_keys @ lt.award_keys, hist
 
 
+def award_columns(tables: GameTables) -> int:
+    """Award counts a simulation keeps: per pay entry, or per ``cluster_pays`` entry."""
+    if tables.machine.evaluation == "cluster":
+        return len(cluster_pays_of(tables.machine))
+    return len(tables.machine.pays)
+
+
 def simulate(
     machine: Machine | GameTables,
     level_index: int,
@@ -219,7 +227,7 @@ def simulate(
     """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     level = tables.levels[level_index]
-    result = SimulationResult(level.total_bet, len(tables.machine.pays))
+    result = SimulationResult(level.total_bet, award_columns(tables))
     sizes = chunk_plan(spins, chunk_spins)
     batch = max(2, -(-sizes.shape[0] // 16))  # runners checkpoint and report per batch
     if runner is None:

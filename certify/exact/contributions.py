@@ -33,6 +33,11 @@ probabilities):
   awards are not multiplied). Each component's share is reported.
 * **bonus awards**: trigger probability x the award's weight share x its pay.
 
+Every line and ways row is split by the multiplier applied (the paying
+state's credits over the entry's pays: the wild multipliers combined; for
+ways the ways times the wild multipliers), so each row's contribution is
+``pays x multiplier x probability / total bet``, checkable by hand.
+
 The integer sums are exact; they become floats only when divided by the cycle
 size and the total bet, so every figure here equals the full cycle's to
 floating-point rounding (tests check the rows add up to the certified return
@@ -42,6 +47,7 @@ to 1e-12 on every shipped and test model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -49,7 +55,21 @@ import numpy as np
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
+from certify.exact.maxwin import MAX_WIN_COMBOS, MaxWin, max_win  # noqa: F401 (re-exported)
+from certify.exact.parfeatures import (
+    FeatureTable,
+    cascade_sequences,
+    cascade_steps,
+    cascade_table,
+    expanding_rows,
+    expanding_table,
+    full_window_table,
+    hold_tables,
+    sticky_tables,
+)
 from certify.model.screens import is_screen_game
+
+Multiplier = int | Fraction  # the multiplier a row's pays are multiplied by
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,10 @@ class EntrySums:
     total: int
     # lines paying two entries at once (direction = "both"): key -> (entries, hits, credits)
     pairs: dict[int, tuple[tuple[int, ...], int, int]] = field(default_factory=dict)
+    # per entry: multiplier applied -> (hits, credits); lines: the wild multiplier of the
+    # paying state, ways: the product of the ways and wild multipliers; pairs by (key, win)
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = field(default_factory=dict)
+    pair_split: dict[tuple[int, Multiplier], tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,8 +101,11 @@ class Contribution:
     kind: str  # line | ways | scatter | free_spins | bonus | bonus_award | jackpot
     combo: tuple[str, ...]
     pays: int | None  # credits at the level (line/way, scatter: total credits); None for features
-    probability: float  # expected occurrences per paid spin
+    probability: float | None  # expected occurrences per paid spin (None: not known)
     rtp: float  # contribution to return per unit wagered
+    multiplier: Multiplier | None = None  # applied to pays (wilds, ways): rtp = pays x it x p / bet
+    source: str = "exact"  # exact | simulation (then ci: the row's interval)
+    ci: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +135,7 @@ class LevelContributions:
     free_spins: FreeSpinsBreakdown | None
     bonus_trigger_probability: float
     bonus_awards: list[Contribution]
+    tables: list[FeatureTable] = field(default_factory=list)  # per-feature PAR tables
 
     @property
     def base_rtp(self) -> float:
@@ -130,10 +158,10 @@ def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int =
     its own tables (an entry with ``free_spins_multiplier = false``) its lines
     start at the feature's start state and its ways pay ``credits_fs``.
     """
+    credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
     if tables.is_ways:
-        credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
         return _ways_sums(tables, reels, lt, credits)
-    return _line_sums(tables, reels, lt, int(lt.start[phase]))
+    return _line_sums(tables, reels, lt, int(lt.start[phase]), credits)
 
 
 def _cycle_total(reels: ReelSet) -> int:
@@ -151,12 +179,36 @@ def _symbol_weights(reels: ReelSet, reel: int, row: int, n_symbols: int) -> list
     return out
 
 
-def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int) -> EntrySums:
+def _ratio(win: int, pays: int) -> Multiplier:
+    """The multiplier of a win over its pays: an integer where it divides, else a fraction."""
+    if pays <= 0:
+        return 1
+    q = Fraction(win, pays)
+    return int(q) if q.denominator == 1 else q
+
+
+def multiplier_value(mult: Multiplier | None) -> int | float | None:
+    """A row's multiplier as JSON can hold it: an integer, or the fraction's float."""
+    if mult is None or isinstance(mult, int):
+        return mult
+    return int(mult) if mult.denominator == 1 else float(mult)
+
+
+def _add(split: dict, key: Any, hits: int, credits: int) -> None:
+    h, c = split.get(key, (0, 0))
+    split[key] = (h + hits, c + credits)
+
+
+def _line_sums(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, start: int, table: np.ndarray
+) -> EntrySums:
     n_entries = len(tables.machine.pays)
     n_symbols = len(tables.symbol_ids)
     hits = [0] * n_entries
     credits = [0] * n_entries
     pairs: dict[int, tuple[tuple[int, ...], int, int]] = {}
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = {}
+    pair_split: dict[tuple[int, Multiplier], tuple[int, int]] = {}
     live = lt.live
     keys = lt.award_keys
     for line in tables.paylines:
@@ -180,15 +232,20 @@ def _line_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, start: int) 
             if k < 0:
                 continue
             entries = tuple(e for e in range(n_entries) for _ in range(int(keys[k, e])))
-            win = w * int(lt.state_win[state])
+            one = int(lt.state_win[state])
+            win = w * one
             for e in entries:
                 hits[e] += w  # as the kernels count awards: each entry a pair pays
             if len(entries) == 1:
                 credits[entries[0]] += win
+                mult = _ratio(one, int(table[entries[0]]))
+                _add(split.setdefault(entries[0], {}), mult, w, win)
             else:  # one line paid two entries (both ways): the pair is its own row
                 _, h, c = pairs.get(k, (entries, 0, 0))
                 pairs[k] = (entries, h + w, c + win)
-    return EntrySums(hits, credits, _cycle_total(reels), pairs)
+                raw = sum(int(table[e]) for e in entries)
+                _add(pair_split, (k, _ratio(one, raw)), w, win)
+    return EntrySums(hits, credits, _cycle_total(reels), pairs, split, pair_split)
 
 
 def _rest(reels: ReelSet, reel: int) -> int:
@@ -203,6 +260,7 @@ def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.nd
     credit = [int(x) for x in table]
     hits = [0] * n_entries
     credits = [0] * n_entries
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = {}
     families: dict[int, list[int]] = {}
     for e in range(n_entries):
         families.setdefault(int(tables.ways_family[e]), []).append(e)
@@ -231,7 +289,8 @@ def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.nd
             if best >= 0:
                 hits[best] += w
                 credits[best] += w * best_win
-    return EntrySums(hits, credits, _cycle_total(reels))
+                _add(split.setdefault(best, {}), _ratio(best_win, credit[best]), w, w * best_win)
+    return EntrySums(hits, credits, _cycle_total(reels), split=split)
 
 
 def _joint_counts(reels: ReelSet) -> dict[tuple[int, ...], int]:
@@ -353,37 +412,49 @@ def expected_free_spins(tables: GameTables) -> tuple[float, float]:
 def _entry_rows(
     tables: GameTables, sums: EntrySums, pays: np.ndarray, section: str, scale: float, tb: int
 ) -> list[Contribution]:
-    """Rows of every pay entry, then of every pair of entries one line pays (both ways).
+    """Rows of every pay entry split by the multiplier applied, then of every both-ways pair.
 
     ``scale`` is what one spin of this reel set counts for per paid spin (1 in
     the base game, the expected free spins in the feature) times the
-    multiplier the kernels apply to its credits.
+    multiplier the kernels apply to its credits. Each row's contribution is
+    ``pays x multiplier x probability / total bet``: ``pays`` the entry's
+    credits at the level, ``multiplier`` the wild multipliers (lines) or the
+    ways times the wild multipliers (ways) of the spins the row counts. An
+    entry that never pays keeps one row (multiplier 1, probability 0).
     """
     m = tables.machine
     kind = "ways" if tables.is_ways else "line"
-    rows = [
-        Contribution(
-            section,
-            kind,
-            e.combo,
-            int(pays[e.index]),
-            sums.hits[e.index] / sums.total,
-            scale * sums.credits[e.index] / sums.total / tb,
-        )
-        for e in m.pays
-    ]
-    for entries, hits, credit in sums.pairs.values():
+    rows = []
+    for e in m.pays:
+        parts = sums.split.get(e.index) or {1: (0, 0)}
+        for mult in sorted(parts):
+            hits, credit = parts[mult]
+            rows.append(
+                Contribution(
+                    section,
+                    kind,
+                    e.combo,
+                    int(pays[e.index]),
+                    hits / sums.total,
+                    scale * credit / sums.total / tb,
+                    mult,
+                )
+            )
+    for (k, mult), (hits, credit) in sorted(sums.pair_split.items()):
+        entries = sums.pairs[k][0]
         combo: tuple[str, ...] = ()
-        for e in entries:
-            combo += (*(() if not combo else ("+",)), *m.pays[e].combo)
+        for i in entries:
+            combo += (*(() if not combo else ("+",)), *m.pays[i].combo)
+        pair_pays = sum(int(pays[i]) for i in entries)
         rows.append(
             Contribution(
                 section,
                 "line_pair",
                 combo,
-                None,
+                pair_pays,
                 hits / sums.total,
                 scale * credit / sums.total / tb,
+                mult,
             )
         )
     return rows
@@ -396,7 +467,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     base = entry_sums(tables, tables.base, lt, 0)
     rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
     for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
-        rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb))
+        rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb, 1))
     bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
     p_bonus = (
         trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)
@@ -406,7 +477,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     bonus_combo = (m.bonus.trigger.symbol,) * m.bonus.trigger.count if m.bonus else ()
     awards = [
         Contribution(
-            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb
+            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb, 1
         )
         for pays, q in zip(bonus_pays, bonus_probs)
     ]
@@ -436,7 +507,7 @@ def _free_spins(
     sums = base if base is not None else entry_sums(tables, tables.free, lt, 1)
     pays = lt.credits_fs if own else lt.credits * tables.fs_mult
     rows = [  # probabilities per paid spin
-        replace(r, probability=r.probability * n_spins)
+        replace(r, probability=(r.probability or 0.0) * n_spins)
         for r in _entry_rows(tables, sums, pays, "free_spins", n_spins * mult, tb)
     ]
     mean = mult * (sum(sums.credits) + sum(c for _, _, c in sums.pairs.values())) / sums.total
@@ -450,6 +521,7 @@ def _free_spins(
                 credit * mult,
                 n_spins * p,
                 n_spins * mult * smean / tb,
+                1,
             )
         )
         mean += mult * smean
@@ -475,84 +547,6 @@ def machine_contributions(tables: GameTables) -> list[LevelContributions]:
     return [level_contributions(tables, lt) for lt in tables.levels]
 
 
-MAX_WIN_COMBOS = 2_000_000  # distinct stop combinations enumerated for the exact maximum win
-
-
-@dataclass(frozen=True)
-class MaxWin:
-    """The largest win of one paid spin and its probability, or why it is not known."""
-
-    credits: int | None
-    probability: float | None
-    reason: str = ""
-
-
-def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
-    """Exact maximum win per paid spin (lines games without free spins, small cycles).
-
-    Every distinct stop combination is evaluated (the finishing automaton per
-    line, scatter pays, the largest bonus award when the bonus triggers); the
-    probability is the weight of the combinations that reach the maximum
-    (times the largest award's weight share when it needs the bonus). Free
-    spins make the maximum a property of a whole feature sequence, not
-    known exactly here; ways games and cycles of more than
-    :data:`MAX_WIN_COMBOS` distinct combinations are not enumerated.
-    """
-    if tables.fs_counted >= 0:
-        return MaxWin(None, None, "free spins: the maximum of a feature sequence is not computed")
-    if tables.is_ways:
-        return MaxWin(None, None, "ways game: not enumerated")
-    reels = tables.base
-    lengths = [int(x) for x in reels.length]
-    size = int(np.prod(lengths, dtype=object))
-    if size > MAX_WIN_COMBOS:
-        return MaxWin(None, None, f"{size:,} stop combinations: not enumerated")
-    grids = np.meshgrid(*[np.arange(n) for n in lengths], indexing="ij")
-    stops = np.stack([g.ravel() for g in grids], axis=1)
-    weight = np.ones(stops.shape[0], dtype=object)
-    for r in range(len(lengths)):
-        weight = weight * reels.weight[r, stops[:, r]].astype(object)
-    step, _, win1, _ = lt.finishing
-    total = np.zeros(stops.shape[0], dtype=np.int64)
-    for line in tables.paylines:
-        state = np.zeros(stops.shape[0], dtype=np.int64)
-        for r, row in enumerate(line):
-            state = step[state, reels.window[r, stops[:, r], int(row)]]
-        total += win1[state]
-    triggered = np.zeros(stops.shape[0], dtype=bool)
-    reel_index = np.arange(len(lengths))[None, :]
-    taken = np.zeros(stops.shape[0], dtype=bool)  # an exclusive scatter already paid
-    excl = [int(x) for x in tables.scatter_excl]
-    for c in range(len(tables.counted_names)):
-        count = reels.counted[c, reel_index, stops].sum(axis=1)
-        pay = lt.scatter_pay[c, count]
-        if c < len(excl) and excl[c]:
-            pay = np.where(taken, 0, pay)
-            taken |= pay > 0
-        total += pay
-        if c == tables.bonus_counted:
-            triggered = count >= tables.bonus_min
-    # each bonus award value with its probability given a trigger
-    awards: dict[int, float] = {0: 1.0}
-    if tables.bonus_counted >= 0:
-        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum]))
-        awards = {}
-        for pays, w in zip(lt.bonus_pay, weights, strict=True):
-            awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
-    if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
-        total = np.minimum(total, lt.cap)
-    plain = total[~triggered]
-    top = max(
-        int(plain.max()) if plain.size else -1,
-        int(total[triggered].max()) + max(awards) if triggered.any() else -1,
-    )
-    cycle = float(reels.cycle)
-    p = float(sum(weight[~triggered & (total == top)])) / cycle
-    for value, share in awards.items():
-        p += share * float(sum(weight[triggered & (total + value == top)])) / cycle
-    return MaxWin(top, p)
-
-
 def per_entry_applies(tables: GameTables) -> bool:
     """Whether the per-entry sums apply (not: screens, hold and spin, Book of Ra, full windows)."""
     return not (
@@ -566,26 +560,36 @@ def per_entry_applies(tables: GameTables) -> bool:
 def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> LevelContributions:
     """The PAR rows of a game the per-entry sums do not cover, from the exact figures.
 
-    One row per part of the certified return (line or cluster wins over every
-    screen, scatters, the win cap, free spins with their expanding symbol,
-    hold and spin or the bonus): the parts the exact calculator computes, so
-    the rows still add up to the certified return.
+    The base game's lines or ways are still summed per entry (split by
+    multiplier) where its base cycle is plain (hold and spin, Book of Ra,
+    sticky wilds, full windows: the feature lies elsewhere) and the rows agree
+    with the cycle's line return to 1e-12; full-window pays add one row, what
+    their multipliers add. Cascades and clusters keep one row for their wins
+    over every screen. Then one row per remaining part of the certified
+    return (scatters, free spins, hold and spin or the bonus), so the rows add
+    up to the certified return; the per-feature tables
+    (:mod:`certify.exact.parfeatures`) say more.
     """
     m = tables.machine
-    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
-    base = [
-        Contribution("base", kind, ("all",), None, ex.hit_frequency, ex.line_rtp),
-        Contribution("base", "scatter", ("all",), None, 0.0, ex.scatter_rtp),
-    ]
+    base = _plain_base_rows(tables, lt, ex) or _cluster_entry_rows(tables, lt, ex)
+    base = base or _part_rows(tables, ex)
+    extra: list[FeatureTable] = []
+    if m.evaluation == "cluster":
+        extra.append(_cluster_sizes(tables, lt, ex))
     free = None
     if m.free_spins is not None:
-        row = Contribution(
-            "free_spins", "free_spins", (), None, ex.fs_probability, ex.free_spins_rtp
-        )
-        p_trigger, spins = expected_free_spins(tables)  # first screen's triggers
-        per_trigger = spins / p_trigger if p_trigger else 0.0
-        mean = ex.free_spins_rtp * lt.total_bet / spins if spins else 0.0
-        free = FreeSpinsBreakdown(ex.fs_probability, spins, per_trigger, mean, [row])
+        free = _feature_free_spins(tables, lt, ex, extra)
+    if tables.hold_on:
+        extra += hold_tables(tables, lt)
+    extra += sticky_tables(tables, lt)
+    played = cascade_sequences(tables, lt)
+    if played is not None:
+        extra += [cascade_table(tables, lt, played), cascade_steps(tables, lt, played)]
+    if m.full_window_pays:
+        fw = sum(r.rtp for r in base if r.kind == "full_window")
+        table = full_window_table(tables, lt, fw)
+        if table is not None:
+            extra.append(table)
     bonus_kind = "hold_and_spin" if tables.hold_on else "bonus"
     awards = [Contribution("bonus", bonus_kind, (), None, ex.bonus_probability, ex.bonus_rtp)]
     return LevelContributions(
@@ -596,4 +600,213 @@ def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> Level
         free,
         ex.bonus_probability,
         awards if (m.bonus is not None or tables.hold_on) else [],
+        extra,
     )
+
+
+def _cluster_groups(tables: GameTables, ex: Any) -> list[tuple[Any, str, Any]]:
+    """(cluster_pays entry, its sizes "5-7" / "16+", exact award) of a cluster game."""
+    from certify.model.screens import cluster_pays_of
+
+    pays = cluster_pays_of(tables.machine)
+    awards = [a for a in ex.awards if a.kind == "cluster"]
+    out = []
+    for cp, award in zip(pays, awards, strict=False):
+        larger = [q.size for q in pays if q.symbol == cp.symbol and q.size > cp.size]
+        sizes = f"{cp.size}+" if not larger else f"{cp.size}-{min(larger) - 1}"
+        out.append((cp, sizes, award))
+    return out
+
+
+def _cluster_sizes(tables: GameTables, lt: LevelTables, ex: Any) -> FeatureTable:
+    """Paid groups per spin by symbol and size (exact, every screen of every spin)."""
+    rows = [
+        (cp.symbol, sizes, a.pays, a.probability, 1 / a.probability if a.probability else None)
+        for cp, sizes, a in _cluster_groups(tables, ex)
+    ]
+    return FeatureTable(
+        "cluster_sizes",
+        "Clusters: paid groups per spin by symbol and size (exact, every screen)",
+        ("symbol", "sizes", "pays", "probability", "one_in"),
+        rows,
+    )
+
+
+def _cluster_entry_rows(tables: GameTables, lt: LevelTables, ex: Any) -> list[Contribution] | None:
+    """One row per cluster_pays entry, or None.
+
+    None where the groups' pays are not the line return (screen multipliers).
+    """
+    if tables.machine.evaluation != "cluster":
+        return None
+    tb = lt.total_bet
+    rows = [
+        Contribution(
+            "base",
+            "cluster",
+            (cp.symbol, sizes),
+            a.pays,
+            a.probability,
+            a.pays * a.probability / tb,
+            1,
+        )
+        for cp, sizes, a in _cluster_groups(tables, ex)
+    ]
+    if not rows or abs(sum(r.rtp for r in rows) - ex.line_rtp) > 1e-12 * max(1.0, ex.rtp):
+        return None
+    if tables.machine.scatter_pays or ex.scatter_rtp:
+        rows.append(Contribution("base", "scatter", ("all",), None, None, ex.scatter_rtp))
+    return rows
+
+
+def _part_rows(tables: GameTables, ex: Any) -> list[Contribution]:
+    """One row for the line, ways or cluster wins over every screen, one for the scatters."""
+    m = tables.machine
+    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
+    rows = [Contribution("base", kind, ("all",), None, None, ex.line_rtp)]
+    if m.scatter_pays or ex.scatter_rtp:
+        # over a sequence of screens the chance that a scatter pays is not enumerated
+        rows.append(Contribution("base", "scatter", ("all",), None, None, ex.scatter_rtp))
+    return rows
+
+
+def _plain_base_rows(tables: GameTables, lt: LevelTables, ex: Any) -> list[Contribution] | None:
+    """Per-entry and scatter rows of a base game played on one plain screen, or None."""
+    from certify.model.screens import cascade_of
+
+    m = tables.machine
+    if cascade_of(m) is not None or m.evaluation == "cluster":
+        return None
+    tb = lt.total_bet
+    sums = entry_sums(tables, tables.base, lt, 0)
+    rows = _entry_rows(tables, sums, lt.credits, "base", 1.0, tb)
+    scatter = [
+        Contribution("base", "scatter", combo, pays, p, mean / tb, 1)
+        for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay)
+    ]
+    tol = 1e-12 * max(1.0, abs(ex.rtp))
+    if abs(sum(r.rtp for r in scatter) - ex.scatter_rtp) > tol:
+        return None
+    lines = sum(r.rtp for r in rows)
+    if m.full_window_pays:
+        fw = _full_window_probability(tables)
+        rows.append(
+            Contribution("base", "full_window", ("full", "window"), None, fw, ex.line_rtp - lines)
+        )
+    elif abs(lines - ex.line_rtp) > tol:
+        return None
+    return rows + scatter
+
+
+def _full_window_probability(tables: GameTables) -> float:
+    """P(the base window is full of any target), exact over the full windows."""
+    from certify.exact.fullwindow import full_window_stops
+    from certify.exact.parfeatures import combo_weights
+
+    stops, _ = full_window_stops(tables, 0)
+    if not stops.shape[0]:
+        return 0.0
+    return int(combo_weights(tables.base, stops).sum()) / int(tables.base.cycle)
+
+
+def _feature_free_spins(
+    tables: GameTables, lt: LevelTables, ex: Any, extra: list[FeatureTable]
+) -> FreeSpinsBreakdown:
+    """The free spins of a feature game: one row, or one per drawn expanding symbol."""
+    m = tables.machine
+    assert m.free_spins is not None
+    p_trigger, spins = expected_free_spins(tables)  # first screen's triggers
+    per_trigger = spins / p_trigger if p_trigger else 0.0
+    mean = ex.free_spins_rtp * lt.total_bet / spins if spins else 0.0
+    trig = m.free_spins.trigger
+    symbols = expanding_rows(tables, lt)
+    if symbols and abs(sum(r[2] for r in symbols) - ex.free_spins_rtp) <= 1e-12:
+        extra.append(expanding_table(symbols))
+        rows = [
+            Contribution(
+                "free_spins",
+                "expanding_symbol",
+                (symbol,),
+                None,
+                ex.fs_probability * p,
+                rtp,
+            )
+            for symbol, p, rtp, _ in symbols
+        ]
+    else:
+        rows = [
+            Contribution(
+                "free_spins",
+                "free_spins",
+                (trig.symbol,) * trig.count,
+                None,
+                ex.fs_probability,
+                ex.free_spins_rtp,
+            )
+        ]
+    return FreeSpinsBreakdown(ex.fs_probability, spins, per_trigger, mean, rows)
+
+
+def simulated_contributions(
+    tables: GameTables, lt: LevelTables, sim: Any, confidence: float
+) -> LevelContributions | None:
+    """The award table of a game with no exact figures: the simulation's, marked as such.
+
+    A cluster game: one row per ``cluster_pays`` entry (symbol and group
+    sizes) from the simulation's count of paid groups, its contribution
+    ``count x credits / spins / total bet`` with a Poisson interval on the
+    count; what the entries do not carry (cascade multipliers, scatters,
+    features) is one more row. Other games: one row for every win. Either
+    way the rows add up to the simulated return the verdict rests on (its
+    interval on the last row).
+    """
+    from certify.stats import interval, z_value
+
+    if sim is None or not sim.spins:
+        return None
+    m = tables.machine
+    kind = "cluster" if m.evaluation == "cluster" else ("ways" if tables.is_ways else "line")
+    rows = _cluster_rows(tables, lt, sim, z_value(confidence)) if kind == "cluster" else []
+    rest = sim.rtp - sum(r.rtp for r in rows)
+    features = m.free_spins is not None or m.bonus is not None or tables.hold_on
+    if not rows or rest != 0.0:
+        combo: tuple[str, ...] = ("all",) if not rows else ("other", "wins")
+        if features:
+            combo += ("(features included)",)
+        ci = interval(sim.rtp, sim.std_error, confidence)
+        p = sim.hit_frequency if not rows else None
+        rows.append(Contribution("base", kind, combo, None, p, rest, None, "simulation", ci))
+    return LevelContributions(lt.level_index, lt.level, lt.total_bet, rows, None, 0.0, [])
+
+
+def _cluster_rows(tables: GameTables, lt: LevelTables, sim: Any, z: float) -> list[Contribution]:
+    """One simulated row per cluster_pays entry (paid groups per spin, Poisson interval)."""
+    from certify.model.screens import cluster_pays_of
+
+    pays = cluster_pays_of(tables.machine)
+    counts = np.asarray(sim.award_counts)
+    if counts.shape[0] != len(pays):
+        return []
+    n, tb = sim.spins, lt.total_bet
+    rows = []
+    for i, cp in enumerate(pays):
+        larger = [q.size for q in pays if q.symbol == cp.symbol and q.size > cp.size]
+        sizes = f"{cp.size}+" if not larger else f"{cp.size}-{min(larger) - 1}"
+        credits = cp.pays * tb
+        c = int(counts[i])
+        half = z * float(np.sqrt(c))
+        ci = (max(c - half, 0.0) * credits / n / tb, (c + half) * credits / n / tb)
+        rows.append(
+            Contribution(
+                "base",
+                "cluster",
+                (cp.symbol, sizes),
+                credits,
+                c / n,
+                c * credits / n / tb,
+                1,
+                "simulation",
+                ci,
+            )
+        )
+    return rows

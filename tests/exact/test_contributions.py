@@ -79,14 +79,37 @@ def test_rows_add_up_to_the_exact_return(exact_model):
 
 
 def test_hit_counts_equal_the_kernels(exact_model):
-    """The decomposition's occurrences per entry are the full cycle's award counts."""
+    """The decomposition's occurrences per entry (its rows split by multiplier added back,
+    and the both-ways pairs it is part of) are the full cycle's award counts."""
     tables, exact = exact_model
     for lt in tables.levels:
         lc = level_contributions(tables, lt)
-        rows = [r for r in lc.base if r.kind != "line_pair"]
-        for row, award in zip(rows, exact.levels[lt.level_index].awards, strict=False):
-            assert row.combo == award.combo
-            assert _close(row.probability, award.probability)
+        per_entry: dict[tuple, float] = {}
+        for row in lc.base:
+            if row.kind in ("line", "ways"):
+                per_entry[row.combo] = per_entry.get(row.combo, 0.0) + row.probability
+            elif row.kind == "line_pair":  # the kernels count each entry a pair pays
+                text = " ".join(row.combo).split(" + ")
+                for part in text:
+                    combo = tuple(part.split())
+                    per_entry[combo] = per_entry.get(combo, 0.0) + row.probability
+        for award in exact.levels[lt.level_index].awards:
+            if award.kind in ("line", "ways"):
+                assert _close(per_entry[award.combo], award.probability), award.combo
+
+
+def test_every_row_is_pays_x_multiplier_x_probability(exact_model):
+    """Each line/ways row: contribution == pays x multiplier x probability / total bet
+    (what a lab re-adds by hand), in the base game and in the free spins."""
+    tables, _ = exact_model
+    for lt in tables.levels:
+        lc = level_contributions(tables, lt)
+        rows = lc.base + (lc.free_spins.rows if lc.free_spins else [])
+        for r in rows:
+            if r.kind in ("line", "ways", "line_pair", "scatter", "bonus_award"):
+                mult = float(r.multiplier) if r.multiplier is not None else 1.0
+                by_hand = r.pays * mult * r.probability / lt.total_bet
+                assert abs(by_hand - r.rtp) <= 1e-12 * max(1.0, abs(r.rtp)), r
 
 
 def _brute_entry_credits(m, li):
@@ -187,3 +210,64 @@ def test_max_win_equals_brute_force(name):
         got = max_win(tables, lt)
         assert got.credits == best
         assert got.probability == pytest.approx(weight / total, rel=1e-12)
+
+
+SPLIT_GAME = """
+schema = "slotcert/machine@1"
+[machine]
+id = "SPLIT-3X1"
+name = "Split"
+[bet]
+denomination = "0.01"
+currency = "EUR"
+lines = 1
+bet_levels = [1]
+[symbols]
+A = {kind = "regular"}
+B = {kind = "regular"}
+W2 = {kind = "wild", multiplier = 2}
+W3 = {kind = "wild", multiplier = 3}
+[reels]
+rows = 1
+strips = [["A", "A", "W2"], ["A", "W3"], ["A", "B", "B"]]
+paylines = [[0, 0, 0]]
+[[pays]]
+combo = ["A", "A", "A"]
+pays = 1
+"""
+
+
+def test_a_row_split_by_wild_multipliers_by_hand(tmp_path):
+    """A x2 wild on reel 1 and a x3 wild on reel 2 (product rule), one line, bet 1 credit.
+
+    Cycle 3 x 2 x 3 = 18 stops. ``A A A`` pays only when reel 3 shows A (1 of its 3
+    stops); reel 1 shows A on 2 stops, W2 on 1; reel 2 shows A on 1, W3 on 1. Counted
+    by hand:
+
+    ============  ========  ==========  =============  ==========================
+    reels 1, 2    stops     multiplier  probability    contribution (1 x m x p)
+    ============  ========  ==========  =============  ==========================
+    A, A          2 x 1     1           2/18           2/18
+    W2, A         1 x 1     2           1/18           2/18
+    A, W3         2 x 1     3           2/18           6/18
+    W2, W3        1 x 1     6           1/18           6/18
+    ============  ========  ==========  =============  ==========================
+
+    The four rows add up to 16/18 = 0.888..., the game's return; one unsplit row would
+    show probability 6/18 with contribution 16/18, which no lab can re-add.
+    """
+    path = tmp_path / "split.toml"
+    path.write_text(SPLIT_GAME, encoding="utf-8")
+    tables = compile_machine(load_machine(path))
+    lc = level_contributions(tables, tables.levels[0])
+    rows = {r.multiplier: r for r in lc.base if r.combo == ("A", "A", "A")}
+    assert set(rows) == {1, 2, 3, 6}
+    by_hand = {1: (2, 2), 2: (1, 2), 3: (2, 6), 6: (1, 6)}  # multiplier: (p x 18, rtp x 18)
+    for mult, (p18, rtp18) in by_hand.items():
+        assert rows[mult].pays == 1
+        assert rows[mult].probability == pytest.approx(p18 / 18, rel=1e-15)
+        assert rows[mult].rtp == pytest.approx(rtp18 / 18, rel=1e-15)
+    exact = compute_exact(tables)
+    assert exact is not None
+    assert exact.levels[0].rtp == pytest.approx(16 / 18, rel=1e-15)
+    assert _close(sum(r.rtp for r in lc.base), exact.levels[0].rtp)

@@ -15,7 +15,7 @@ from twins import screens as twin
 
 from certify.engine._kernels import N_OUT
 from certify.engine.screens import run_screen_chunks
-from certify.engine.simulate import SimulationResult
+from certify.engine.simulate import SimulationResult, award_columns
 from certify.engine.tables import compile_machine
 from certify.exact.screens import RANDOM_REFILL, compute_screen_exact, screen_infeasible_reason
 from certify.model.screens import Cascade
@@ -59,7 +59,7 @@ def feature_game(refill: str = "strip"):
 
 def simulate(tables, li: int = 0, seed: int = 7) -> SimulationResult:
     lt = tables.levels[li]
-    result = SimulationResult(lt.total_bet, len(tables.machine.pays))
+    result = SimulationResult(lt.total_bet, award_columns(tables))
     result.merge(*run_screen_chunks(tables, li, seed, 0, SIZES))
     return result
 
