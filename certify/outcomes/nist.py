@@ -191,9 +191,11 @@ def sequence_tests(bits: np.ndarray) -> dict[str, list[float]]:
     out["runs"] = [runs(bits)]
     if n >= 128:
         out["longest run"] = [longest_run(bits)]
-    m = max(2, min(16, int(math.floor(math.log2(n))) - 3))
+    log2n = int(math.floor(math.log2(n)))
+    m = max(2, min(16, log2n - 3))  # 2.11.7: m < floor(log2 n) - 2
     out["serial"] = list(serial(bits, m))
-    out["approximate entropy"] = [approximate_entropy(bits, max(1, m - 1))]
+    # 2.12.7: m < floor(log2 n) - 5
+    out["approximate entropy"] = [approximate_entropy(bits, max(1, min(10, log2n - 6)))]
     out["cumulative sums"] = [cumulative_sums(bits), cumulative_sums(bits, reverse=True)]
     return out
 
