@@ -27,6 +27,30 @@ OPTIONAL = ("machine_id", "time", "choice", "step", "screen")
 MAX_EXACT = 1 << 53  # integers read through floating point are exact below this
 
 
+class Reasons:
+    """Why rows of a piece are not verified: a flag per row, a text per flagged row.
+
+    The first reason given for a row is kept.
+    """
+
+    def __init__(self, n: int):
+        self.bad = np.zeros(n, dtype=bool)
+        self.text: dict[int, str] = {}
+
+    def set(self, mask: np.ndarray, reason: Any) -> None:
+        """Flag the rows of ``mask`` not yet flagged; ``reason`` is a text or ``f(row) -> text``."""
+        new = mask & ~self.bad
+        if not new.any():
+            return
+        for i in np.flatnonzero(new):
+            self.text[int(i)] = reason(int(i)) if callable(reason) else reason
+        self.bad |= new
+
+    def texts(self) -> list[str]:
+        """The texts of the flagged rows, in row order."""
+        return [self.text[int(i)] for i in np.flatnonzero(self.bad)]
+
+
 @dataclass
 class Quarantined:
     """Rows of one piece that were not verified: file, line, reason."""
@@ -249,7 +273,7 @@ class LogReader:
                 np.zeros((0, self.reels), np.int64), empty, None, quarantine, rows_in,
             )  # fmt: skip
         names = table.schema.names
-        reasons = np.full(n, "", dtype=object)
+        reasons = Reasons(n)
         cols = {}
         for name in ("game", "level", "win"):
             cols[name] = _integers(table.column(name), name, reasons, required=True)
@@ -263,18 +287,15 @@ class LogReader:
         stops = np.empty((n, self.reels), dtype=np.int64)
         for r in range(self.reels):
             stops[:, r] = _integers(table.column(f"stop_{r + 1}"), f"stop_{r + 1}", reasons, False, -1)
-        free_or_base = phase <= 1
-        empty_stop = free_or_base & (stops < 0).any(axis=1) & (reasons == "")
-        reasons[empty_stop] = "a base or free screen needs every stop"
-        reasons[(cols["win"] < 0) & (reasons == "")] = "win is negative"
+        reasons.set((phase <= 1) & (stops < 0).any(axis=1), "a base or free screen needs every stop")
+        reasons.set(cols["win"] < 0, "win is negative")
         machine = self._machine_codes(table.column("machine_id") if "machine_id" in names else None, n)
         choice = None
         if "choice" in names:
             choice = np.array(table.column("choice").cast(_string_type()).to_pylist(), dtype=object)
-        bad = reasons != ""
-        if bad.any():
-            quarantine.add(lines[bad], list(reasons[bad]))
-        keep = ~bad
+        if reasons.bad.any():
+            quarantine.add(lines[reasons.bad], reasons.texts())
+        keep = ~reasons.bad
         return Piece(
             source,
             lines[keep],
@@ -339,7 +360,7 @@ def _valid_lines(first: int, n: int, skipped: np.ndarray) -> np.ndarray:
         lines = moved
 
 
-def _phases(column: Any, reasons: np.ndarray) -> np.ndarray:
+def _phases(column: Any, reasons: Reasons) -> np.ndarray:
     """Phase codes (index into PHASES); a row with another phase gets its reason."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -350,12 +371,11 @@ def _phases(column: Any, reasons: np.ndarray) -> np.ndarray:
     out = codes.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int8)
     if bad.any():
         values = text.to_numpy(zero_copy_only=False)
-        for i in np.flatnonzero(bad & (reasons == "")):
-            reasons[i] = f"phase {values[i]!r} is not one of {', '.join(PHASES)}"
+        reasons.set(bad, lambda i: f"phase {values[i]!r} is not one of {', '.join(PHASES)}")
     return out
 
 
-def _integers(column: Any, name: str, reasons: np.ndarray, required: bool, default: int = 0) -> np.ndarray:
+def _integers(column: Any, name: str, reasons: Reasons, required: bool, default: int = 0) -> np.ndarray:
     """Integers of a column; a missing (when required) or non-integer value gets its reason."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -371,23 +391,23 @@ def _integers(column: Any, name: str, reasons: np.ndarray, required: bool, defau
         return _integers_slow(col, name, reasons, required, default)
     if not pa.types.is_integer(col.type):
         return _integers_slow(col.cast(pa.string()), name, reasons, required, default)
+    if col.null_count == 0:
+        return col.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     null = col.is_null().to_numpy(zero_copy_only=False)
     values = col.fill_null(default).to_numpy(zero_copy_only=False).astype(np.int64)
-    if required and null.any():
-        reasons[null & (reasons == "")] = f"{name} is empty"
+    if required:
+        reasons.set(null, f"{name} is empty")
     return values
 
 
-def _integers_slow(col: Any, name: str, reasons: np.ndarray, required: bool, default: int) -> np.ndarray:
+def _integers_slow(col: Any, name: str, reasons: Reasons, required: bool, default: int) -> np.ndarray:
     import pandas as pd
 
     raw = col.to_pandas()
     number = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
     null = raw.isna().to_numpy()
     ok = np.isfinite(number) & (np.floor(number) == number) & (np.abs(number) < MAX_EXACT)
-    bad = ~ok & ~null
-    for i in np.flatnonzero(bad & (reasons == "")):
-        reasons[i] = f"{name} {str(raw.iloc[i])[:40]!r} is not an integer"
+    reasons.set(~ok & ~null, lambda i: f"{name} {str(raw.iloc[i])[:40]!r} is not an integer")
     if required:
-        reasons[null & (reasons == "")] = f"{name} is empty"
+        reasons.set(null, f"{name} is empty")
     return np.where(ok, number, default).astype(np.int64)

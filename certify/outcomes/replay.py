@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from certify.outcomes import kernels as k
-from certify.outcomes.logs import PHASES, Piece
+from certify.outcomes.logs import PHASES, Piece, Reasons
 from certify.outcomes.model import ReplayModel
 from certify.outcomes.tally import StopTally
 
@@ -118,25 +118,29 @@ class Replay:
             other = piece.level != self.only_level
             self.skipped_level += int(other.sum())
             keep &= ~other
-        reasons = np.full(n, "", dtype=object)
+        reasons = Reasons(n)
+        reasons.bad |= ~keep
         levels = np.array(self.model.level_values)
-        bad_level = keep & ~np.isin(piece.level, levels)
-        reasons[bad_level] = [f"level {v} is not a bet level of the model" for v in piece.level[bad_level]]
-        screen = keep & (piece.phase <= 1) & (reasons == "")
+        lv = piece.level
+        reasons.set(~_isin(lv, levels), lambda i: f"level {lv[i]} is not a bet level of the model")
         for name, phase in ((self.model.set_names[0], 0), (self.model.set_names[1], 1)):
-            rows = screen & (piece.phase == phase)
+            rows = piece.phase == phase
             for r, n_stops in enumerate(self.tallies[name].lengths):
-                beyond = rows & (piece.stops[:, r] >= n_stops) & (reasons == "")
+                beyond = rows & (piece.stops[:, r] >= n_stops) & ~reasons.bad
                 if beyond.any():
-                    reasons[beyond] = [
-                        f"stop_{r + 1} = {v} is beyond strip {r + 1} of the {name} reels ({n_stops} stops)"
-                        for v in piece.stops[beyond, r]
-                    ]
+                    col = piece.stops[:, r]
+                    reasons.set(
+                        beyond,
+                        lambda i, r=r, col=col, name=name, n_stops=n_stops: (
+                            f"stop_{r + 1} = {col[i]} is beyond strip {r + 1} of the {name} "
+                            f"reels ({n_stops} stops)"
+                        ),
+                    )
                     self.out_of_strip += int(beyond.sum())
-        bad = reasons != ""
+        bad = reasons.bad & keep
         if bad.any():
-            self._quarantine(piece.source, piece.line[bad].tolist(), list(reasons[bad]))
-        return piece.take(keep & ~bad)
+            self._quarantine(piece.source, piece.line[bad].tolist(), [reasons.text[int(i)] for i in np.flatnonzero(bad)])
+        return piece.take(~reasons.bad)
 
     # -- whole games ------------------------------------------------------------------------------
 
@@ -157,7 +161,7 @@ class Replay:
         self._count_not_replayed(piece, screen, scored, compare)
         expected = np.zeros(n, dtype=np.int64)
         packed = np.zeros(n, dtype=np.uint64)
-        for level in np.unique(piece.level):
+        for level in _distinct(piece.level):
             rows = piece.level == level
             self._score(int(level), piece, rows & scored, drawn, expected, packed)
         finding = np.zeros(n, dtype=np.int64)
@@ -246,12 +250,12 @@ class Replay:
         wrong = compare & (expected != piece.win)
         bonus_rows = piece.phase == PHASES.index("bonus")
         bad_bonus = np.zeros_like(wrong)
-        for level in np.unique(piece.level[bonus_rows]) if bonus_rows.any() else []:
+        for level in _distinct(piece.level[bonus_rows]):
             rows = bonus_rows & (piece.level == level)
             pays = self.model.level(int(level)).bonus_pays
             if pays.size:
                 bad_bonus |= rows & ~np.isin(piece.win, pays)
-        cap = {lv: self.model.tables.levels[self.model.level(int(lv)).index].cap for lv in np.unique(piece.level)}
+        cap = {lv: self.model.tables.levels[self.model.level(int(lv)).index].cap for lv in _distinct(piece.level)}
         if any(cap.values()):
             wrong = self._capped(piece, starts, compare, expected, wrong, cap)
         for i in np.flatnonzero(wrong):
@@ -314,23 +318,29 @@ class Replay:
 
         n = piece.line.shape[0]
         dup = np.zeros(n, dtype=bool)
-        if (piece.screen >= 0).any():
-            frame = pd.DataFrame(piece.stops)
-            for name in ("machine", "game", "phase", "step", "screen"):
-                frame[name] = getattr(piece, name)
-            dup = frame.duplicated().to_numpy() & (piece.screen >= 0)
         starts = _starts(piece)
+        order = np.zeros(n, dtype=bool)  # a screen (or cascade step) not after the one before
+        order[1:] = ~starts[1:] & (
+            (piece.screen[1:] < piece.screen[:-1])
+            | ((piece.screen[1:] == piece.screen[:-1]) & (piece.step[1:] <= piece.step[:-1]))
+        )
+        if (piece.screen >= 0).any() and order.any():
+            block = np.cumsum(starts) - 1
+            suspect = np.isin(block, block[order])
+            frame = pd.DataFrame(piece.stops[suspect])
+            for name in ("machine", "game", "phase", "step", "screen"):
+                frame[name] = getattr(piece, name)[suspect]
+            dup[suspect] = frame.duplicated().to_numpy() & (piece.screen[suspect] >= 0)
         first = np.flatnonzero(starts)
         again = self._seen_before(piece.machine[first], piece.game[first])
         block_again = again[np.cumsum(starts) - 1]
-        reasons = np.full(n, "", dtype=object)
-        reasons[dup] = "a duplicate of an earlier row (same machine, game, phase, step, screen and stops)"
-        reasons[block_again & ~dup] = "its game was already seen earlier in the log"
-        bad = reasons != ""
-        if not bad.any():
+        reasons = Reasons(n)
+        reasons.set(dup, "a duplicate of an earlier row (same machine, game, phase, step, screen and stops)")
+        reasons.set(block_again, "its game was already seen earlier in the log")
+        if not reasons.bad.any():
             return piece
-        self._quarantine(piece.source, piece.line[bad].tolist(), list(reasons[bad]))
-        return piece.take(~bad)
+        self._quarantine(piece.source, piece.line[reasons.bad].tolist(), reasons.texts())
+        return piece.take(~reasons.bad)
 
     def _seen_before(self, machines: np.ndarray, games: np.ndarray) -> np.ndarray:
         """Per game block: was its (machine, game) seen before? Then remember them all.
@@ -339,17 +349,19 @@ class Replay:
         games in order keeps one interval, whatever its length.
         """
         out = np.zeros(games.shape[0], dtype=bool)
-        for code in np.unique(machines):
-            rows = np.flatnonzero(machines == code)
-            g = games[rows]
+        codes = _distinct(machines)
+        for code in codes:
+            rows = None if len(codes) == 1 else np.flatnonzero(machines == code)
+            g = games if rows is None else games[rows]
             lo, hi = self._seen.get(int(code), (np.zeros(0, np.int64), np.zeros(0, np.int64)))
             at = np.searchsorted(lo, g, side="right") - 1
             inside = (at >= 0) & (g <= (hi[np.maximum(at, 0)] if hi.size else g - 1))
-            order = np.argsort(g, kind="stable")
             repeat = np.zeros(g.shape[0], dtype=bool)
-            repeat[order[1:]] = g[order[1:]] == g[order[:-1]]
-            out[rows] = inside | repeat
-            u = np.unique(g)
+            if g.shape[0] > 1 and not (g[1:] > g[:-1]).all():  # numbered in order: no repeat
+                order = np.argsort(g, kind="stable")
+                repeat[order[1:]] = g[order[1:]] == g[order[:-1]]
+            out[slice(None) if rows is None else rows] = inside | repeat
+            u = g if g.shape[0] < 2 or (g[1:] > g[:-1]).all() else np.unique(g)
             brk = np.flatnonzero(np.diff(u) != 1)
             new_lo = np.concatenate([lo, u[np.concatenate([[0], brk + 1])]])
             new_hi = np.concatenate([hi, u[np.concatenate([brk, [u.shape[0] - 1]])]])
@@ -374,7 +386,7 @@ class Replay:
         level = piece.level[first]
         if drop_last:
             total, trig, level = total[:-1], trig[:-1], level[:-1]
-        for lv in np.unique(level):
+        for lv in _distinct(level):
             rows = level == lv
             t = self._level(int(lv))
             t.games += int(rows.sum())
@@ -382,6 +394,22 @@ class Replay:
             t.hits += int(((total[rows] > 0) | (trig[rows] != 0)).sum())
             t.fs_triggers += int(((trig[rows] & 1) != 0).sum())
             t.bonus_triggers += int(((trig[rows] & 2) != 0).sum())
+
+
+def _distinct(values: np.ndarray) -> list[int]:
+    """The distinct values of an array (most logs hold one level and one machine: no sort)."""
+    if values.shape[0] == 0:
+        return []
+    if (values == values[0]).all():
+        return [int(values[0])]
+    return [int(v) for v in np.unique(values)]
+
+
+def _isin(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """``np.isin`` without its sort when every value is the first allowed one."""
+    if values.shape[0] and (values == values[0]).all():
+        return np.full(values.shape[0], bool(np.isin(values[0], allowed)))
+    return np.isin(values, allowed)
 
 
 def _starts(piece: Piece) -> np.ndarray:

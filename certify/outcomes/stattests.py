@@ -211,13 +211,16 @@ def proportion_test(hits: int, n: int, p: float) -> TestResult:
 
 
 def proportion_interval(hits: int, n: int, confidence: float = 0.99) -> tuple[float, float]:
-    """Clopper-Pearson interval of a proportion (``binomtest(...).proportion_ci``)."""
-    from scipy import stats
+    """Clopper-Pearson interval of a proportion: the beta quantiles ``binomtest(...).proportion_ci``
+    uses (``method="exact"``), called directly (one call instead of a root search)."""
+    from scipy.special import betaincinv
 
     if n == 0:
         return float("nan"), float("nan")
-    ci = stats.binomtest(hits, n, 0.5).proportion_ci(confidence, method="exact")
-    return float(ci.low), float(ci.high)
+    a = (1 - confidence) / 2
+    low = 0.0 if hits == 0 else float(betaincinv(hits, n - hits + 1, a))
+    high = 1.0 if hits == n else float(betaincinv(hits + 1, n - hits, 1 - a))
+    return low, high
 
 
 def holm(p_values: list[float]) -> list[float]:

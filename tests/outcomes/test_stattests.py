@@ -87,3 +87,10 @@ def test_mean_and_proportion_tests():
     assert r.p_value == pytest.approx(math.erfc(2 / math.sqrt(2)))
     # binomial: 0 hits of 10 at p = 0.5: two-sided p = 2 x 0.5^10
     assert st.proportion_test(0, 10, 0.5).p_value == pytest.approx(2 * 0.5**10)
+
+
+def test_clopper_pearson_is_scipys():
+    """The interval equals ``binomtest(...).proportion_ci(method="exact")``."""
+    for hits, n in ((0, 50), (3, 50), (50, 50), (417, 1000)):
+        ci = stats.binomtest(hits, n).proportion_ci(0.99, method="exact")
+        assert st.proportion_interval(hits, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
