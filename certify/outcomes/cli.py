@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Is the machine the model? Replay every logged screen by the certified "
         "model, test its stops, return and raw generator output (SPEC 10); or record a log "
         "of the engine's own play, with a known fault when asked.",
+        epilog=f"examples:\n  slotcert outcomes record {MODEL} --spins 100000 --seed 1 --out log.parquet\n"
+        f"  slotcert outcomes verify log.parquet --model {MODEL} --out out/\n",
     )
     inner = p.add_subparsers(dest="outcomes_command", required=True, metavar="ACTION", parser_class=type(p))
     v = inner.add_parser(
@@ -52,7 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--spins", type=count(1), required=True, help="paid games to play")
     r.add_argument("--seed", type=seed, required=True, help="seed of the engine's streams")
     r.add_argument("--out", required=True, metavar="LOG", help="the log to write (.csv, .jsonl, .parquet)")
-    r.add_argument("--fault", choices=("pay", "bias", "serial", "feature"), default=None)
+    r.add_argument(
+        "--fault",
+        choices=("pay", "bias", "serial", "feature"),
+        default=None,
+        help="record a machine with this defect (default: none)",
+    )
     r.add_argument("--level", type=int, default=None, metavar="L", help="bet level (default: the first)")
     r.set_defaults(func=cmd_record)
 

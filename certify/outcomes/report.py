@@ -1,5 +1,8 @@
 """The output files of ``slotcert outcomes verify``, written atomically (certify/outputs.py).
 
+``result`` is a :class:`certify.outcomes.verify.OutcomeResult` (not imported here:
+``verify`` imports this module).
+
 ``outcomes.json`` (the result's document), ``mismatches.csv``, ``quarantine.csv``
 (text cells neutralised against formula injection) and ``report.html`` (jinja2
 with autoescape: every value from a log is escaped; the plots are inline SVG).
@@ -13,7 +16,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-from certify.outcomes.verify import OutcomeResult
 from certify.outputs import neutral_frame, write_text
 
 MISMATCH_COLUMNS = [
@@ -21,7 +23,7 @@ MISMATCH_COLUMNS = [
 ]  # fmt: skip
 
 
-def write_outputs(result: OutcomeResult, out: Path) -> list[Path]:
+def write_outputs(result: Any, out: Path) -> list[Path]:
     """Write the four files into ``out`` (created when missing); return their paths."""
     import pandas as pd
 
@@ -95,7 +97,7 @@ def _bars(values: list[float], overlay: list[float] | None = None, width: int = 
     return "".join(parts)
 
 
-def render_html(result: OutcomeResult) -> str:
+def render_html(result: Any) -> str:
     """The HTML report (jinja2, autoescape on)."""
     import jinja2
     import numpy as np

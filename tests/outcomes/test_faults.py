@@ -10,7 +10,7 @@ from certify.outcomes.record import record_outcomes
 from certify.outcomes.verify import verify_outcomes
 
 # games a log needs to find the fault at alpha = 0.01 with 99% probability (docs/OUTCOMES.md)
-SIZES = {"pay": 25, "feature": 400, "bias": 400, "serial": 8000}
+SIZES = {"pay": 25, "feature": 400, "bias": 400, "serial": 2000}
 KIND = {"pay": "payout", "feature": "feature", "bias": "stops", "serial": "serial"}
 
 
