@@ -361,3 +361,39 @@ def record_games(
         done += 1
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return rows, done
+
+
+@jit
+def tally_stops(stops, fold, high, in_a, counts, serial, neighbour, prev, last_a, seen, runs, ones, gaps):
+    """Add screens (rows of stops, log order) to a reel set's stop tallies in one pass.
+
+    Per reel ``r``: ``counts[r, stop]``; ``serial[r, a, b]`` the pairs of consecutive
+    screens' stops (folded mod ``fold[r]``); ``neighbour[r, a, b]`` the pairs (reel r,
+    reel r + 1) of a screen; ``runs[r]`` the runs of ``high`` values begun; ``ones[r]``
+    the screens with a ``high`` stop; ``gaps[r, g]`` the gaps between stops in ``in_a``
+    (the last bin: that length or more). ``prev`` and ``last_a`` (the position of the
+    last stop in A, from ``seen``) carry a file's state from piece to piece.
+    """
+    m, n_reels = stops.shape
+    top = gaps.shape[1] - 1
+    for i in range(m):
+        pos = seen + i
+        for r in range(n_reels):
+            x = stops[i, r]
+            counts[r, x] += 1
+            xf = x % fold[r]
+            p = prev[r]
+            if p >= 0:
+                serial[r, p % fold[r], xf] += 1
+                if high[r, p] != high[r, x]:
+                    runs[r] += 1
+            else:
+                runs[r] += 1
+            if r + 1 < n_reels:
+                neighbour[r, xf, stops[i, r + 1] % fold[r + 1]] += 1
+            ones[r] += high[r, x]
+            if in_a[r, x]:
+                if last_a[r] >= 0:
+                    gaps[r, min(pos - last_a[r] - 1, top)] += 1
+                last_a[r] = pos
+            prev[r] = x

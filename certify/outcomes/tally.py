@@ -3,14 +3,16 @@
 Per reel set and reel: stop counts, the pair table of consecutive stops
 (serial), the pair table with the next reel in the same screen
 (independence), the runs of "upper half" stops and the gaps between
-"first quarter" stops (SPEC 10; definitions in ``docs/OUTCOMES.md``). Pairs,
-runs and gaps never cross a file: :meth:`StopTally.end_file` closes them.
+"first quarter" stops (SPEC 10; definitions in ``docs/OUTCOMES.md``), added
+by one numba pass over the screens (:func:`certify.outcomes.kernels.tally_stops`).
+Pairs, runs and gaps never cross a file: :meth:`StopTally.end_file` closes them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from certify.outcomes.kernels import tally_stops
 from certify.outcomes.stattests import runs_moments
 
 GAP_BINS = 64  # gap lengths 0 .. 62 and ">= 63"
@@ -26,8 +28,7 @@ def upper_half(weights: np.ndarray) -> np.ndarray:
 def first_quarter(weights: np.ndarray) -> np.ndarray:
     """Stops whose running weight before them is below a quarter: the gap test's set A.
 
-    Never empty (the first stop always belongs) and never every stop (unless the strip
-    has one stop).
+    Never empty (the first stop always belongs).
     """
     before = np.cumsum(weights) - weights
     return before < weights.sum() / 4
@@ -39,17 +40,18 @@ class StopTally:
     def __init__(self, weights: list[np.ndarray]):
         self.weights = weights
         self.lengths = [w.shape[0] for w in weights]
-        self.fold = [min(n, PAIR_MAX) for n in self.lengths]
-        self.counts = [np.zeros(n, dtype=np.int64) for n in self.lengths]
-        self.serial = [np.zeros((f, f), dtype=np.int64) for f in self.fold]
-        self.neighbour = [
-            np.zeros((self.fold[r], self.fold[r + 1]), dtype=np.int64)
-            for r in range(len(weights) - 1)
-        ]
-        self.high = [upper_half(w) for w in weights]
-        self.in_a = [first_quarter(w) for w in weights]
-        self.p_a = [float(w[a].sum() / w.sum()) for w, a in zip(weights, self.in_a)]
-        reels = len(weights)
+        reels, longest = len(weights), max(self.lengths)
+        self.fold = np.array([min(n, PAIR_MAX) for n in self.lengths], dtype=np.int64)
+        f = int(self.fold.max())
+        self._counts = np.zeros((reels, longest), dtype=np.int64)
+        self._serial = np.zeros((reels, f, f), dtype=np.int64)
+        self._neighbour = np.zeros((max(reels - 1, 1), f, f), dtype=np.int64)
+        self._high = np.zeros((reels, longest), dtype=np.int64)
+        self._in_a = np.zeros((reels, longest), dtype=np.bool_)
+        for r, w in enumerate(weights):
+            self._high[r, : w.shape[0]] = upper_half(w)
+            self._in_a[r, : w.shape[0]] = first_quarter(w)
+        self.p_a = [float(w[self._in_a[r, : w.shape[0]]].sum() / w.sum()) for r, w in enumerate(weights)]
         self.gaps = np.zeros((reels, GAP_BINS), dtype=np.int64)
         self.runs = np.zeros(reels, dtype=np.int64)
         self.runs_mean = np.zeros(reels)
@@ -59,51 +61,42 @@ class StopTally:
     def _reset_file(self) -> None:
         reels = len(self.weights)
         self.prev = np.full(reels, -1, dtype=np.int64)  # last stop of each reel in this file
-        self.seen = 0  # stops in this file so far (per reel: the same)
+        self.seen = 0  # screens of this reel set in this file so far
         self.last_a = np.full(reels, -1, dtype=np.int64)  # position of the last A stop
         self.ones = np.zeros(reels, dtype=np.int64)
         self.file_runs = np.zeros(reels, dtype=np.int64)
 
+    @property
+    def counts(self) -> list[np.ndarray]:
+        """Stop counts per reel."""
+        return [self._counts[r, :n] for r, n in enumerate(self.lengths)]
+
+    @property
+    def serial(self) -> list[np.ndarray]:
+        """Per reel, the table of consecutive screens' (folded) stops."""
+        return [self._serial[r, :f, :f] for r, f in enumerate(self.fold)]
+
+    @property
+    def neighbour(self) -> list[np.ndarray]:
+        """Per reel r, the table of (reel r, reel r + 1) stops of a screen."""
+        return [self._neighbour[r, : self.fold[r], : self.fold[r + 1]] for r in range(len(self.lengths) - 1)]
+
     def add(self, stops: np.ndarray) -> None:
         """Add the next screens of this reel set in log order (rows of stops)."""
-        m = stops.shape[0]
-        if m == 0:
+        if stops.shape[0] == 0:
             return
-        for r in range(stops.shape[1]):
-            x = stops[:, r]
-            self.counts[r] += np.bincount(x, minlength=self.lengths[r])
-            f = self.fold[r]
-            xf = x % f
-            chain = np.concatenate([[self.prev[r] % f], xf]) if self.prev[r] >= 0 else xf
-            if chain.shape[0] > 1:
-                self.serial[r] += np.bincount(chain[:-1] * f + chain[1:], minlength=f * f).reshape(f, f)
-            if r + 1 < stops.shape[1]:
-                g = self.fold[r + 1]
-                y = stops[:, r + 1] % g
-                self.neighbour[r] += np.bincount(xf * g + y, minlength=f * g).reshape(f, g)
-            bits = self.high[r][x]
-            changes = int((bits[1:] != bits[:-1]).sum())
-            if self.prev[r] >= 0:
-                changes += int(self.high[r][self.prev[r]] != bits[0])
-            else:
-                changes += 1  # the file's first run
-            self.file_runs[r] += changes
-            self.ones[r] += int(bits.sum())
-            at = np.flatnonzero(self.in_a[r][x]) + self.seen
-            if at.shape[0]:
-                chain_a = np.concatenate([[self.last_a[r]], at]) if self.last_a[r] >= 0 else at
-                gaps = np.diff(chain_a) - 1
-                self.gaps[r] += np.bincount(np.minimum(gaps, GAP_BINS - 1), minlength=GAP_BINS)
-                self.last_a[r] = at[-1]
-            self.prev[r] = x[-1]
-        self.seen += m
+        tally_stops(
+            np.ascontiguousarray(stops, dtype=np.int64), self.fold, self._high, self._in_a,
+            self._counts, self._serial, self._neighbour, self.prev, self.last_a, self.seen,
+            self.file_runs, self.ones, self.gaps,
+        )  # fmt: skip
+        self.seen += stops.shape[0]
 
     def end_file(self) -> None:
         """Close the file's runs (their mean and variance given its own counts)."""
         for r in range(len(self.weights)):
             n1 = int(self.ones[r])
-            n2 = int(self.seen - n1)
-            mean, var = runs_moments(n1, n2)
+            mean, var = runs_moments(n1, int(self.seen - n1))
             self.runs[r] += self.file_runs[r]
             self.runs_mean[r] += mean if self.seen else 0.0
             self.runs_var[r] += var
@@ -112,5 +105,5 @@ class StopTally:
     def folded(self, r: int) -> np.ndarray:
         """Reel ``r``'s stop probabilities folded like its pair tables (stop mod PAIR_MAX)."""
         w = self.weights[r]
-        f = self.fold[r]
+        f = int(self.fold[r])
         return np.bincount(np.arange(w.shape[0]) % f, w, f) / w.sum()
