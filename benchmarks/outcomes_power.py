@@ -57,10 +57,16 @@ def main() -> None:
                 t0 = time.perf_counter()
                 hits = detection(rm, fault, games, args.reps, folder)
                 took = time.perf_counter() - t0
-                print(f"{fault:8s} {games:7d} games: {hits}/{args.reps} found ({took:.0f} s)", flush=True)
+                print(
+                    f"{fault:8s} {games:7d} games: {hits}/{args.reps} found ({took:.0f} s)",
+                    flush=True,
+                )
                 if hits >= need:
                     clean = detection(rm, None, games, args.reps, folder)
-                    print(f"{fault:8s} size {games}: faultless logs failing {clean}/{args.reps}", flush=True)
+                    print(
+                        f"{fault:8s} size {games}: faultless logs failing {clean}/{args.reps}",
+                        flush=True,
+                    )
                     break
 
 

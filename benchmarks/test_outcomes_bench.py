@@ -26,6 +26,8 @@ def test_replay_screens_per_second(benchmark):
 
 def test_verify_parquet_log(benchmark, tmp_path: Path):
     """A recorded Parquet log verified in a child process: seconds and peak memory."""
-    seconds, mib, rows = benchmark.pedantic(verify_parquet, args=(ROWS, tmp_path), rounds=1, iterations=1)
+    seconds, mib, rows = benchmark.pedantic(
+        verify_parquet, args=(ROWS, tmp_path), rounds=1, iterations=1
+    )
     benchmark.extra_info |= {"seconds": seconds, "peak_mib": mib, "rows": rows}
     assert mib < 2048

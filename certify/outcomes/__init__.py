@@ -1,4 +1,4 @@
-"""Outcome verification (SPEC 10): is the machine on the bench the certified model?
+"""Outcome verification (SPEC 10): is the machine on the bench the certified model.
 
 ``slotcert outcomes verify`` / :func:`verify_outcomes` replay a machine's
 outcome logs by the model and test its stops, return and raw output;

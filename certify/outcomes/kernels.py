@@ -167,7 +167,9 @@ def replay_screens(
 
 
 @jit
-def check_sequence(start, phase, scored, packed, game, hold, state, out_finding, out_close, out_trigger):
+def check_sequence(  # noqa: C901 - one kernel walks every phase
+    start, phase, scored, packed, game, hold, state, out_finding, out_close, out_trigger
+):
     """Walk a piece's rows in log order: features in the order the model plays them.
 
     ``start[i]``: row ``i`` opens a game; ``scored[i]``: its win was replayed
@@ -253,7 +255,7 @@ def check_sequence(start, phase, scored, packed, game, hold, state, out_finding,
 
 
 @jit
-def record_games(
+def record_games(  # noqa: C901 - one kernel plays every phase
     state,
     n_games,
     reels,
@@ -302,9 +304,17 @@ def record_games(
         while ok:
             ps = reels.set_of[fs]
             s0, s1, s2, s3 = draw_spin(
-                s0, s1, s2, s3, ps, reels.total_weight, reels.lookup, reels.cumulative,
-                reels.mode, stops,
-            )  # fmt: skip
+                s0,
+                s1,
+                s2,
+                s3,
+                ps,
+                reels.total_weight,
+                reels.lookup,
+                reels.cumulative,
+                reels.mode,
+                stops,
+            )
             if fault == 1 and fs == 0:
                 u, s0, s1, s2, s3 = bounded(1 << 32, s0, s1, s2, s3)
                 if np.uint64(u) < p32:
@@ -324,7 +334,10 @@ def record_games(
             out_stops[rows, :] = stops
             out_phase[rows], out_game[rows], out_win[rows], out_drawn[rows] = fs, done, win, drawn
             rows += 1
-            if game.bonus_counted >= 0 and count_field(packed, game.bonus_counted) >= game.bonus_min:
+            if (
+                game.bonus_counted >= 0
+                and count_field(packed, game.bonus_counted) >= game.bonus_min
+            ):
                 pay, s0, s1, s2, s3 = bonus_award(game.bonus_cum, level.bonus_pay, s0, s1, s2, s3)
                 if rows == cap:
                     ok = False
@@ -364,7 +377,9 @@ def record_games(
 
 
 @jit
-def tally_stops(stops, fold, high, in_a, counts, serial, neighbour, prev, last_a, seen, runs, ones, gaps):
+def tally_stops(
+    stops, fold, high, in_a, counts, serial, neighbour, prev, last_a, seen, runs, ones, gaps
+):
     """Add screens (rows of stops, log order) to a reel set's stop tallies in one pass.
 
     Per reel ``r``: ``counts[r, stop]``; ``serial[r, a, b]`` the pairs of consecutive

@@ -162,7 +162,9 @@ class LogReader:
                 yield previous
             previous = piece
         if previous is None:
-            previous = self._piece(str(path), None, np.zeros(0, np.int64), Quarantined(str(path)), 0)
+            previous = self._piece(
+                str(path), None, np.zeros(0, np.int64), Quarantined(str(path)), 0
+            )
         previous.last = True
         yield previous
 
@@ -178,16 +180,18 @@ class LogReader:
         names = handle.schema_arrow.names
         check_header(path, names, self.reels)
         first = 1
-        for batch in handle.iter_batches(batch_size=self.piece_rows, columns=_columns(names, self.reels)):
+        for batch in handle.iter_batches(
+            batch_size=self.piece_rows, columns=_columns(names, self.reels)
+        ):
             n = batch.num_rows
             yield batch, np.arange(first, first + n, dtype=np.int64), Quarantined(str(path)), n
             first += n
 
     def _csv(self, path: Path) -> Iterator[tuple]:
+        import csv
+
         import pyarrow as pa
         import pyarrow.csv as pcsv
-
-        import csv
 
         with open(path, encoding="utf-8", errors="replace", newline="") as fh:
             header = next(csv.reader([fh.readline().lstrip("\ufeff")]), [])
@@ -196,7 +200,12 @@ class LogReader:
         bad: list[tuple[int, str]] = []
 
         def invalid(row: Any) -> str:
-            bad.append((int(row.number or 0), f"expected {row.expected_columns} fields, found {row.actual_columns}"))
+            bad.append(
+                (
+                    int(row.number or 0),
+                    f"expected {row.expected_columns} fields, found {row.actual_columns}",
+                )
+            )
             return "skip"
 
         reader = pcsv.open_csv(
@@ -251,7 +260,12 @@ class LogReader:
                     rows.append(record)
                     lines.append(number)
                 if len(rows) >= self.piece_rows:
-                    yield _json_table(pa, rows, wanted), np.array(lines, np.int64), quarantine, count
+                    yield (
+                        _json_table(pa, rows, wanted),
+                        np.array(lines, np.int64),
+                        quarantine,
+                        count,
+                    )
                     rows, lines, quarantine, count = [], [], Quarantined(str(path)), 0
             if wanted is None and rows == [] and count == 0:
                 raise InputError(f"{path}: no records")
@@ -264,14 +278,27 @@ class LogReader:
 
     # -- typed columns -------------------------------------------------------------------------
 
-    def _piece(self, source: str, table: Any, lines: np.ndarray, quarantine: Quarantined, rows_in: int) -> Piece:
+    def _piece(
+        self, source: str, table: Any, lines: np.ndarray, quarantine: Quarantined, rows_in: int
+    ) -> Piece:
         n = 0 if table is None else table.num_rows
         if n == 0:
             empty = np.zeros(0, dtype=np.int64)
             return Piece(
-                source, empty, empty, empty, empty.astype(np.int8), empty, empty, empty,
-                np.zeros((0, self.reels), np.int64), empty, None, quarantine, rows_in,
-            )  # fmt: skip
+                source,
+                empty,
+                empty,
+                empty,
+                empty.astype(np.int8),
+                empty,
+                empty,
+                empty,
+                np.zeros((0, self.reels), np.int64),
+                empty,
+                None,
+                quarantine,
+                rows_in,
+            )
         names = table.schema.names
         reasons = Reasons(n)
         cols = {}
@@ -286,10 +313,16 @@ class LogReader:
         phase = _phases(table.column("phase"), reasons)
         stops = np.empty((n, self.reels), dtype=np.int64)
         for r in range(self.reels):
-            stops[:, r] = _integers(table.column(f"stop_{r + 1}"), f"stop_{r + 1}", reasons, False, -1)
-        reasons.set((phase <= 1) & (stops < 0).any(axis=1), "a base or free screen needs every stop")
+            stops[:, r] = _integers(
+                table.column(f"stop_{r + 1}"), f"stop_{r + 1}", reasons, False, -1
+            )
+        reasons.set(
+            (phase <= 1) & (stops < 0).any(axis=1), "a base or free screen needs every stop"
+        )
         reasons.set(cols["win"] < 0, "win is negative")
-        machine = self._machine_codes(table.column("machine_id") if "machine_id" in names else None, n)
+        machine = self._machine_codes(
+            table.column("machine_id") if "machine_id" in names else None, n
+        )
         choice = None
         if "choice" in names:
             choice = np.array(table.column("choice").cast(_string_type()).to_pylist(), dtype=object)
@@ -319,7 +352,9 @@ class LogReader:
 
         encoded = pc.dictionary_encode(_array(column).cast(_string_type()))
         names = encoded.dictionary.to_pylist()
-        codes = np.array([self.machines.setdefault(str(x), len(self.machines)) for x in names] or [0])
+        codes = np.array(
+            [self.machines.setdefault(str(x), len(self.machines)) for x in names] or [0]
+        )
         idx = encoded.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
         return codes[idx] if len(names) else np.zeros(n, dtype=np.int64)
 
@@ -345,7 +380,9 @@ def _json_table(pa: Any, rows: list[dict], wanted: list[str]) -> Any:
             return "bool"  # not an integer: quarantined as such
         return v if isinstance(v, str) else json.dumps(v)
 
-    return pa.table({name: pa.array([text(r.get(name)) for r in rows], pa.string()) for name in wanted})
+    return pa.table(
+        {name: pa.array([text(r.get(name)) for r in rows], pa.string()) for name in wanted}
+    )
 
 
 def _valid_lines(first: int, n: int, skipped: np.ndarray) -> np.ndarray:
@@ -354,7 +391,11 @@ def _valid_lines(first: int, n: int, skipped: np.ndarray) -> np.ndarray:
     if skipped.size == 0:
         return lines
     while True:
-        moved = np.arange(first, first + n, dtype=np.int64) + 2 + np.searchsorted(skipped, lines, side="right")
+        moved = (
+            np.arange(first, first + n, dtype=np.int64)
+            + 2
+            + np.searchsorted(skipped, lines, side="right")
+        )
         if np.array_equal(moved, lines):
             return lines
         lines = moved
@@ -375,7 +416,9 @@ def _phases(column: Any, reasons: Reasons) -> np.ndarray:
     return out
 
 
-def _integers(column: Any, name: str, reasons: Reasons, required: bool, default: int = 0) -> np.ndarray:
+def _integers(
+    column: Any, name: str, reasons: Reasons, required: bool, default: int = 0
+) -> np.ndarray:
     """Integers of a column; a missing (when required) or non-integer value gets its reason."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -400,7 +443,9 @@ def _integers(column: Any, name: str, reasons: Reasons, required: bool, default:
     return values
 
 
-def _integers_slow(col: Any, name: str, reasons: Reasons, required: bool, default: int) -> np.ndarray:
+def _integers_slow(
+    col: Any, name: str, reasons: Reasons, required: bool, default: int
+) -> np.ndarray:
     import pandas as pd
 
     raw = col.to_pandas()

@@ -38,7 +38,10 @@ def frequency(bits: np.ndarray) -> float:
 
 
 def block_frequency(bits: np.ndarray, m: int) -> float:
-    """2.2 Frequency within blocks of ``m`` bits: chi2 = 4 m sum (pi_i - 1/2)^2, P = igamc(N/2, chi2/2)."""
+    """2.2 Frequency within blocks of ``m`` bits.
+
+    chi2 = 4 m sum (pi_i - 1/2)^2 over the N blocks, P = igamc(N/2, chi2/2).
+    """
     n_blocks = bits.shape[0] // m
     pi = bits[: n_blocks * m].reshape(n_blocks, m).mean(axis=1)
     chi2 = 4.0 * m * float(((pi - 0.5) ** 2).sum())
@@ -46,8 +49,10 @@ def block_frequency(bits: np.ndarray, m: int) -> float:
 
 
 def runs(bits: np.ndarray) -> float:
-    """2.3 Runs: P = erfc(|V - 2 n pi (1 - pi)| / (2 sqrt(2 n) pi (1 - pi))); 0 when the
-    frequency prerequisite |pi - 1/2| >= 2 / sqrt(n) fails."""
+    """2.3 Runs: P = erfc(|V - 2 n pi (1 - pi)| / (2 sqrt(2 n) pi (1 - pi))).
+
+    0 when the frequency prerequisite |pi - 1/2| >= 2 / sqrt(n) fails.
+    """
     n = bits.shape[0]
     pi = float(bits.mean())
     if abs(pi - 0.5) >= 2 / math.sqrt(n):
@@ -60,13 +65,20 @@ def runs(bits: np.ndarray) -> float:
 _LONGEST = (
     (8, (1, 2, 3, 4), (0.2148, 0.3672, 0.2305, 0.1875)),
     (128, (4, 5, 6, 7, 8, 9), (0.1174, 0.2430, 0.2493, 0.1752, 0.1027, 0.1124)),
-    (10_000, (10, 11, 12, 13, 14, 15, 16), (0.0882, 0.2092, 0.2483, 0.1933, 0.1208, 0.0675, 0.0727)),
+    (
+        10_000,
+        (10, 11, 12, 13, 14, 15, 16),
+        (0.0882, 0.2092, 0.2483, 0.1933, 0.1208, 0.0675, 0.0727),
+    ),
 )
 
 
 def longest_run(bits: np.ndarray) -> float:
-    """2.4 Longest run of ones in a block (M = 8, 128 or 10^4 by the length, table 2.4.2 of
-    SP 800-22): chi2 = sum (v_i - N pi_i)^2 / (N pi_i), P = igamc(K / 2, chi2 / 2)."""
+    """2.4 Longest run of ones in a block.
+
+    M = 8, 128 or 10^4 by the length (table 2.4.2 of SP 800-22);
+    chi2 = sum (v_i - N pi_i)^2 / (N pi_i), P = igamc(K / 2, chi2 / 2).
+    """
     n = bits.shape[0]
     m, bounds, pis = _LONGEST[0] if n < 6272 else (_LONGEST[1] if n < 750_000 else _LONGEST[2])
     n_blocks = n // m
@@ -87,7 +99,7 @@ def _longest_ones(block: np.ndarray) -> int:
 
 
 def _psi2(bits: np.ndarray, m: int) -> float:
-    """psi^2_m of 2.11: overlapping m-bit patterns of the sequence extended by its first m - 1 bits."""
+    """psi^2_m of 2.11: overlapping m-bit patterns of the sequence extended by m - 1 bits."""
     n = bits.shape[0]
     if m <= 0:
         return 0.0
@@ -126,8 +138,10 @@ def approximate_entropy(bits: np.ndarray, m: int) -> float:
 
 
 def cumulative_sums(bits: np.ndarray, reverse: bool = False) -> float:
-    """2.13 Cumulative sums (mode 0 forward, 1 backward): z = max |S_k|, P from the
-    two sums of normal distribution terms of section 2.13.4."""
+    """2.13 Cumulative sums (mode 0 forward, 1 backward).
+
+    z = max |S_k|, P from the two sums of normal distribution terms of section 2.13.4.
+    """
     from scipy.stats import norm
 
     x = 2 * bits.astype(np.int64) - 1

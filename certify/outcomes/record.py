@@ -49,8 +49,14 @@ def pay_fault_entry(rm: ReplayModel, level_index: int) -> int:
     exact = compute_exact(rm.tables)
     if exact is None:
         return 0
-    probs = {a.combo: a.probability for a in exact.levels[level_index].awards if a.kind in ("line", "ways")}
-    return max(range(len(rm.machine.pays)), key=lambda e: probs.get(tuple(rm.machine.pays[e].combo), 0.0))
+    probs = {
+        a.combo: a.probability
+        for a in exact.levels[level_index].awards
+        if a.kind in ("line", "ways")
+    }
+    return max(
+        range(len(rm.machine.pays)), key=lambda e: probs.get(tuple(rm.machine.pays[e].combo), 0.0)
+    )
 
 
 def _wrong_pay(rm: ReplayModel, entry: int) -> ReplayModel:
@@ -88,7 +94,13 @@ def record_outcomes(
     if value not in rm.level_values:
         raise UsageError(f"--level {value} is not a bet level of {rm.machine.id}")
     li = rm.level_values.index(value)
-    summary: dict[str, Any] = {"model": rm.machine.id, "games": spins, "seed": seed, "level": value, "fault": fault}
+    summary: dict[str, Any] = {
+        "model": rm.machine.id,
+        "games": spins,
+        "seed": seed,
+        "level": value,
+        "fault": fault,
+    }
     play = rm
     if fault == "pay":
         entry = pay_fault_entry(rm, li)
@@ -127,9 +139,22 @@ def _chunks(play: ReplayModel, li: int, spins: int, seed: int, fault_args: tuple
             stops = np.zeros((cap, play.reel_count), dtype=np.int64)
             phase, game, win, drawn = (np.zeros(cap, dtype=np.int64) for _ in range(4))
             rows, done = k.record_games(
-                state, games, play.reels, lk.prefix, lk.inputs, play.game, play.ways, play.extras,
-                *fault_args, prev, stops, phase, game, win, drawn,
-            )  # fmt: skip
+                state,
+                games,
+                play.reels,
+                lk.prefix,
+                lk.inputs,
+                play.game,
+                play.ways,
+                play.extras,
+                *fault_args,
+                prev,
+                stops,
+                phase,
+                game,
+                win,
+                drawn,
+            )
             if done == 0:
                 cap *= 2
                 continue
@@ -138,7 +163,17 @@ def _chunks(play: ReplayModel, li: int, spins: int, seed: int, fault_args: tuple
             games -= done
 
 
-def _write(play: ReplayModel, rm: ReplayModel, li: int, value: int, spins: int, seed: int, fault_args: tuple, tmp: Path, kind: str) -> int:
+def _write(
+    play: ReplayModel,
+    rm: ReplayModel,
+    li: int,
+    value: int,
+    spins: int,
+    seed: int,
+    fault_args: tuple,
+    tmp: Path,
+    kind: str,
+) -> int:
     import pyarrow as pa
 
     total = 0

@@ -106,7 +106,9 @@ class Replay:
         self.quarantined += n
         room = LIST_MAX - len(self.quarantine)
         if room > 0:
-            self.quarantine.extend(zip([source] * min(n, room), list(lines)[:room], list(reasons)[:room]))
+            self.quarantine.extend(
+                zip([source] * min(n, room), list(lines)[:room], list(reasons)[:room])
+            )
 
     def _admit(self, piece: Piece) -> Piece:
         """Rows of the selected level, of a level of the model, with stops on their strips."""
@@ -139,7 +141,11 @@ class Replay:
                     self.out_of_strip += int(beyond.sum())
         bad = reasons.bad & keep
         if bad.any():
-            self._quarantine(piece.source, piece.line[bad].tolist(), [reasons.text[int(i)] for i in np.flatnonzero(bad)])
+            self._quarantine(
+                piece.source,
+                piece.line[bad].tolist(),
+                [reasons.text[int(i)] for i in np.flatnonzero(bad)],
+            )
         return piece.take(~reasons.bad)
 
     # -- whole games ------------------------------------------------------------------------------
@@ -171,13 +177,25 @@ class Replay:
         checked = m.not_replayed == ""
         if checked:
             k.check_sequence(
-                starts, piece.phase, scored, packed, m.game, bool(m.tables.hold_on), state,
-                finding, close, trigger,
-            )  # fmt: skip
+                starts,
+                piece.phase,
+                scored,
+                packed,
+                m.game,
+                bool(m.tables.hold_on),
+                state,
+                finding,
+                close,
+                trigger,
+            )
         open_end = bool(state[0] > 0 or state[3] > 0 or state[4] == 1)
         truncated_game = file_end and open_end
         if open_end and not file_end:
-            close[-1] = k.F_FREE_SHORT if state[0] > 0 else (k.F_BONUS_MISSING if state[3] > 0 else k.F_HOLD_MISSING)
+            close[-1] = (
+                k.F_FREE_SHORT
+                if state[0] > 0
+                else (k.F_BONUS_MISSING if state[3] > 0 else k.F_HOLD_MISSING)
+            )
         if truncated_game:
             self.truncated += 1
         self._payouts(piece, starts, compare, expected)
@@ -192,24 +210,46 @@ class Replay:
         names = self.model.expand_names
         if names and piece.choice is not None:
             index = {name: i for i, name in enumerate(names)}
-            drawn = np.array([index.get(str(c), -1) if c is not None else -1 for c in piece.choice], dtype=np.int64)
+            drawn = np.array(
+                [index.get(str(c), -1) if c is not None else -1 for c in piece.choice],
+                dtype=np.int64,
+            )
         return drawn
 
-    def _count_not_replayed(self, piece: Piece, screen: np.ndarray, scored: np.ndarray, compare: np.ndarray) -> None:
+    def _count_not_replayed(
+        self, piece: Piece, screen: np.ndarray, scored: np.ndarray, compare: np.ndarray
+    ) -> None:
         m = self.model
         cascade = (piece.phase <= 1) & (piece.step > 0)
         respin = piece.phase == PHASES.index("respin")
         for rows, reason in (
-            (cascade, "cascade steps after the first screen (the log does not show the fallen symbols)"),
-            (respin, "hold-and-spin respins (the log does not show the locked coins and their values)"),
+            (
+                cascade,
+                "cascade steps after the first screen (the log does not show the fallen symbols)",
+            ),
+            (
+                respin,
+                "hold-and-spin respins (the log does not show the locked coins and their values)",
+            ),
             (screen & ~scored, m.not_replayed),
-            (scored & ~compare, "free screens of an expanding-symbol feature without the drawn symbol (choice)"),
+            (
+                scored & ~compare,
+                "free screens of an expanding-symbol feature without the drawn symbol (choice)",
+            ),
         ):
             c = int(rows.sum())
             if c:
                 self.not_replayed[reason] += c
 
-    def _score(self, level: int, piece: Piece, rows: np.ndarray, drawn: np.ndarray, expected: np.ndarray, packed: np.ndarray) -> None:
+    def _score(
+        self,
+        level: int,
+        piece: Piece,
+        rows: np.ndarray,
+        drawn: np.ndarray,
+        expected: np.ndarray,
+        packed: np.ndarray,
+    ) -> None:
         if not rows.any():
             return
         m = self.model
@@ -229,9 +269,20 @@ class Replay:
         out_classes = np.zeros((blocks, n_classes), dtype=np.int64)
         out_awards = np.zeros((blocks, n_slots), dtype=np.int64)
         k.replay_screens(
-            stops, fs_of, drawn[idx], m.reels, lk.prefix, lk.inputs, m.game, m.ways, m.extras,
-            out_win, out_packed, out_classes, out_awards,
-        )  # fmt: skip
+            stops,
+            fs_of,
+            drawn[idx],
+            m.reels,
+            lk.prefix,
+            lk.inputs,
+            m.game,
+            m.ways,
+            m.extras,
+            out_win,
+            out_packed,
+            out_classes,
+            out_awards,
+        )
         expected[idx] = out_win
         packed[idx] = out_packed
         tally.classes = out_classes.sum(axis=0) + (0 if tally.classes is None else tally.classes)
@@ -246,7 +297,9 @@ class Replay:
 
     # -- findings ---------------------------------------------------------------------------------
 
-    def _payouts(self, piece: Piece, starts: np.ndarray, compare: np.ndarray, expected: np.ndarray) -> None:
+    def _payouts(
+        self, piece: Piece, starts: np.ndarray, compare: np.ndarray, expected: np.ndarray
+    ) -> None:
         wrong = compare & (expected != piece.win)
         bonus_rows = piece.phase == PHASES.index("bonus")
         bad_bonus = np.zeros_like(wrong)
@@ -255,16 +308,41 @@ class Replay:
             pays = self.model.level(int(level)).bonus_pays
             if pays.size:
                 bad_bonus |= rows & ~np.isin(piece.win, pays)
-        cap = {lv: self.model.tables.levels[self.model.level(int(lv)).index].cap for lv in _distinct(piece.level)}
+        cap = {
+            lv: self.model.tables.levels[self.model.level(int(lv)).index].cap
+            for lv in _distinct(piece.level)
+        }
         if any(cap.values()):
             wrong = self._capped(piece, starts, compare, expected, wrong, cap)
         for i in np.flatnonzero(wrong):
-            self._finding(piece, starts, int(i), "payout", int(expected[i]), f"paid {int(piece.win[i])}, the model pays {int(expected[i])}")
+            self._finding(
+                piece,
+                starts,
+                int(i),
+                "payout",
+                int(expected[i]),
+                f"paid {int(piece.win[i])}, the model pays {int(expected[i])}",
+            )
         for i in np.flatnonzero(bad_bonus):
-            self._finding(piece, starts, int(i), "payout", None, f"bonus award {int(piece.win[i])} is not in the model's bonus table")
+            self._finding(
+                piece,
+                starts,
+                int(i),
+                "payout",
+                None,
+                f"bonus award {int(piece.win[i])} is not in the model's bonus table",
+            )
         self.payout_mismatches += int(wrong.sum() + bad_bonus.sum())
 
-    def _capped(self, piece: Piece, starts: np.ndarray, compare: np.ndarray, expected: np.ndarray, wrong: np.ndarray, cap: dict) -> np.ndarray:
+    def _capped(
+        self,
+        piece: Piece,
+        starts: np.ndarray,
+        compare: np.ndarray,
+        expected: np.ndarray,
+        wrong: np.ndarray,
+        cap: dict,
+    ) -> np.ndarray:
         """Games whose replayed total exceeds the win cap: their total must be the cap."""
         first = np.flatnonzero(starts)
         game_of = np.cumsum(starts) - 1
@@ -276,19 +354,35 @@ class Replay:
         last = np.append(first[1:], piece.line.shape[0]) - 1
         for g in np.flatnonzero(capped & (paid_total != caps)):
             self._finding(
-                piece, starts, int(last[g]), "payout", int(caps[g]),
+                piece,
+                starts,
+                int(last[g]),
+                "payout",
+                int(caps[g]),
                 f"the game paid {int(paid_total[g])} in all; its win is capped at {int(caps[g])}",
-            )  # fmt: skip
+            )
             self.payout_mismatches += 1
         return wrong
 
-    def _features(self, piece: Piece, starts: np.ndarray, finding: np.ndarray, close: np.ndarray) -> None:
+    def _features(
+        self, piece: Piece, starts: np.ndarray, finding: np.ndarray, close: np.ndarray
+    ) -> None:
         for codes in (finding, close):
             for i in np.flatnonzero(codes):
-                self._finding(piece, starts, int(i), "feature", None, FEATURE_MESSAGES[int(codes[i])])
+                self._finding(
+                    piece, starts, int(i), "feature", None, FEATURE_MESSAGES[int(codes[i])]
+                )
                 self.feature_findings += 1
 
-    def _finding(self, piece: Piece, starts: np.ndarray, i: int, kind: str, expected: int | None, message: str) -> None:
+    def _finding(
+        self,
+        piece: Piece,
+        starts: np.ndarray,
+        i: int,
+        kind: str,
+        expected: int | None,
+        message: str,
+    ) -> None:
         self.mismatch_count += 1
         if len(self.mismatches) >= LIST_MAX:
             return
@@ -335,7 +429,9 @@ class Replay:
         again = self._seen_before(piece.machine[first], piece.game[first])
         block_again = again[np.cumsum(starts) - 1]
         reasons = Reasons(n)
-        reasons.set(dup, "a duplicate of an earlier row (same machine, game, phase, step, screen and stops)")
+        reasons.set(
+            dup, "a duplicate of an earlier row (same machine, game, phase, step, screen and stops)"
+        )
         reasons.set(block_again, "its game was already seen earlier in the log")
         if not reasons.bad.any():
             return piece
@@ -379,7 +475,9 @@ class Replay:
         if self.model.set_names[0] == self.model.set_names[1]:
             return
 
-    def _returns(self, piece: Piece, starts: np.ndarray, trigger: np.ndarray, drop_last: bool) -> None:
+    def _returns(
+        self, piece: Piece, starts: np.ndarray, trigger: np.ndarray, drop_last: bool
+    ) -> None:
         first = np.flatnonzero(starts)
         total = np.add.reduceat(piece.win, first)
         trig = np.bitwise_or.reduceat(trigger, first)
@@ -438,13 +536,25 @@ def _concat(a: Piece, b: Piece) -> Piece:
     cat = np.concatenate
     choice = None
     if a.choice is not None or b.choice is not None:
-        choice = cat([
-            a.choice if a.choice is not None else np.full(a.line.shape[0], None, dtype=object),
-            b.choice if b.choice is not None else np.full(b.line.shape[0], None, dtype=object),
-        ])  # fmt: skip
+        choice = cat(
+            [
+                a.choice if a.choice is not None else np.full(a.line.shape[0], None, dtype=object),
+                b.choice if b.choice is not None else np.full(b.line.shape[0], None, dtype=object),
+            ]
+        )
     return Piece(
-        b.source, cat([a.line, b.line]), cat([a.machine, b.machine]), cat([a.game, b.game]),
-        cat([a.phase, b.phase]), cat([a.step, b.step]), cat([a.screen, b.screen]),
-        cat([a.level, b.level]), cat([a.stops, b.stops]), cat([a.win, b.win]), choice,
-        b.quarantine, b.rows_in, b.last,
-    )  # fmt: skip
+        b.source,
+        cat([a.line, b.line]),
+        cat([a.machine, b.machine]),
+        cat([a.game, b.game]),
+        cat([a.phase, b.phase]),
+        cat([a.step, b.step]),
+        cat([a.screen, b.screen]),
+        cat([a.level, b.level]),
+        cat([a.stops, b.stops]),
+        cat([a.win, b.win]),
+        choice,
+        b.quarantine,
+        b.rows_in,
+        b.last,
+    )

@@ -211,8 +211,11 @@ def proportion_test(hits: int, n: int, p: float) -> TestResult:
 
 
 def proportion_interval(hits: int, n: int, confidence: float = 0.99) -> tuple[float, float]:
-    """Clopper-Pearson interval of a proportion: the beta quantiles ``binomtest(...).proportion_ci``
-    uses (``method="exact"``), called directly (one call instead of a root search)."""
+    """Clopper-Pearson interval of a proportion.
+
+    The beta quantiles ``binomtest(...).proportion_ci`` uses (``method="exact"``),
+    called directly (one call instead of a root search).
+    """
     from scipy.special import betaincinv
 
     if n == 0:

@@ -51,7 +51,9 @@ class StopTally:
         for r, w in enumerate(weights):
             self._high[r, : w.shape[0]] = upper_half(w)
             self._in_a[r, : w.shape[0]] = first_quarter(w)
-        self.p_a = [float(w[self._in_a[r, : w.shape[0]]].sum() / w.sum()) for r, w in enumerate(weights)]
+        self.p_a = [
+            float(w[self._in_a[r, : w.shape[0]]].sum() / w.sum()) for r, w in enumerate(weights)
+        ]
         self.gaps = np.zeros((reels, GAP_BINS), dtype=np.int64)
         self.runs = np.zeros(reels, dtype=np.int64)
         self.runs_mean = np.zeros(reels)
@@ -79,17 +81,30 @@ class StopTally:
     @property
     def neighbour(self) -> list[np.ndarray]:
         """Per reel r, the table of (reel r, reel r + 1) stops of a screen."""
-        return [self._neighbour[r, : self.fold[r], : self.fold[r + 1]] for r in range(len(self.lengths) - 1)]
+        return [
+            self._neighbour[r, : self.fold[r], : self.fold[r + 1]]
+            for r in range(len(self.lengths) - 1)
+        ]
 
     def add(self, stops: np.ndarray) -> None:
         """Add the next screens of this reel set in log order (rows of stops)."""
         if stops.shape[0] == 0:
             return
         tally_stops(
-            np.ascontiguousarray(stops, dtype=np.int64), self.fold, self._high, self._in_a,
-            self._counts, self._serial, self._neighbour, self.prev, self.last_a, self.seen,
-            self.file_runs, self.ones, self.gaps,
-        )  # fmt: skip
+            np.ascontiguousarray(stops, dtype=np.int64),
+            self.fold,
+            self._high,
+            self._in_a,
+            self._counts,
+            self._serial,
+            self._neighbour,
+            self.prev,
+            self.last_a,
+            self.seen,
+            self.file_runs,
+            self.ones,
+            self.gaps,
+        )
         self.seen += stops.shape[0]
 
     def end_file(self) -> None:

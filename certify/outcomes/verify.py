@@ -1,4 +1,4 @@
-"""``slotcert outcomes verify``: is the machine the model? (SPEC 10)
+"""``slotcert outcomes verify``: whether the machine is the model (SPEC 10).
 
 :func:`verify_outcomes` reads the logs piece by piece (:mod:`~certify.outcomes.logs`),
 replays them (:mod:`~certify.outcomes.replay`), runs the statistical tests
@@ -140,7 +140,9 @@ def verify_outcomes(
     paths = [Path(logs)] if isinstance(logs, (str, Path)) else [Path(p) for p in logs]
     rm = _machine_model(model)
     if level is not None and level not in rm.level_values:
-        raise UsageError(f"--level {level} is not a bet level of {rm.machine.id} ({list(rm.level_values)})")
+        raise UsageError(
+            f"--level {level} is not a bet level of {rm.machine.id} ({list(rm.level_values)})"
+        )
     replay = Replay(rm, level)
     reader = LogReader(rm.reel_count, piece_rows) if piece_rows else LogReader(rm.reel_count)
     for path in paths:
@@ -191,14 +193,28 @@ def stop_tests(replay: Replay) -> list[dict]:
         for r, w in enumerate(t.weights):
             p = w / w.sum()
             reel = r + 1
-            out.append(_entry("chi-square", "stops", name, reel, st.goodness_of_fit(t.counts[r], p)))
+            out.append(
+                _entry("chi-square", "stops", name, reel, st.goodness_of_fit(t.counts[r], p))
+            )
             out.append(_entry("G-test", "stops", name, reel, st.g_test(t.counts[r], p)))
             pf = t.folded(r)
-            out.append(_entry("serial pairs", "serial", name, reel, st.pair_independence(t.serial[r], pf, pf)))
+            out.append(
+                _entry(
+                    "serial pairs", "serial", name, reel, st.pair_independence(t.serial[r], pf, pf)
+                )
+            )
             if r + 1 < len(t.weights):
                 res = st.pair_independence(t.neighbour[r], pf, t.folded(r + 1))
                 out.append(_entry(f"reels {reel} and {reel + 1}", "independence", name, reel, res))
-            out.append(_entry("runs", "runs", name, reel, st.runs_test(int(t.runs[r]), t.runs_mean[r], t.runs_var[r])))
+            out.append(
+                _entry(
+                    "runs",
+                    "runs",
+                    name,
+                    reel,
+                    st.runs_test(int(t.runs[r]), t.runs_mean[r], t.runs_var[r]),
+                )
+            )
             out.append(_entry("gap", "gap", name, reel, st.gap_test(t.gaps[r], t.p_a[r])))
     return out
 
@@ -231,14 +247,32 @@ def return_tests(rm: ReplayModel, replay: Replay) -> tuple[list[dict], list[dict
             tests.append(_entry(f"return at level {value}", "return", None, None, res))
             for label, count, p in (
                 ("hit frequency", t.hits, le.hit_frequency),
-                ("free-spin trigger rate", t.fs_triggers, le.fs_probability if rm.machine.free_spins else None),
-                ("bonus trigger rate", t.bonus_triggers, le.bonus_probability if (rm.machine.bonus or rm.machine.hold_and_spin) else None),
+                (
+                    "free-spin trigger rate",
+                    t.fs_triggers,
+                    le.fs_probability if rm.machine.free_spins else None,
+                ),
+                (
+                    "bonus trigger rate",
+                    t.bonus_triggers,
+                    le.bonus_probability
+                    if (rm.machine.bonus or rm.machine.hold_and_spin)
+                    else None,
+                ),
             ):
                 if p is None:
                     continue
                 low, high = st.proportion_interval(count, t.games)
                 row[label] = {"observed": count / t.games, "exact": p, "low": low, "high": high}
-                tests.append(_entry(f"{label} at level {value}", "return", None, None, st.proportion_test(count, t.games, p)))
+                tests.append(
+                    _entry(
+                        f"{label} at level {value}",
+                        "return",
+                        None,
+                        None,
+                        st.proportion_test(count, t.games, p),
+                    )
+                )
         rows.append(row)
     return tests, rows
 
@@ -282,9 +316,20 @@ def raw_entries(raw: Path) -> list[dict]:
 
     out = []
     for t in raw_tests(raw):
-        e = _entry(t.name, "raw", None, None, st.TestResult(t.passed / t.sequences, float(t.sequences), t.family_p))
-        e |= {"sequences": t.sequences, "passed": t.passed, "proportion_low": t.proportion_low,
-              "proportion_ok": t.proportion_ok, "uniformity_p": _num(t.uniformity_p)}  # fmt: skip
+        e = _entry(
+            t.name,
+            "raw",
+            None,
+            None,
+            st.TestResult(t.passed / t.sequences, float(t.sequences), t.family_p),
+        )
+        e |= {
+            "sequences": t.sequences,
+            "passed": t.passed,
+            "proportion_low": t.proportion_low,
+            "proportion_ok": t.proportion_ok,
+            "uniformity_p": _num(t.uniformity_p),
+        }
         out.append(e)
     return out
 
@@ -298,15 +343,35 @@ def _result(rm: ReplayModel, replay: Replay, alpha: float, raw: Path | None) -> 
     adjusted = st.holm([np.nan if e["p_value"] is None else e["p_value"] for e in family])
     for e, a in zip(family, adjusted):
         e["p_holm"] = _num(a)
-        e["verdict"] = "fail" if (not math.isnan(a) and a < alpha) else ("pass" if not math.isnan(a) else "not run")
+        e["verdict"] = (
+            "fail"
+            if (not math.isnan(a) and a < alpha)
+            else ("pass" if not math.isnan(a) else "not run")
+        )
     exact_checks = [
-        {"name": "payout replay", "kind": "payout", "reel_set": None, "reel": None,
-         "statistic": replay.payout_mismatches, "df": None, "p_value": None, "p_holm": None,
-         "verdict": "fail" if replay.payout_mismatches else "pass"},
-        {"name": "feature order", "kind": "feature", "reel_set": None, "reel": None,
-         "statistic": replay.feature_findings, "df": None, "p_value": None, "p_holm": None,
-         "verdict": "fail" if replay.feature_findings else "pass"},
-    ]  # fmt: skip
+        {
+            "name": "payout replay",
+            "kind": "payout",
+            "reel_set": None,
+            "reel": None,
+            "statistic": replay.payout_mismatches,
+            "df": None,
+            "p_value": None,
+            "p_holm": None,
+            "verdict": "fail" if replay.payout_mismatches else "pass",
+        },
+        {
+            "name": "feature order",
+            "kind": "feature",
+            "reel_set": None,
+            "reel": None,
+            "statistic": replay.feature_findings,
+            "df": None,
+            "p_value": None,
+            "p_holm": None,
+            "verdict": "fail" if replay.feature_findings else "pass",
+        },
+    ]
     tests = exact_checks + family
     uni = st.uniformity([e["p_value"] for e in family if e["p_value"] is not None])
     verdict = "fail" if any(t["verdict"] == "fail" for t in tests) else "pass"
@@ -322,14 +387,24 @@ def _result(rm: ReplayModel, replay: Replay, alpha: float, raw: Path | None) -> 
         truncated=replay.truncated,
         not_replayed=dict(replay.not_replayed),
         tests=tests,
-        uniformity={"test": "Kolmogorov-Smirnov vs U(0,1)", "statistic": _num(uni.statistic),
-                    "n": _num(uni.df), "p_value": _num(uni.p_value), "judged": False},  # fmt: skip
+        uniformity={
+            "test": "Kolmogorov-Smirnov vs U(0,1)",
+            "statistic": _num(uni.statistic),
+            "n": _num(uni.df),
+            "p_value": _num(uni.p_value),
+            "judged": False,
+        },
         returns=return_rows,
         awards=award_counts(rm, replay),
         mismatches=replay.mismatches,
         quarantine=replay.quarantine,
-        stops={name: {"counts": [c.tolist() for c in t.counts], "weights": [w.tolist() for w in t.weights]}
-               for name, t in replay.tallies.items()},  # fmt: skip
+        stops={
+            name: {
+                "counts": [c.tolist() for c in t.counts],
+                "weights": [w.tolist() for w in t.weights],
+            }
+            for name, t in replay.tallies.items()
+        },
     )
 
 

@@ -85,7 +85,17 @@ def test_log_of_another_model_is_one_error(tmp_path, tiny, capsys):
     model's strips: exit 2, one line, no traceback."""
     log = tmp_path / "tiny.csv"
     record_outcomes(tiny, 100, 1, log)
-    code = main(["outcomes", "verify", str(log), "--model", str(MACHINES / "ref-5x3-20.toml"), "--out", str(tmp_path / "o")])
+    code = main(
+        [
+            "outcomes",
+            "verify",
+            str(log),
+            "--model",
+            str(MACHINES / "ref-5x3-20.toml"),
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert "3 stop columns but the model has 5 reels" in err and "Traceback" not in err
@@ -120,7 +130,11 @@ def test_formats_agree(tmp_path, small):
         results.append(verify_outcomes(log, small, piece_rows=97))  # pieces cut inside games
     first = results[0]
     for r in results[1:]:
-        assert (r.rows_in, r.verified, r.mismatch_count) == (first.rows_in, first.verified, first.mismatch_count)
+        assert (r.rows_in, r.verified, r.mismatch_count) == (
+            first.rows_in,
+            first.verified,
+            first.mismatch_count,
+        )
         assert [t["p_value"] for t in r.tests] == [t["p_value"] for t in first.tests]
     whole = verify_outcomes(tmp_path / "log.csv", small)
     assert [t["p_value"] for t in whole.tests] == [t["p_value"] for t in first.tests]
@@ -130,16 +144,80 @@ def test_cli_exit_codes(tmp_path, capsys):
     """0 for a faultless log, 1 for a wrong pay, 2 for usage errors."""
     good, bad = tmp_path / "good.parquet", tmp_path / "bad.parquet"
     model = str(DATA / "small_features.toml")
-    assert main(["outcomes", "record", model, "--spins", "300", "--seed", "1", "--out", str(good)]) == 0
-    assert main(["outcomes", "record", model, "--spins", "300", "--seed", "1", "--out", str(bad), "--fault", "pay"]) == 0
-    assert main(["outcomes", "verify", str(good), "--model", model, "--out", str(tmp_path / "a")]) == 0
-    assert main(["outcomes", "verify", str(bad), "--model", model, "--out", str(tmp_path / "b")]) == 1
+    assert (
+        main(["outcomes", "record", model, "--spins", "300", "--seed", "1", "--out", str(good)])
+        == 0
+    )
+    assert (
+        main(
+            [
+                "outcomes",
+                "record",
+                model,
+                "--spins",
+                "300",
+                "--seed",
+                "1",
+                "--out",
+                str(bad),
+                "--fault",
+                "pay",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(["outcomes", "verify", str(good), "--model", model, "--out", str(tmp_path / "a")]) == 0
+    )
+    assert (
+        main(["outcomes", "verify", str(bad), "--model", model, "--out", str(tmp_path / "b")]) == 1
+    )
     mism = _rows(tmp_path / "b" / "mismatches.csv")
-    assert mism[0] == ["source", "line", "machine_id", "game", "screen", "phase", "kind", "stops",
-                       "expected", "paid", "message"]  # fmt: skip
+    assert mism[0] == [
+        "source",
+        "line",
+        "machine_id",
+        "game",
+        "screen",
+        "phase",
+        "kind",
+        "stops",
+        "expected",
+        "paid",
+        "message",
+    ]
     assert all(r[6] == "payout" and int(r[9]) > int(r[8]) for r in mism[1:])
     with pytest.raises(SystemExit) as exc:
-        main(["outcomes", "record", model, "--spins", "10", "--seed", "1", "--out", str(good), "--fault", "nope"])
+        main(
+            [
+                "outcomes",
+                "record",
+                model,
+                "--spins",
+                "10",
+                "--seed",
+                "1",
+                "--out",
+                str(good),
+                "--fault",
+                "nope",
+            ]
+        )
     assert exc.value.code == 2
-    assert main(["outcomes", "verify", str(good), "--model", model, "--out", str(tmp_path / "c"), "--level", "2"]) == 2
+    assert (
+        main(
+            [
+                "outcomes",
+                "verify",
+                str(good),
+                "--model",
+                model,
+                "--out",
+                str(tmp_path / "c"),
+                "--level",
+                "2",
+            ]
+        )
+        == 2
+    )
     assert "Traceback" not in capsys.readouterr().err

@@ -83,9 +83,18 @@ def test_raw_file_judged_by_proportion(tmp_path):
     good = tmp_path / "good.bin"
     rng.integers(0, 2**32, 20 * 1024, dtype=np.uint32).astype("<u4").tofile(good)
     results = nist.raw_tests(good, sequence_bits=8192)
-    assert {r.name for r in results} >= {"frequency", "block frequency", "runs", "longest run",
-                                         "serial", "approximate entropy", "cumulative sums"}  # fmt: skip
+    assert {r.name for r in results} >= {
+        "frequency",
+        "block frequency",
+        "runs",
+        "longest run",
+        "serial",
+        "approximate entropy",
+        "cumulative sums",
+    }
     assert all(r.sequences == 80 and r.proportion_ok for r in results)
     bad = tmp_path / "bad.bin"
-    (rng.integers(0, 2**32, 20 * 1024, dtype=np.uint32) | np.uint32(0x01010101)).astype("<u4").tofile(bad)
+    (rng.integers(0, 2**32, 20 * 1024, dtype=np.uint32) | np.uint32(0x01010101)).astype(
+        "<u4"
+    ).tofile(bad)
     assert not all(r.proportion_ok for r in nist.raw_tests(bad, sequence_bits=8192))

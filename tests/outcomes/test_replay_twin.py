@@ -28,11 +28,20 @@ def _replay(rm, level, stops, fs):
     packed = np.zeros(n, dtype=np.uint64)
     blocks = (n + k.BLOCK - 1) // k.BLOCK
     k.replay_screens(
-        stops, np.full(n, fs, dtype=np.int64), np.full(n, -1, dtype=np.int64), rm.reels,
-        lk.prefix, lk.inputs, rm.game, rm.ways, rm.extras, win, packed,
+        stops,
+        np.full(n, fs, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        rm.reels,
+        lk.prefix,
+        lk.inputs,
+        rm.game,
+        rm.ways,
+        rm.extras,
+        win,
+        packed,
         np.zeros((blocks, 2 * lk.px.n_classes), dtype=np.int64),
         np.zeros((blocks, 2 * (lk.award_keys.shape[0] + 1)), dtype=np.int64),
-    )  # fmt: skip
+    )
     return win
 
 
@@ -50,5 +59,8 @@ def test_replay_pays_what_the_twin_pays(path):
         for fs, strips, mult in sets:
             stops = np.stack([rng.integers(0, len(s), 1500) for s in strips], axis=1)
             got = _replay(rm, level, stops, fs)
-            want = [twin.spin_value(m, twin.window(strips, row, m.rows), li)[0] * mult for row in stops.tolist()]
+            want = [
+                twin.spin_value(m, twin.window(strips, row, m.rows), li)[0] * mult
+                for row in stops.tolist()
+            ]
             assert got.tolist() == want
