@@ -261,7 +261,7 @@ class LogReader:
                     lines.append(number)
                 if len(rows) >= self.piece_rows:
                     yield (
-                        _json_table(pa, rows, wanted),
+                        _json_table(pa, rows, wanted or []),
                         np.array(lines, np.int64),
                         quarantine,
                         count,

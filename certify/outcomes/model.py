@@ -108,7 +108,7 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
     fs = m.free_spins
     own = fs is not None and fs.strips is not None
     weights = {"base": _weights(m.strips, m.weights)}
-    if own:
+    if fs is not None and fs.strips is not None:
         weights["free"] = _weights(fs.strips, fs.weights)
     reason = ""
     if is_screen_game(m):
