@@ -221,3 +221,25 @@ def test_cli_exit_codes(tmp_path, capsys):
         == 2
     )
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_report_escapes_what_a_log_says(tmp_path, tiny):
+    """A machine id that is HTML or a spreadsheet formula: escaped in report.html,
+    neutralised in mismatches.csv (certify/outputs.py's rule)."""
+    log = tmp_path / "log.csv"
+    record_outcomes(tiny, 20, 1, log)
+    rows = _rows(log)
+    col = {name: i for i, name in enumerate(rows[0])}
+    rows[1][col["machine_id"]] = "<script>alert(1)</script>"
+    rows[1][col["win"]] = str(int(rows[1][col["win"]]) + 1)
+    rows[2][col["machine_id"]] = "=HYPERLINK(1)"
+    rows[2][col["win"]] = str(int(rows[2][col["win"]]) + 1)
+    with open(log, "w", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    out = tmp_path / "out"
+    result = verify_outcomes(log, tiny, out=out)
+    assert result.mismatch_count == 2
+    html = (out / "report.html").read_text()
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    ids = [r[2] for r in _rows(out / "mismatches.csv")[1:]]
+    assert "'=HYPERLINK(1)" in ids
