@@ -51,3 +51,20 @@ def test_feature_fault_is_a_free_spin_too_many(tmp_path, small):
     extra = {m["game"] for m in r.mismatches if "beyond the free spins awarded" in m["message"]}
     assert extra and extra == {m["game"] for m in r.mismatches}
     assert all(m["phase"] == "free" for m in r.mismatches)
+
+
+def test_raw_output_joins_the_family(tmp_path, small):
+    """--raw: good words pass with the log; words with a stuck bit fail the raw tests."""
+    import numpy as np
+
+    log = tmp_path / "log.parquet"
+    record_outcomes(small, 300, 7, log)
+    rng = np.random.default_rng(2)
+    good, bad = tmp_path / "good.bin", tmp_path / "bad.bin"
+    words = rng.integers(0, 2**32, 40_000, dtype=np.uint32)
+    words.astype("<u4").tofile(good)
+    (words | np.uint32(1)).astype("<u4").tofile(bad)
+    r = verify_outcomes(log, small, raw=good)
+    assert r.verdict == "pass" and sum(t["kind"] == "raw" for t in r.tests) == 7
+    r = verify_outcomes(log, small, raw=bad)
+    assert any(t["kind"] == "raw" and t["verdict"] == "fail" for t in r.tests)

@@ -94,3 +94,36 @@ def test_clopper_pearson_is_scipys():
     for hits, n in ((0, 50), (3, 50), (50, 50), (417, 1000)):
         ci = stats.binomtest(hits, n).proportion_ci(0.99, method="exact")
         assert st.proportion_interval(hits, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_hand_computed_chi_square_of_a_3_reel_log(tmp_path):
+    """A 40-screen log of TINY-3X1 (3 reels of 4 equally weighted stops) whose first reel
+    shows its stops 12, 8, 10 and 10 times. By hand: every stop expects 40 / 4 = 10 (no
+    merging), chi2 = (4 + 4 + 0 + 0) / 10 = 0.8 with 3 df, and the chi-square survival
+    function with 3 df is erfc(sqrt(x/2)) + sqrt(2x/pi) exp(-x/2) = 0.849467 at x = 0.8."""
+    from testpaths import DATA
+    from twins import lines as twin
+
+    from certify.model import load_machine
+    from certify.outcomes.verify import verify_outcomes
+
+    m = load_machine(DATA / "tiny_lines.toml")
+    rng = np.random.default_rng(9)
+    first = np.repeat([0, 1, 2, 3], [12, 8, 10, 10])
+    rng.shuffle(first)
+    lines = ["game,phase,level,stop_1,stop_2,stop_3,win"]
+    for g, s1 in enumerate(first.tolist()):
+        stops = [s1, int(rng.integers(0, 4)), int(rng.integers(0, 4))]
+        win = twin.spin_value(m, twin.window(m.strips, stops, m.rows), 0)[0]
+        lines.append(f"{g},base,1,{stops[0]},{stops[1]},{stops[2]},{win}")
+    log = tmp_path / "log.csv"
+    log.write_text("\n".join(lines) + "\n")
+    r = verify_outcomes(log, DATA / "tiny_lines.toml")
+    chi = next(t for t in r.tests if t["name"] == "chi-square" and t["reel"] == 1)
+    x = 0.8
+    closed = math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    assert chi["statistic"] == pytest.approx(0.8)
+    assert chi["df"] == 3
+    assert chi["p_value"] == pytest.approx(closed, rel=1e-12)
+    assert closed == pytest.approx(0.849467, abs=1e-6)
+    assert r.mismatch_count == 0
