@@ -5,7 +5,8 @@
 >>> slotcert.exact(machine).to_frame()  # doctest: +SKIP
 
 See ``docs/API.md``. The functions are those of :mod:`certify.api` (load,
-exact, simulate, certify) plus :func:`reconcile_meters` and
+exact, simulate, certify), :func:`verify_outcomes` and :func:`record_outcomes`
+(:mod:`certify.outcomes`, outcome verification) plus :func:`reconcile_meters` and
 :func:`write_certificates` from :mod:`slotcert.api`.
 """
 
@@ -26,6 +27,7 @@ from certify.api import (
     load_machine,
     simulate,
 )
+from certify.outcomes import record_outcomes, verify_outcomes
 from slotcert.api import MeterReconciliation, examples, reconcile_meters, write_certificates
 
 __all__ = [
@@ -46,6 +48,8 @@ __all__ = [
     "load_jurisdiction",
     "load_machine",
     "reconcile_meters",
+    "record_outcomes",
     "simulate",
+    "verify_outcomes",
     "write_certificates",
 ]

@@ -197,7 +197,8 @@ def test_quiet_validate_prints_nothing_on_success(capsys):
     assert capsys.readouterr().out == ""
 
 
-COMMANDS = ("validate", "exact", "simulate", "schema", "examples", "certify", "verify", "keygen")
+COMMANDS = ("validate", "exact", "simulate", "schema", "examples", "outcomes")
+COMMANDS += ("certify", "verify", "keygen")
 PLUGINS = ("meters", "jackpots")
 
 

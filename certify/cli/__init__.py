@@ -76,7 +76,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-BUILTIN = ("validate", "exact", "simulate", "schema", "examples")
+BUILTIN = ("validate", "exact", "simulate", "schema", "examples", "outcomes")
 
 EPILOG = """\
 exit codes: 0 all pass, 1 any fail / inconclusive / error-level finding,

@@ -1,4 +1,4 @@
-"""Built-in sub-commands: validate, exact, simulate, schema, examples."""
+"""Built-in sub-commands: validate, exact, simulate, schema, examples (and ``outcomes``)."""
 
 from __future__ import annotations
 
@@ -134,6 +134,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("folder", metavar="DIR", help="where to copy the models")
     p.add_argument("--force", action="store_true", help="overwrite files that exist")
     p.set_defaults(func=cmd_examples)
+
+    from certify.outcomes.cli import register as register_outcomes  # argparse only: no numba
+
+    register_outcomes(sub)
 
 
 def add_scale_arguments(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,414 @@
+"""numba kernels of outcome verification: replay screens, check feature order, record play.
+
+Every screen is scored by the simulation's own device functions
+(:func:`~certify.engine._prefix.lines_spin`, :func:`~certify.engine._kernels.ways_spin`,
+:func:`~certify.engine._kernels.full_window_multiplier`,
+:func:`~certify.engine._kernels.scatter_packed`), called in the order
+``simulate_chunks`` calls them (:func:`screen_credits`); no pay rule is written
+here. The module is named without a leading underscore on purpose: the
+kernel-sources digest of :mod:`certify._numba` (which keys the shipped
+precompiled bundle) covers ``_*.py`` files, and numba re-checks this file's own
+source for its cache; the engine files it inlines are covered by the digest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certify._numba import jit, prange
+from certify.engine._kernels import (
+    bonus_award,
+    fs_added,
+    full_window_multiplier,
+    scatter_packed,
+    scatter_plain,
+    ways_spin,
+)
+from certify.engine._prefix import count_field, lines_spin
+from certify.engine._rng import bounded, draw_spin
+
+BLOCK = 1 << 14  # rows a thread replays with one set of scratch arrays
+
+# phase codes (certify.outcomes.logs.PHASES) and finding codes (certify.outcomes.replay)
+BASE, FREE, BONUS, RESPIN = 0, 1, 2, 3
+F_NONE, F_START, F_BASE_AGAIN, F_FREE_UNAWARDED, F_BONUS_UNTRIGGERED = 0, 1, 2, 3, 4
+F_RESPIN_UNTRIGGERED, F_FREE_SHORT, F_BONUS_MISSING, F_HOLD_MISSING = 5, 6, 7, 8
+
+
+@jit(inline="always")
+def screen_credits(
+    fs, stops, drawn, reels, px, level, game, ways, extras, classes, awards, fl, fw, fe
+):
+    """(credits, packed counts) of one screen, exactly as ``simulate_chunks`` pays it.
+
+    ``fs`` 0: base screen, 1: free screen (its reel set, tables and multiplier);
+    ``drawn``: the feature's expanding symbol (Book of Ra), -1 when none. Base
+    screens count their awards like the simulation (prefix classes in
+    ``classes[:n]``, entries in ``awards[1 + entry]``).
+    """
+    ps = reels.set_of[fs]
+    n_classes = classes.shape[0] // 2
+    n_slots = awards.shape[0] // 2
+    if ways is not None:
+        spin, packed = ways_spin(
+            ps,
+            stops,
+            reels.ways_sum,
+            reels.counts_pack,
+            game.ways_masked,
+            reels.ways_mask,
+            game.ways_bit_entry,
+            game.ways_shorter,
+            game.ways_rival,
+            game.entry_len,
+            game.family,
+            level.credits[0],
+            level.credits[1] if fs else level.credits[0],
+            fl,
+            fw,
+            fe,
+            awards[1:],
+            fs == 0,
+        )
+    else:
+        spin, packed = lines_spin(
+            ps,
+            stops,
+            reels.window,
+            reels.length,
+            game.paylines,
+            level.step,
+            level.pair,
+            level.win1,
+            level.entry1,
+            px.depth,
+            px.head_first,
+            px.head,
+            px.combos,
+            px.alive_line,
+            px.alive_state,
+            px.tail_on,
+            px.tail_counts,
+            px.tail_sym,
+            reels.counts_pack,
+            classes,
+            n_classes * fs,
+            awards,
+            n_slots * fs,
+        )
+    if extras is not None and game.full_window_on:
+        spin *= full_window_multiplier(game.full_window_mask[ps], stops, game.full_window_mult)
+    if extras is not None and game.expand_on and fs and drawn >= 0:
+        shown = 0
+        for r in range(stops.shape[0]):
+            shown += game.expand_present[r, stops[r], drawn]
+        spin += level.expand_pay[drawn, shown]
+    if extras is None:
+        spin += scatter_plain(packed, level.scatter_pay[0])
+    else:
+        spin += scatter_packed(packed, level.scatter_pay[fs], game.scatter_excl)
+    return (spin * game.fs_mult if fs else spin), packed
+
+
+@jit(parallel=True)
+def replay_screens(
+    stops,
+    fs_of,
+    drawn_of,
+    reels,
+    px,
+    level,
+    game,
+    ways,
+    extras,
+    out_win,
+    out_packed,
+    out_classes,
+    out_awards,
+):
+    """Score every row whose ``fs_of`` is 0 or 1 (others: -1, left at 0).
+
+    Rows run in blocks of :data:`BLOCK` over the threads; block ``b`` adds its
+    award counts to ``out_classes[b]`` and ``out_awards[b]``.
+    """
+    n = stops.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        fl = np.zeros(game.n_families, dtype=np.int64)
+        fw = np.zeros(game.n_families, dtype=np.int64)
+        fe = np.zeros(game.n_families, dtype=np.int64)
+        classes = np.zeros(out_classes.shape[1], dtype=np.int64)
+        awards = np.zeros(out_awards.shape[1], dtype=np.int64)
+        row = np.zeros(stops.shape[1], dtype=np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            fs = fs_of[i]
+            if fs < 0:
+                continue
+            for r in range(row.shape[0]):
+                row[r] = stops[i, r]
+            out_win[i], out_packed[i] = screen_credits(
+                fs,
+                row,
+                drawn_of[i],
+                reels,
+                px,
+                level,
+                game,
+                ways,
+                extras,
+                classes,
+                awards,
+                fl,
+                fw,
+                fe,
+            )
+        out_classes[b, :] = classes
+        out_awards[b, :] = awards
+
+
+@jit
+def check_sequence(  # noqa: C901 - one kernel walks every phase
+    start, phase, scored, packed, game, hold, state, out_finding, out_close, out_trigger
+):
+    """Walk a piece's rows in log order: features in the order the model plays them.
+
+    ``start[i]``: row ``i`` opens a game; ``scored[i]``: its win was replayed
+    (the trigger counts in ``packed[i]`` are known). ``state`` carries the open
+    game between pieces: (remaining free spins, awarded, retriggers left,
+    pending bonus rounds, hold pending, open). Per row, ``out_finding`` gets a
+    finding code (``F_*``) and ``out_trigger`` bit 0 a free-spin trigger of a
+    base screen, bit 1 a bonus or hold trigger of a base screen. A finding
+    about a whole game (spins missing) goes to ``out_close`` at the game's last
+    row; the last game's is left in ``state`` for the caller.
+    """
+    remaining, awarded, retriggers, pending, held, opened = (
+        state[0],
+        state[1],
+        state[2],
+        state[3],
+        state[4],
+        state[5],
+    )
+    for i in range(start.shape[0]):
+        if start[i]:
+            if opened and i > 0:
+                if remaining > 0:
+                    out_close[i - 1] = F_FREE_SHORT
+                elif pending > 0:
+                    out_close[i - 1] = F_BONUS_MISSING
+                elif held == 1:
+                    out_close[i - 1] = F_HOLD_MISSING
+            remaining, awarded, retriggers, pending, held, opened = 0, 0, 0, 0, 0, 1
+            if phase[i] != BASE:
+                out_finding[i] = F_START
+        elif phase[i] == BASE:
+            out_finding[i] = F_BASE_AGAIN
+        p = phase[i]
+        if p == RESPIN:
+            if held == 0:
+                out_finding[i] = F_RESPIN_UNTRIGGERED
+            else:
+                held = 2  # played
+            continue
+        if p == BONUS:
+            if pending == 0:
+                out_finding[i] = F_BONUS_UNTRIGGERED
+            else:
+                pending -= 1
+            continue
+        fs = 1 if p == FREE else 0
+        if fs:
+            if remaining == 0:
+                out_finding[i] = F_FREE_UNAWARDED
+            else:
+                remaining -= 1
+        if not scored[i]:
+            continue
+        if game.bonus_counted >= 0 and count_field(packed[i], game.bonus_counted) >= game.bonus_min:
+            if hold:
+                held = 1
+            else:
+                pending += 1
+            if fs == 0:
+                out_trigger[i] |= 2
+        if game.fs_counted >= 0:
+            seen = count_field(packed[i], game.fs_counted)
+            if seen >= game.fs_min:
+                if fs == 0 and p == BASE:
+                    out_trigger[i] |= 1
+                    remaining = game.fs_spins[seen]
+                    awarded = remaining
+                    retriggers = game.fs_retriggers
+                elif fs == 1 and retriggers != 0:
+                    add = fs_added(seen, game.fs_spins, game.fs_max, awarded)
+                    remaining += add
+                    awarded += add
+                    retriggers -= 1
+    state[0], state[1], state[2], state[3], state[4], state[5] = (
+        remaining,
+        awarded,
+        retriggers,
+        pending,
+        held,
+        opened,
+    )
+
+
+@jit
+def record_games(  # noqa: C901 - one kernel plays every phase
+    state,
+    n_games,
+    reels,
+    px,
+    level,
+    game,
+    ways,
+    extras,
+    fault,
+    fault_reel,
+    fault_stop,
+    fault_p,
+    prev,
+    out_stops,
+    out_phase,
+    out_game,
+    out_win,
+    out_drawn,
+):
+    """Play up to ``n_games`` paid games into row arrays; stop early when they are full.
+
+    The engine's stream scheme and draws (:func:`~certify.engine._rng.draw_spin`
+    per reel, :func:`~certify.engine._kernels.bonus_award`, the Book-of-Ra draw),
+    scored by :func:`screen_credits`. ``fault``: 0 none, 1 bias (reel
+    ``fault_reel`` shows ``fault_stop`` instead of its draw with probability
+    ``fault_p`` / 2^32), 2 serial (each reel keeps its previous base stop, ``prev``,
+    with that probability), 3 feature (one free spin more than the award); a
+    wrong pay is recorded by scoring with a changed level (the caller's). Returns
+    (rows, games): only whole games are written; ``state`` is left after the last.
+    """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    cap = out_win.shape[0]
+    n_reels = out_stops.shape[1]
+    stops = np.zeros(n_reels, dtype=np.int64)
+    classes = np.zeros(2 * px.combos.shape[0] + 2, dtype=np.int64)
+    awards = np.zeros(2 * (max(level.win1.shape[0], level.credits.shape[1]) + 1), dtype=np.int64)
+    fl = np.zeros(game.n_families, dtype=np.int64)
+    fw = np.zeros(game.n_families, dtype=np.int64)
+    fe = np.zeros(game.n_families, dtype=np.int64)
+    rows, done = 0, 0
+    p32 = np.uint64(fault_p)
+    while done < n_games:
+        t0, t1, t2, t3 = s0, s1, s2, s3
+        at = rows
+        remaining, awarded, retriggers, drawn, fs, ok = 0, 0, 0, -1, 0, True
+        while ok:
+            ps = reels.set_of[fs]
+            s0, s1, s2, s3 = draw_spin(
+                s0,
+                s1,
+                s2,
+                s3,
+                ps,
+                reels.total_weight,
+                reels.lookup,
+                reels.cumulative,
+                reels.mode,
+                stops,
+            )
+            if fault == 1 and fs == 0:
+                u, s0, s1, s2, s3 = bounded(1 << 32, s0, s1, s2, s3)
+                if np.uint64(u) < p32:
+                    stops[fault_reel] = fault_stop
+            elif fault == 2 and fs == 0:
+                for r in range(n_reels):
+                    u, s0, s1, s2, s3 = bounded(1 << 32, s0, s1, s2, s3)
+                    if prev[r] >= 0 and np.uint64(u) < p32:
+                        stops[r] = prev[r]
+                    prev[r] = stops[r]
+            if rows == cap:
+                ok = False
+                break
+            win, packed = screen_credits(
+                fs, stops, drawn, reels, px, level, game, ways, extras, classes, awards, fl, fw, fe
+            )
+            out_stops[rows, :] = stops
+            out_phase[rows], out_game[rows], out_win[rows], out_drawn[rows] = fs, done, win, drawn
+            rows += 1
+            if (
+                game.bonus_counted >= 0
+                and count_field(packed, game.bonus_counted) >= game.bonus_min
+            ):
+                pay, s0, s1, s2, s3 = bonus_award(game.bonus_cum, level.bonus_pay, s0, s1, s2, s3)
+                if rows == cap:
+                    ok = False
+                    break
+                out_stops[rows, :] = -1
+                out_phase[rows], out_game[rows], out_win[rows], out_drawn[rows] = 2, done, pay, -1
+                rows += 1
+            if game.fs_counted >= 0:
+                seen = count_field(packed, game.fs_counted)
+                if seen >= game.fs_min:
+                    if fs == 0:
+                        remaining = game.fs_spins[seen] + (1 if fault == 3 else 0)
+                        awarded = remaining
+                        retriggers = game.fs_retriggers
+                        if extras is not None and game.expand_on:
+                            cum = game.expand_cum
+                            u, s0, s1, s2, s3 = bounded(cum[cum.shape[0] - 1], s0, s1, s2, s3)
+                            drawn = 0
+                            while cum[drawn] <= u:
+                                drawn += 1
+                    elif retriggers != 0:
+                        add = fs_added(seen, game.fs_spins, game.fs_max, awarded)
+                        remaining += add
+                        awarded += add
+                        retriggers -= 1
+            if remaining == 0:
+                break
+            remaining -= 1
+            fs = 1
+        if not ok:
+            s0, s1, s2, s3 = t0, t1, t2, t3
+            rows = at
+            break
+        done += 1
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return rows, done
+
+
+@jit
+def tally_stops(
+    stops, fold, high, in_a, counts, serial, neighbour, prev, last_a, seen, runs, ones, gaps
+):
+    """Add screens (rows of stops, log order) to a reel set's stop tallies in one pass.
+
+    Per reel ``r``: ``counts[r, stop]``; ``serial[r, a, b]`` the pairs of consecutive
+    screens' stops (folded mod ``fold[r]``); ``neighbour[r, a, b]`` the pairs (reel r,
+    reel r + 1) of a screen; ``runs[r]`` the runs of ``high`` values begun; ``ones[r]``
+    the screens with a ``high`` stop; ``gaps[r, g]`` the gaps between stops in ``in_a``
+    (the last bin: that length or more). ``prev`` and ``last_a`` (the position of the
+    last stop in A, from ``seen``) carry a file's state from piece to piece.
+    """
+    m, n_reels = stops.shape
+    top = gaps.shape[1] - 1
+    for i in range(m):
+        pos = seen + i
+        for r in range(n_reels):
+            x = stops[i, r]
+            counts[r, x] += 1
+            xf = x % fold[r]
+            p = prev[r]
+            if p >= 0:
+                serial[r, p % fold[r], xf] += 1
+                if high[r, p] != high[r, x]:
+                    runs[r] += 1
+            else:
+                runs[r] += 1
+            if r + 1 < n_reels:
+                neighbour[r, xf, stops[i, r + 1] % fold[r + 1]] += 1
+            ones[r] += high[r, x]
+            if in_a[r, x]:
+                if last_a[r] >= 0:
+                    gaps[r, min(pos - last_a[r] - 1, top)] += 1
+                last_a[r] = pos
+            prev[r] = x
