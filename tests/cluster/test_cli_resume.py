@@ -17,7 +17,14 @@ import pandas as pd
 import pytest
 from testpaths import DATA, JURISDICTIONS, MACHINES
 
+from certify.checkpoint import machine_dir
 from certify.cli import main
+from certify.model import load_machine
+
+
+def folder(path) -> str:
+    """A model's checkpoint folder in a batch: its id and fingerprint (``machine_dir``)."""
+    return machine_dir(load_machine(path))
 
 MODEL = str(DATA / "small_features.toml")
 RUN = [
@@ -220,9 +227,9 @@ def test_certify_batch_on_the_cluster_writes_the_local_files(tmp_path, scheduler
         else:
             assert a.read_bytes() == b.read_bytes(), name
     assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == [
-        "CLASSIC-3R-1",
-        "SMALL-FEATURES",
-        "TINY-3X1",
+        folder(MACHINES / "classic-3r-1.toml"),
+        folder(DATA / "small_features.toml"),
+        folder(DATA / "tiny_lines.toml"),
     ]
     # everything is in the checkpoint now: a rerun sends nothing and writes the same figures
     again = main([*common, "--out", str(tmp_path / "again"), "--checkpoint", str(tmp_path / "ck")])
@@ -252,7 +259,7 @@ def test_certify_refuses_one_stale_machine_checkpoint_and_goes_on(tmp_path, caps
         str(tmp_path / "ck"),
     ]
     assert main([*common, "--seed", "1", "--out", str(tmp_path / "a")]) in (0, 1)
-    stale = tmp_path / "ck" / "TINY-3X1"
+    stale = tmp_path / "ck" / folder(DATA / "tiny_lines.toml")
     for file in stale.iterdir():
         file.unlink()
     stale.rmdir()
@@ -260,7 +267,7 @@ def test_certify_refuses_one_stale_machine_checkpoint_and_goes_on(tmp_path, caps
     code = main([*common, "--seed", "2", "--out", str(tmp_path / "b")])
     assert code == 2
     err = capsys.readouterr().err
-    manifest = tmp_path / "ck" / "CLASSIC-3R-1" / "manifest.json"
+    manifest = tmp_path / "ck" / folder(MACHINES / "classic-3r-1.toml") / "manifest.json"
     assert (
         f"slotcert: {manifest}: checkpoint was written for seed 1, this run has 2; remove "
         "the directory or choose another --checkpoint\n"
