@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from certify.bounds import MAX_COUNT, MAX_SEED  # shared with the command line
 from certify.errors import InputError, ModelError, UsageError
 from certify.model import files
 from certify.verdicts import Verdict, worst
@@ -288,12 +289,6 @@ class _Named:
 
     id: str
     name: str
-
-
-MAX_COUNT = 10**15
-"""The largest count a run takes (1e15 spins is months of work on one machine), CLI and API."""
-MAX_SEED = 2**128 - 1
-"""Largest seed (the stream scheme's ``SeedSequence`` entropy)."""
 
 
 def _whole(value: Any, low: int, high: int) -> bool:

@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import InputError
-from certify.model import load_machine
-from certify.model.fingerprint import canonical_form, diff_canonical, fingerprint, fingerprint_of
 
 EXIT_UNCHANGED, EXIT_CHANGED = 0, 1
 _FINGERPRINT = re.compile(r"^sha256:[0-9a-f]{64}$")
@@ -90,7 +88,9 @@ def _is_draft(data: dict[str, Any]) -> bool:
 
 
 def _compare_model(args: argparse.Namespace) -> int:
+    from certify.model import load_machine
     from certify.model.files import expect_kind
+    from certify.model.fingerprint import canonical_form, diff_canonical, fingerprint
 
     expect_kind(args.model, "machine")
     recorded, canonical = read_certificate(args.certificate)
@@ -129,6 +129,8 @@ def read_certificate(path: str | Path) -> tuple[str, dict[str, Any] | None]:
         ``machine.fingerprint``, or its ``machine.canonical`` does not hash to it.
 
     """
+    from certify.model.fingerprint import fingerprint_of
+
     data = _read_json(Path(path))
     machine = data.get("machine") if isinstance(data, dict) else None
     if not isinstance(machine, dict):

@@ -44,7 +44,7 @@ def write_certificates(
     """
     from datetime import UTC, datetime
 
-    from reports import certify_cmd as cmd
+    from reports import certify_run as cmd
     from reports.signing import load_private_key
 
     if pdf and not html:

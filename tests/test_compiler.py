@@ -78,3 +78,27 @@ def test_describe_names_the_versions():
     assert described["numpy"] == np.__version__
     assert described["configured"]  # tests/conftest.py configures the suite like the CLI
     assert set(described) >= {"cpu", "prebuilt_kernels", "copy_propagation_replaced"}
+
+
+def test_help_loads_no_heavy_library():
+    """``slotcert --help`` (every sub-command's parser, plugins included) imports no numba,
+    numpy, pandas or model code: the runs import what they need when they run.
+
+    Before the parsers were split from the runs (``reports/certify_run.py``,
+    ``meters/jackpot_run.py``, lazy imports in ``certify/cli/commands.py``),
+    the help loaded numba and pandas and took 2-5 s.
+    """
+    code = (
+        "import sys\n"
+        "from certify.cli import build_parser\n"
+        "try:\n"
+        "    build_parser(['--help']).parse_args(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('numba', 'numpy', 'pandas', 'scipy', 'matplotlib', 'jinja2', 'openpyxl',\n"
+        "         'dask', 'cryptography', 'certify.model', 'certify.engine')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    done = _run(code)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

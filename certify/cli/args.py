@@ -11,7 +11,7 @@ import math
 import re
 from decimal import Decimal, InvalidOperation
 
-from certify.api import MAX_COUNT, MAX_SEED  # the API checks the same bounds
+from certify.bounds import MAX_COUNT, MAX_SEED  # the API checks the same bounds
 
 _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9, "t": 10**12}
 _COUNT = re.compile(r"^\s*([0-9][0-9_]*(?:\.[0-9_]*)?(?:e[+]?[0-9]+)?)\s*([kmgbt]?)\s*$", re.I)

@@ -116,9 +116,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "files map onto JSON one to one, so editors and CI can check a model with it.",
         epilog=_epilog("slotcert schema machine > machine.schema.json"),
     )
-    from certify.model.jsonschema import KINDS
-
-    p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"one of {', '.join(KINDS)}")
+    p.add_argument(
+        "kind",
+        choices=MODEL_KIND_NAMES,
+        metavar="KIND",
+        help=f"one of {', '.join(MODEL_KIND_NAMES)}",
+    )
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser(

@@ -40,6 +40,7 @@ from fractions import Fraction
 from math import ceil, prod
 from typing import Any
 
+from certify.bounds import MAX_RESPINS, MAX_SCREENS
 from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
@@ -52,8 +53,6 @@ HIST_SHIFT = 20  # the histogram's top edge is total bet x 2^20 (simulate.hist_e
 UNCAPPED_MARGIN = 64  # an uncapped feature's length bound: 64 x its expected length
 MAX_FEATURE_SPINS = 1 << 32  # spins of one feature (cap, award, or the uncapped margin)
 CAPPED_WORK_MAX = 2_000_000_000  # steps of the capped free-spin recursion (a few seconds)
-MAX_SCREENS = 1000  # screens of one cascade: the work of one spin (simulate, exact, the probe)
-MAX_RESPINS = 1000  # respins of hold and spin: the work of one feature (its chain, its play)
 CASCADE_PROBE_MAX = 200_000_000  # screens the strip-cascade check may play over the full cycle
 HOLD_WORK_MAX = 5 * 10**8  # bit operations of the exact hold-and-spin chain (about a second)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from certify.engine.limits import MAX_RESPINS, MAX_SCREENS
+from certify.bounds import MAX_RESPINS, MAX_SCREENS
 from certify.kinds import MODEL_KIND_NAMES, schema_of_kind
 
 KINDS = MODEL_KIND_NAMES

@@ -1,0 +1,15 @@
+"""Bounds the command line, the API and the model schema share, in a module that imports nothing.
+
+Kept apart from :mod:`certify.engine.limits` (which checks a parsed machine
+against them and more) so that argument parsing and ``slotcert --help`` load
+neither numba nor numpy.
+"""
+
+MAX_COUNT = 10**15
+"""The largest count a run takes (1e15 spins is months of work on one machine), CLI and API."""
+MAX_SEED = 2**128 - 1
+"""Largest seed (the stream scheme's ``SeedSequence`` entropy)."""
+MAX_SCREENS = 1000
+"""Screens of one cascade: the work of one spin (simulate, exact, the probe)."""
+MAX_RESPINS = 1000
+"""Respins of hold and spin: the work of one feature (its chain, its play)."""
