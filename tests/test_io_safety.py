@@ -468,11 +468,6 @@ _RAW_READERS = {
     "meters/parallel.py": "the dump, after the command's regular_file()",
     "meters/strategies.py": "its own spilled pieces",
     "meters/operator_report.py": "CSV files, after regular_file()",
-    "certify/outcomes/record.py": "writes",
-    "certify/outcomes/report.py": "its own template",
-    # outcome logs are user files: to be opened through certify.inputs.open_regular (a FIFO
-    # must not block); listed so the suite passes until its owner does (issue 31 item 11)
-    "certify/outcomes/logs.py": "user logs; not yet through certify.inputs",
 }
 
 

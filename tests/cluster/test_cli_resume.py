@@ -26,6 +26,7 @@ def folder(path) -> str:
     """A model's checkpoint folder in a batch: its id and fingerprint (``machine_dir``)."""
     return machine_dir(load_machine(path))
 
+
 MODEL = str(DATA / "small_features.toml")
 RUN = [
     "simulate",
