@@ -251,13 +251,16 @@ def simulate(
     checkpoint: PathLike | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    device: str = "cpu",
 ) -> SimulationRun:
     """Simulate ``spins`` spins of every bet level (or of ``level``) with ``seed``.
 
     The figures depend only on ``seed`` and ``chunk_spins`` (default 2^20),
-    never on threads, ``workers`` (a local Dask cluster) or ``scheduler`` (a
-    Dask scheduler address). With ``checkpoint`` (a folder) finished chunks
-    are recorded and a rerun resumes from them.
+    never on threads, ``workers`` (a local Dask cluster), ``scheduler`` (a
+    Dask scheduler address) or ``device`` (``"cpu"``, or ``"cuda"``: an NVIDIA
+    GPU, bit-identical; a UsageError without one or for a game it does not
+    play). With ``checkpoint`` (a folder) finished chunks are recorded and a
+    rerun resumes from them.
     """
     from certify.checkpoint import CheckpointDir
     from certify.cluster import open_runner
@@ -277,8 +280,12 @@ def simulate(
         None if checkpoint is None else CheckpointDir(checkpoint, seed, chunk, per_machine=False)
     )
     tables = compile_machine(machine)
+    if device == "cuda":
+        from certify.engine.gpu import refuse
+
+        refuse(tables, str(model) if isinstance(model, str | Path) else "")
     rows, results = [], []
-    with open_runner(scheduler, workers, store) as runner:
+    with open_runner(scheduler, workers, store, device) as runner:
         for li, lv in enumerate(machine.bet_levels):
             if level is not None and lv != level:
                 continue
@@ -428,14 +435,18 @@ def certify(
     jurisdiction: PathLike | Jurisdiction,
     spins: int,
     seed: int,
+    *,
+    device: str = "cpu",
 ) -> BatchResult:
     """Certify machine files (folders: every machine in them) against a jurisdiction.
 
-    One bad file does not stop the others: it comes back with verdict
-    ``invalid`` and its error. Nothing is written; see
+    ``device="cuda"`` simulates on an NVIDIA GPU (the same figures; a
+    UsageError without one). One bad file does not stop the others: it comes
+    back with verdict ``invalid`` and its error (so does a game
+    ``device="cuda"`` does not play). Nothing is written; see
     :func:`slotcert.write_certificates` for certificates, HTML and PAR files.
     """
-    from certify.batch import certify_machine, load_for_certification
+    from certify.cluster import open_runner
     from certify.model.jurisdiction import Jurisdiction
 
     if spins < 0:
@@ -444,17 +455,31 @@ def certify(
         jurisdiction if isinstance(jurisdiction, Jurisdiction) else load_jurisdiction(jurisdiction)
     )
     results = []
-    for path in _files(paths):
-        try:
-            files.expect_kind(path, "machine")
-            machine, warnings = load_for_certification(path)
-            cert = certify_machine(machine, rules, spins, seed, None, warnings)
-            results.append(CertificationResult(str(path), cert))
-        except ModelError as exc:
-            n = len(exc.problems)
-            first = exc.problems[0] if exc.problems else ""
-            error = f"{n} problem{'s' if n != 1 else ''}: {first}"
-            results.append(CertificationResult(str(path), None, error))
-        except UsageError as exc:
-            results.append(CertificationResult(str(path), None, str(exc)))
+    with open_runner(None, None, None, device) as runner:
+        for path in _files(paths):
+            results.append(_certify_file(path, rules, spins, seed, device, runner))
     return BatchResult(rules, spins, seed, tuple(results))
+
+
+def _certify_file(
+    path: Path, rules: Any, spins: int, seed: int, device: str, runner: Any
+) -> CertificationResult:
+    """One file of :func:`certify`: its certification, or its error."""
+    from certify.batch import certify_machine, load_for_certification
+
+    try:
+        files.expect_kind(path, "machine")
+        machine, warnings = load_for_certification(path)
+        if device == "cuda" and spins > 0:
+            from certify.engine.gpu import refuse_machine
+
+            refuse_machine(machine, str(path))
+        cert = certify_machine(machine, rules, spins, seed, None, warnings, runner=runner)
+        return CertificationResult(str(path), cert)
+    except ModelError as exc:
+        n = len(exc.problems)
+        first = exc.problems[0] if exc.problems else ""
+        error = f"{n} problem{'s' if n != 1 else ''}: {first}"
+        return CertificationResult(str(path), None, error)
+    except UsageError as exc:
+        return CertificationResult(str(path), None, str(exc))

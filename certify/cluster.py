@@ -471,13 +471,27 @@ def open_runner(
     scheduler: str | None = None,
     workers: int | None = None,
     checkpoint: CheckpointDir | None = None,
+    device: str = "cpu",
 ) -> Iterator:
     """Open the runner the command line asked for; ``None`` is today's local path.
 
-    Prints the Dask dashboard's address to stderr when there is one (not in CI).
+    ``device="cuda"``: the chunks run on the GPU (:class:`certify.engine.gpu.CudaRunner`;
+    a UsageError when there is none). Prints the Dask dashboard's address to
+    stderr when there is one (not in CI).
     """
     if scheduler and workers is not None:
         raise UsageError("--scheduler and --workers exclude each other")
+    if device not in ("cpu", "cuda"):
+        raise UsageError(f"--device={device!r}: must be cpu or cuda")
+    if device == "cuda":
+        if scheduler or workers is not None:
+            raise UsageError(
+                "--device cuda runs on this machine's GPU: not with --workers/--scheduler"
+            )
+        from certify.engine.gpu import CudaRunner
+
+        yield CudaRunner(checkpoint)
+        return
     if not scheduler and workers is None:
         yield LocalRunner(checkpoint) if checkpoint is not None else None
         return
