@@ -128,8 +128,67 @@ def check_cuda() -> str:
             "no driver, or no CUDA toolkit; install slotcert[gpu]); run without --device cuda "
             "to use the CPU"
         )
+    _load_cuda_target()
     name = cuda.get_current_device().name
     return name.decode() if isinstance(name, bytes) else str(name)
+
+
+_STAND_INS: dict[str, Any] = {}
+# numpy functions removed since numba-cuda releases that still name them
+_REMOVED_NUMPY = frozenset(
+    "row_stack trapz in1d product cumproduct sometrue alltrue round_ msort asfarray "
+    "find_common_type issubclass_ deprecate deprecate_with_doc safe_eval lookfor "
+    "fastCopyAndTranspose set_string_function byte_bounds compare_chararrays".split()
+)
+
+
+def _load_cuda_target() -> None:
+    """Load numba-cuda's typing registries, tolerating numpy names removed since it was built.
+
+    A numba-cuda older than the installed numpy registers overloads of numpy
+    functions numpy has since removed (``np.row_stack`` in numpy 2.5,
+    ``np.trapz`` and ``np.in1d`` in 2.4) and then fails at its first kernel
+    with an AttributeError, whatever the kernel. While a trivial kernel is
+    compiled (which loads every registry once), a missing public numpy name
+    (of ``_REMOVED_NUMPY``) reads as a stand-in function that nothing calls;
+    numpy is left as it was.
+    """
+    if _STAND_INS.get("loaded"):
+        return
+    from numba import cuda
+
+    original = np.__dict__.get("__getattr__")
+
+    def lenient(name: str) -> Any:
+        try:
+            if original is None:
+                raise AttributeError(name)
+            return original(name)
+        except AttributeError:
+            if name not in _REMOVED_NUMPY:
+                raise
+            if name not in _STAND_INS:
+
+                def stand_in(*args: Any, **kwargs: Any) -> Any:
+                    raise AttributeError(f"numpy.{name} was removed from numpy")
+
+                stand_in.__name__ = name
+                _STAND_INS[name] = stand_in
+            return _STAND_INS[name]
+
+    np.__getattr__ = lenient  # type: ignore[attr-defined]
+    try:
+
+        def touch(a):  # pragma: no cover - compiled for the GPU
+            a[0] = 1
+
+        cuda.jit("void(int64[:])")(touch)
+    finally:
+        if original is None:
+            del np.__getattr__  # type: ignore[attr-defined]
+        else:
+            np.__getattr__ = original  # type: ignore[attr-defined]
+    _STAND_INS["loaded"] = True
 
 
 def _to_device(inputs: Any) -> Any:
