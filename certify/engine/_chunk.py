@@ -41,12 +41,9 @@ from certify.engine._prefix import count_field, lines_spin, tail_spin
 from certify.engine._rng import bounded, draw_prefix_and_tail, draw_spin
 
 
-@jit
-def play_chunk(  # noqa: C901
-    s0,
-    s1,
-    s2,
-    s3,
+@jit(inline="always")  # at most 30 arguments: CPython passes more as *args, which numba
+def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is unsupported")
+    state,
     n,
     reels,
     px,
@@ -76,7 +73,9 @@ def play_chunk(  # noqa: C901
     fast,
     extras,
 ):
-    """Play ``n`` paid spins (and their features) from ``s0 .. s3``; return their sum of squares.
+    """Play ``n`` paid spins (and their features) from ``state``; return their sum of squares.
+
+    ``state``: the chunk's xoshiro256** state (4 uint64), read once.
 
     ``head_c`` .. ``entry1_c``: the prefix and line tables read every spin
     (the fields of ``px`` and ``level`` of those names, or the caller's copies
@@ -90,6 +89,7 @@ def play_chunk(  # noqa: C901
     convergence trace. ``ways``, ``fast`` and ``extras``: the branch flags of
     :func:`~certify.engine._kernels.simulate_chunks`.
     """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     set_of, window, length = reels.set_of, reels.window, reels.length
     total_weight, lookup, cumulative = reels.total_weight, reels.lookup, reels.cumulative
     counts_pack, mode, ways_sum = reels.counts_pack, reels.mode, reels.ways_sum

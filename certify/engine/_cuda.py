@@ -86,10 +86,7 @@ def chunk_kernel(ways: int | None, fast: int | None, extras: int | None):
         n_reels = reels.length.shape[1]
         n_families = game.n_families
         out_sq[c] = play(
-            states[c, 0],
-            states[c, 1],
-            states[c, 2],
-            states[c, 3],
+            states[c],
             chunk_spins[c],
             reels,
             px,

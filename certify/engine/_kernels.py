@@ -594,10 +594,7 @@ def simulate_chunks(
         awards = private(out_awards.shape[1])
         hist_c = private(edges.shape[0])
         out_sq[c] = play_chunk(
-            states[c, 0],
-            states[c, 1],
-            states[c, 2],
-            states[c, 3],
+            states[c],
             chunk_spins[c],
             reels,
             px,

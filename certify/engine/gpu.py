@@ -111,6 +111,8 @@ def check_cuda() -> str:
     """The GPU a ``--device cuda`` run uses, by name; a UsageError (exit 2) if there is none."""
     if simulating():
         return "numba CUDA simulator (NUMBA_ENABLE_CUDASIM=1)"
+    if "device" in _STATE:
+        return _STATE["device"]
     try:
         from numba import cuda
     except ImportError as exc:  # pragma: no cover - numba without its CUDA target
@@ -130,9 +132,11 @@ def check_cuda() -> str:
         )
     _load_cuda_target()
     name = cuda.get_current_device().name
-    return name.decode() if isinstance(name, bytes) else str(name)
+    _STATE["device"] = name.decode() if isinstance(name, bytes) else str(name)
+    return _STATE["device"]
 
 
+_STATE: dict[str, Any] = {}  # the GPU's name once checked, whether numba-cuda is loaded
 _STAND_INS: dict[str, Any] = {}
 # numpy functions removed since numba-cuda releases that still name them
 _REMOVED_NUMPY = frozenset(
@@ -153,7 +157,7 @@ def _load_cuda_target() -> None:
     (of ``_REMOVED_NUMPY``) reads as a stand-in function that nothing calls;
     numpy is left as it was.
     """
-    if _STAND_INS.get("loaded"):
+    if _STATE.get("loaded"):
         return
     from numba import cuda
 
@@ -188,7 +192,7 @@ def _load_cuda_target() -> None:
             del np.__getattr__  # type: ignore[attr-defined]
         else:
             np.__getattr__ = original  # type: ignore[attr-defined]
-    _STAND_INS["loaded"] = True
+    _STATE["loaded"] = True
 
 
 def _to_device(inputs: Any) -> Any:
@@ -303,6 +307,7 @@ def run_chunks_cuda(
     row per chunk, chunks ``first_chunk ..`` of sizes ``sizes``.
     """
     refuse(tables)
+    check_cuda()  # a clear error without a GPU; loads numba-cuda's registries once
     dev = _device_tables(tables, level_index)
     step = launch_size(dev)
     parts = []
