@@ -121,3 +121,15 @@ def test_no_gpu_is_exit_2_not_a_cpu_fallback():
     done = _run(args, simulator=False)
     assert done.returncode == 2 and done.stdout == ""
     assert "--device cuda: no usable NVIDIA GPU" in done.stderr
+
+
+def test_device_option_checked_before_anything_runs():
+    from certify.cluster import open_runner
+    from certify.errors import UsageError
+
+    with pytest.raises(UsageError, match="--device='tpu': must be cpu or cuda"):
+        with open_runner(None, None, None, "tpu"):
+            pass
+    with pytest.raises(UsageError, match="cannot go with --workers/--scheduler"):
+        with open_runner(None, 2, None, "cuda"):
+            pass
