@@ -58,7 +58,7 @@ def gpu_info() -> str:
     name = check_cuda()
     parts = [name]
     try:
-        parts.append(f"driver {cuda.cudadrv.driver.driver.get_version()}")
+        parts.append(f"driver {cuda.cudadrv.driver.driver.get_version()}")  # type: ignore[attr-defined]
         parts.append(f"runtime {cuda.runtime.get_version()}")
         cc = cuda.get_current_device().compute_capability
         parts.append(f"compute capability {cc}")
@@ -96,7 +96,7 @@ def bench_cpu(model: str, tables, spins: int, threads: list[int]) -> None:
     from certify.engine.rng import CHUNK_SPINS
 
     simulate(tables, 0, 1 << 14, seed=0)  # compile outside the timing
-    most = numba.config.NUMBA_NUM_THREADS
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     for t in threads:
         if t > most:
             print(f"{model:<14} cpu x{t:<8} skipped: numba has {most} threads")
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     from certify.model import load_machine
 
     versions()
-    most = numba.config.NUMBA_NUM_THREADS
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     threads = [int(t) for t in args.threads.split(",") if t] or sorted(
         {1 << k for k in range(most.bit_length()) if 1 << k <= most} | {most}
     )

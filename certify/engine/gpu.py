@@ -180,7 +180,7 @@ def _load_cuda_target() -> None:
                 _STAND_INS[name] = stand_in
             return _STAND_INS[name]
 
-    np.__getattr__ = lenient  # type: ignore[attr-defined]
+    np.__getattr__ = lenient  # type: ignore[attr-defined,method-assign]
     try:
 
         def touch(a):  # pragma: no cover - compiled for the GPU
@@ -191,7 +191,7 @@ def _load_cuda_target() -> None:
         if original is None:
             del np.__getattr__  # type: ignore[attr-defined]
         else:
-            np.__getattr__ = original  # type: ignore[attr-defined]
+            np.__getattr__ = original  # type: ignore[attr-defined,method-assign]
     _STATE["loaded"] = True
 
 
