@@ -1,7 +1,7 @@
 """CUDA kernels of the Monte Carlo engine: one GPU thread plays one chunk.
 
 :func:`chunk_kernel` builds the kernel of a kind of game (the branch flags
-``ways``, ``fast``, ``extras`` of :func:`certify.engine._kernels.simulate_chunks`,
+``ways``, ``fast``, ``extras`` of :func:`certify.engine._chunk.simulate_chunks`,
 constants of the kernel, so numba prunes the other branches as on the CPU).
 Each thread plays its chunk through :func:`certify.engine._chunk.play_chunk`
 compiled as a CUDA device function (:func:`certify._numba.cuda_device`): the

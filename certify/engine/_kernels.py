@@ -544,92 +544,6 @@ def fs_added(count, fs_spins, fs_max, awarded):
 
 
 @jit(parallel=True)
-def simulate_chunks(
-    states,
-    chunk_spins,
-    reels,
-    px,
-    level,
-    game,
-    hist,
-    out,
-    out_sq,
-    out_classes,
-    out_awards,
-    out_hist,
-    ways,
-    fast,
-    extras,
-):
-    """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
-
-    Each chunk is played by :func:`certify.engine._chunk.play_chunk` (the
-    loop the CUDA kernel runs too) on its own copies of the tables: one loop
-    plays base spins and the free spins they trigger (``fs`` = 1 selects the
-    feature's reel set and multiplier), so the spin evaluation is written once.
-    ``ways`` is None for a lines game, ``fast`` is not None for a lines game
-    whose strips are uniform and whose prefix tables end two reels before the
-    end (one draw for the prefix row, one for the last two reels,
-    :func:`tail_spin`): numba prunes the other branches at compile
-    time, so each kind of game gets its own specialised, cached kernel.
-    Award counts are kept for base spins only: ``out_classes`` counts prefix
-    classes (their settled entries are added after the kernel), ``out_awards``
-    the entries paid by lines alive after the prefix, shifted by one (slot 0:
-    no entry); the second half of both rows holds the free spins' counts.
-    """
-    edges = hist.edges
-    for c in prange(states.shape[0]):
-        # this chunk's own copies of the tables read every spin (1.4 MB on the
-        # reference game, copied in a fraction of a millisecond): reading the
-        # arrays shared with the other thread ran 15-25% slower on 2 threads
-        head_c, combos_c, alive_line_c, alive_state_c = (
-            px.head.copy(),
-            px.combos.copy(),
-            px.alive_line.copy(),
-            px.alive_state.copy(),
-        )
-        tail_sym_c, tail_counts_c = px.tail_sym.copy(), px.tail_counts.copy()
-        pair_c, win1_c, entry1_c = level.pair.copy(), level.win1.copy(), level.entry1.copy()
-        classes = private(out_classes.shape[1])
-        awards = private(out_awards.shape[1])
-        hist_c = private(edges.shape[0])
-        out_sq[c] = play_chunk(
-            states[c],
-            chunk_spins[c],
-            reels,
-            px,
-            level,
-            game,
-            hist,
-            head_c,
-            combos_c,
-            alive_line_c,
-            alive_state_c,
-            tail_sym_c,
-            tail_counts_c,
-            pair_c,
-            win1_c,
-            entry1_c,
-            private(reels.length.shape[1]),  # stops
-            private(reels.length.shape[1]),  # the ways group draw's rows
-            private(game.n_families),
-            private(game.n_families),
-            private(game.n_families),
-            classes,
-            awards,
-            hist_c,
-            private(game.hold_n_jackpots),  # jackpot hits: the exact figures count them
-            out[c],
-            ways,
-            fast,
-            extras,
-        )
-        out_classes[c, :] = classes
-        out_awards[c, :] = awards
-        out_hist[c, :] = hist_c
-
-
-@jit(parallel=True)
 def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_awards, ways):
     """Line/ways credits (no scatters, no features) and packed counts of given stops.
 
@@ -753,8 +667,3 @@ def replay_stops(state, n, ps, reels, px, out, fast, ways):
                 reels.mode,
                 out[i],
             )
-
-
-# the chunk loop, imported after the helpers above, which it imports from here
-# (a module importing _chunk imports this module first)
-from certify.engine._chunk import play_chunk  # noqa: E402

@@ -18,12 +18,10 @@ kernels run on the CPU as Python: what the tests use.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from certify.cluster import ChunkRunner, runs
 from certify.engine import _kernels as k
 from certify.engine.kernel_inputs import (
     game_inputs,
@@ -113,13 +111,8 @@ def check_cuda() -> str:
         return "numba CUDA simulator (NUMBA_ENABLE_CUDASIM=1)"
     if "device" in _STATE:
         return _STATE["device"]
-    try:
-        from numba import cuda
-    except ImportError as exc:  # pragma: no cover - numba without its CUDA target
-        raise UsageError(
-            f"--device cuda: numba's CUDA target cannot be imported ({exc}); "
-            "install slotcert[gpu] (numba-cuda)"
-        ) from exc
+    from numba import cuda
+
     try:
         available = bool(cuda.is_available())
     except Exception as exc:  # noqa: BLE001  (a broken driver raises many kinds of errors)
@@ -318,31 +311,3 @@ def run_chunks_cuda(
     if len(parts) == 1:
         return parts[0]
     return tuple(np.concatenate([p[f] for p in parts]) for f in range(4))
-
-
-class CudaRunner(ChunkRunner):
-    """Chunks on the GPU (with a checkpoint when one is given); merged in chunk order."""
-
-    def __init__(self, checkpoint: Any = None) -> None:
-        super().__init__(checkpoint)
-        self.device = check_cuda()
-
-    def batches(self, tables, level_index, seed, stream, sizes, batch):
-        """Batches in chunk order; without a checkpoint, straight from the GPU."""
-        refuse(tables)
-        if self.checkpoint is not None:
-            yield from super().batches(tables, level_index, seed, stream, sizes, batch)
-            return
-        for first in range(0, sizes.shape[0], batch):
-            part = sizes[first : first + batch]
-            yield first, run_chunks_cuda(tables, level_index, seed, first, part, stream)
-
-    def groups(self, tables, level_index, seed, stream, sizes, todo, batch) -> Iterator:
-        """Run consecutive chunks, ``batch`` at a time, on the GPU."""
-        for first, count in runs(todo, batch):
-            yield (
-                first,
-                run_chunks_cuda(
-                    tables, level_index, seed, first, sizes[first : first + count], stream
-                ),
-            )

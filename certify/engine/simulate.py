@@ -9,6 +9,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from certify.engine import _chunk
 from certify.engine import _kernels as k
 from certify.engine.kernel_inputs import (
     game_inputs,
@@ -166,7 +167,7 @@ def run_chunks(
     classes = np.zeros((n, 2 * px.n_classes), dtype=np.int64)
     awards = np.zeros((n, 2 * (n_keys + 1)), dtype=np.int64)
     hist = np.zeros((n, HIST_BINS), dtype=np.int64)
-    k.simulate_chunks(
+    _chunk.simulate_chunks(
         states,
         sizes,
         reel_inputs(tables),
