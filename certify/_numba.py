@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import types
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,38 @@ def jit(*args: Any, parallel: bool = False, **kwargs: Any) -> Any:
 
 
 prange = numba.prange
+
+_CUDA_DEVICE: dict[Any, Any] = {}  # Python function -> its CUDA device function
+
+
+def cuda_device(func: Any) -> Any:
+    """The CUDA device function of a kernel function compiled by :func:`jit`.
+
+    The same Python source as the CPU kernel, not a copy of it: the function
+    is rebuilt on a copy of its module's globals in which every function
+    compiled by :func:`jit` it calls is replaced by that function's own CUDA
+    device function (recursively), then compiled with
+    ``numba.cuda.jit(device=True)``. Under numba's CUDA simulator
+    (``NUMBA_ENABLE_CUDASIM=1``) the device functions run as Python.
+
+    Parameters
+    ----------
+    func : numba dispatcher or callable
+        A function compiled by :func:`jit` (or its Python function).
+
+    """
+    py = getattr(func, "py_func", func)
+    done = _CUDA_DEVICE.get(py)
+    if done is not None:
+        return done
+    from numba import cuda  # noqa: PLC0415  (only runs of --device cuda load it)
+
+    scope = dict(py.__globals__)
+    clone = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
+    clone.__doc__ = py.__doc__
+    device = _CUDA_DEVICE[py] = cuda.jit(device=True)(clone)
+    for name in py.__code__.co_names:
+        value = scope.get(name)
+        if isinstance(value, numba.core.registry.CPUDispatcher):
+            scope[name] = cuda_device(value)
+    return device

@@ -328,13 +328,16 @@ def simulate(
     checkpoint: PathLike | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    device: str = "cpu",
 ) -> SimulationRun:
     """Simulate ``spins`` spins of every bet level (or of ``level``) with ``seed``.
 
     The figures depend only on ``seed`` and ``chunk_spins`` (default 2^20),
-    never on threads, ``workers`` (a local Dask cluster) or ``scheduler`` (a
-    Dask scheduler address). With ``checkpoint`` (a folder) finished chunks
-    are recorded and a rerun resumes from them.
+    never on threads, ``workers`` (a local Dask cluster), ``scheduler`` (a
+    Dask scheduler address) or ``device`` (``"cpu"``, or ``"cuda"``: an NVIDIA
+    GPU, bit-identical; a UsageError without one or for a game it does not
+    play). With ``checkpoint`` (a folder) finished chunks are recorded and a
+    rerun resumes from them.
     """
     from certify.admission import admit
     from certify.checkpoint import CheckpointDir
@@ -357,9 +360,13 @@ def simulate(
         else CheckpointDir(checkpoint, seed, chunk, per_machine=len(variants) > 1)
     )
     rows, results = [], []
-    with open_runner(scheduler, workers, store) as runner:
+    with open_runner(scheduler, workers, store, device) as runner:
         for variant in variants:  # each free-spin option is a game of its own
             tables = compile_machine(variant)
+            if device == "cuda":
+                from certify.engine.gpu import refuse
+
+                refuse(tables, str(model) if isinstance(model, str | Path) else "")
             for li, lv in enumerate(machine.bet_levels):
                 if level is not None and lv != level:
                     continue
@@ -535,11 +542,14 @@ def certify(
     lab: str | None = None,
     lab_config: PathLike | None = None,
     sign_key: PathLike | None = None,
+    device: str = "cpu",
 ) -> BatchResult:
     """Certify machine files (folders: every machine in them) against a jurisdiction.
 
-    One bad file does not stop the others: it comes back with verdict
-    ``invalid`` and its error. Nothing is written; see
+    ``device="cuda"`` simulates on an NVIDIA GPU (the same figures; a
+    UsageError without one). One bad file does not stop the others: it comes
+    back with verdict ``invalid`` and its error (so does a game
+    ``device="cuda"`` does not play). Nothing is written; see
     :func:`slotcert.write_certificates` for certificates, HTML and PAR files.
 
     Parameters
@@ -557,6 +567,8 @@ def certify(
         The lab's TOML file (``--lab-config``): name, id, accreditation, address, contact.
     sign_key : path, optional
         An Ed25519 PEM private key (``--sign-key``): the certificates written are signed.
+    device : {"cpu", "cuda"}
+        Where the chunks are simulated (``--device``).
 
     Raises
     ------
@@ -568,8 +580,7 @@ def certify(
     """
     from datetime import UTC, datetime
 
-    from certify.batch import certify_machine, load_for_certification
-    from certify.errors import InputError
+    from certify.cluster import open_runner
     from certify.lab import load_lab
     from certify.model.jurisdiction import Jurisdiction
 
@@ -585,18 +596,32 @@ def certify(
         jurisdiction if isinstance(jurisdiction, Jurisdiction) else load_jurisdiction(jurisdiction)
     )
     results = []
-    for path in _files(paths):
-        try:
-            files.expect_kind(path, "machine")
-            machine, warnings = load_for_certification(path)
-            cert = certify_machine(machine, rules, spins, seed, None, warnings)
-            results.append(CertificationResult(str(path), cert))
-        except ModelError as exc:
-            n = len(exc.problems)
-            first = exc.problems[0] if exc.problems else ""
-            error = f"{n} problem{'s' if n != 1 else ''}: {first}"
-            results.append(CertificationResult(str(path), None, error))
-        except UsageError as exc:
-            results.append(CertificationResult(str(path), None, str(exc)))
+    with open_runner(None, None, None, device) as runner:
+        for path in _files(paths):
+            results.append(_certify_file(path, rules, spins, seed, device, runner))
     issued = datetime.now(UTC).replace(microsecond=0)
     return BatchResult(rules, spins, seed, tuple(results), issuer, key, issued)
+
+
+def _certify_file(
+    path: Path, rules: Any, spins: int, seed: int, device: str, runner: Any
+) -> CertificationResult:
+    """One file of :func:`certify`: its certification, or its error."""
+    from certify.batch import certify_machine, load_for_certification
+
+    try:
+        files.expect_kind(path, "machine")
+        machine, warnings = load_for_certification(path)
+        if device == "cuda" and spins > 0:
+            from certify.engine.gpu import refuse_machine
+
+            refuse_machine(machine, str(path))
+        cert = certify_machine(machine, rules, spins, seed, None, warnings, runner=runner)
+        return CertificationResult(str(path), cert)
+    except ModelError as exc:
+        n = len(exc.problems)
+        first = exc.problems[0] if exc.problems else ""
+        error = f"{n} problem{'s' if n != 1 else ''}: {first}"
+        return CertificationResult(str(path), None, error)
+    except UsageError as exc:
+        return CertificationResult(str(path), None, str(exc))

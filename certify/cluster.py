@@ -127,6 +127,44 @@ class LocalRunner(ChunkRunner):
             )
 
 
+class CudaRunner(ChunkRunner):
+    """Chunks on the GPU (:mod:`certify.engine.gpu`; a checkpoint when one is given).
+
+    Checks at once that there is a usable GPU (a UsageError, exit 2, if not).
+    Without a checkpoint the batches come straight from the GPU, in order.
+    """
+
+    def __init__(self, checkpoint: CheckpointDir | None = None) -> None:
+        from certify.engine.gpu import check_cuda
+
+        super().__init__(checkpoint)
+        self.device = check_cuda()
+
+    def batches(self, tables, level_index, seed, stream, sizes, batch):
+        """Batches in chunk order (the game refused first if the GPU does not play it)."""
+        from certify.engine.gpu import refuse, run_chunks_cuda
+
+        refuse(tables)
+        if self.checkpoint is not None:
+            yield from super().batches(tables, level_index, seed, stream, sizes, batch)
+            return
+        for first in range(0, sizes.shape[0], batch):
+            part = sizes[first : first + batch]
+            yield first, run_chunks_cuda(tables, level_index, seed, first, part, stream)
+
+    def groups(self, tables, level_index, seed, stream, sizes, todo, batch):
+        """Run consecutive chunks ``todo``, ``batch`` at a time, on the GPU."""
+        from certify.engine.gpu import run_chunks_cuda
+
+        for first, count in runs(todo, batch):
+            yield (
+                first,
+                run_chunks_cuda(
+                    tables, level_index, seed, first, sizes[first : first + count], stream
+                ),
+            )
+
+
 # --- worker side ---------------------------------------------------------------------------
 
 _TABLES: dict[str, GameTables] = {}
@@ -471,13 +509,25 @@ def open_runner(
     scheduler: str | None = None,
     workers: int | None = None,
     checkpoint: CheckpointDir | None = None,
+    device: str = "cpu",
 ) -> Iterator:
     """Open the runner the command line asked for; ``None`` is today's local path.
 
-    Prints the Dask dashboard's address to stderr when there is one (not in CI).
+    ``device="cuda"``: the chunks run on the GPU (:class:`CudaRunner`;
+    a UsageError when there is none). Prints the Dask dashboard's address to
+    stderr when there is one (not in CI).
     """
     if scheduler and workers is not None:
         raise UsageError("--scheduler and --workers exclude each other")
+    if device not in ("cpu", "cuda"):
+        raise UsageError(f"--device={device!r}: must be cpu or cuda")
+    if device == "cuda":
+        if scheduler or workers is not None:
+            raise UsageError(
+                "--device cuda runs on this machine's GPU: not with --workers/--scheduler"
+            )
+        yield CudaRunner(checkpoint)
+        return
     if not scheduler and workers is None:
         yield LocalRunner(checkpoint) if checkpoint is not None else None
         return

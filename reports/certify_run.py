@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     store = (
         None if args.checkpoint is None else CheckpointDir(args.checkpoint, args.seed, CHUNK_SPINS)
     )
-    with open_runner(args.scheduler, args.workers, store) as runner:
+    with open_runner(args.scheduler, args.workers, store, args.device) as runner:
         rows, code = _certify_all(files, jurisdiction, args, out, runner)
     batch = batch_document(jurisdiction, args.spins, args.seed, args.issuer, rows)
     write_batch(out, batch)
@@ -307,6 +307,10 @@ def _compute(
     try:
         expect_kind(path, "machine")
         machine, warnings = load_for_certification(path)
+        if args.device == "cuda" and args.spins > 0:
+            from certify.engine.gpu import refuse_machine
+
+            refuse_machine(machine, str(path))
         cert = certify_machine(
             machine, jurisdiction, args.spins, args.seed, progress, warnings, runner=runner
         )

@@ -34,7 +34,7 @@ def test_bundle_holds_the_simulation_and_exact_kernels():
         groups = prebuilt._kernel_groups(bundle)
     names = {Path(stem).name.split("-")[0] for stem in groups}
     shipped = {
-        "_kernels.simulate_chunks",
+        "_chunk.simulate_chunks",
         "_screens.simulate_screen_chunks",
         "_prefix.build_prefix",
     }
@@ -59,7 +59,7 @@ def test_bundle_covers_what_no_shipped_model_compiles():
         groups = prebuilt._kernel_groups(bundle)
     by_name = {Path(stem).name.split("-")[0]: files for stem, files in groups.items()}
     assert {"_screens.sticky_cycle", "_kernels._bucket"} <= set(by_name)
-    simulate = by_name["_kernels.simulate_chunks"]
+    simulate = by_name["_chunk.simulate_chunks"]
     assert sum(1 for f in simulate if f.endswith(".nbc")) == 6
 
 
@@ -169,9 +169,9 @@ def test_shipped_kernels_load_without_compiling(tmp_path):
         pytest.skip("the bundle does not fit this process")
     code = (
         "from certify.compiler import configure; assert configure().prebuilt_kernels;"
-        "from certify.engine import _kernels; from certify import api;"
+        "from certify.engine import _chunk; from certify import api;"
         "api.simulate('models/machines/ways-243.toml', spins=4096, seed=1, level=1);"
-        "s = _kernels.simulate_chunks.stats; print(s.cache_hits and not s.cache_misses)"
+        "s = _chunk.simulate_chunks.stats; print(s.cache_hits and not s.cache_misses)"
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_NUM_THREADS": "1"}
     out = subprocess.run(

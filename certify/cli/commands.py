@@ -165,6 +165,13 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="record finished chunks in DIR and resume from them",
     )
+    p.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        default="cpu",
+        help="where the chunks run: cpu (default) or cuda (an NVIDIA GPU, slotcert[gpu]; "
+        "same figures bit for bit; wants small chunks, e.g. --chunk-spins 4096)",
+    )
 
 
 def validate_file(path: Path) -> list[Problem]:
@@ -366,7 +373,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     interrupted = False
     progress = Progress(enabled=False) if args.quiet else None
     try:
-        with open_runner(args.scheduler, args.workers, store) as runner:
+        with open_runner(args.scheduler, args.workers, store, args.device) as runner:
             # on a cluster the runner draws one status line for all work instead
             if progress is None:
                 progress = (
@@ -440,6 +447,10 @@ def _simulate_levels(
             started = time.perf_counter()
             tables = compile_machine(machine)
             log.info("%s: tables built in %.2f s", machine.id, time.perf_counter() - started)
+            if args.device == "cuda":
+                from certify.engine.gpu import refuse
+
+                refuse(tables, str(args.model))
         started = time.perf_counter()
         res = simulate(
             tables,

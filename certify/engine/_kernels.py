@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from certify._numba import jit, prange
-from certify.engine._hold import hold_spin
-from certify.engine._prefix import count_field, lines_spin, tail_spin
+from certify.engine._prefix import count_field, lines_spin
 from certify.engine._rng import (
     MASK32,
     bounded,
@@ -40,8 +39,9 @@ def ways_win(
     family's longest entries the one of highest base value (``rank`` x ways)
     pays ``credits`` x ways (the free spins' own credits may differ).
     """
-    fam_len[:] = 0
-    fam_win[:] = 0
+    for f in range(fam_len.shape[0]):  # a loop, not a slice: CUDA device code too
+        fam_len[f] = 0
+        fam_win[f] = 0
     for e in range(entry_len.shape[0]):
         prod = 1
         for r in range(entry_len[e]):
@@ -483,6 +483,24 @@ def full_window_multiplier(mask, stops, mult):
     return best
 
 
+SQUARE_EXACT = 3_037_000_499  # the largest int64 whose square is an int64
+
+
+@jit(inline="always")
+def win_square(win):
+    """``float(win) * float(win)``, rounded once from the exact integer square.
+
+    The same double as the product of the two floats (both round the exact
+    square to nearest), computed as an integer product first, so that no
+    target can fuse it with the addition that follows into one FMA (CUDA's
+    compiler contracts ``a * b + c`` by default): the sum of squares is then
+    bit-identical on the CPU and the GPU.
+    """
+    if win <= SQUARE_EXACT:
+        return float(win * win)
+    return float(win) * float(win)
+
+
 @jit(inline="always")
 def close_spin(
     win, triggered, played, n, total, s_sq, hits, top, part, part_at, hist, edges, small, out
@@ -495,7 +513,7 @@ def close_spin(
     Returns the updated (total, s_sq, hits, top, part, part_at).
     """
     total += win
-    s_sq += float(win) * float(win)
+    s_sq += win_square(win)
     hits += np.int64((win > 0) | triggered)  # no branch: half of all spins win
     top = max(top, win)
     hist[hist_bin(win, edges, small)] += 1
@@ -523,358 +541,6 @@ def fs_added(count, fs_spins, fs_max, awarded):
     if fs_max > 0:
         add = min(add, fs_max - awarded)
     return add
-
-
-@jit(parallel=True)
-def simulate_chunks(  # noqa: C901
-    states,
-    chunk_spins,
-    reels,
-    px,
-    level,
-    game,
-    hist,
-    out,
-    out_sq,
-    out_classes,
-    out_awards,
-    out_hist,
-    ways,
-    fast,
-    extras,
-):
-    """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
-
-    One loop plays base spins and the free spins they trigger (``fs`` = 1
-    selects the feature's reel set and multiplier), so the spin evaluation is
-    written once. ``ways`` is None for a lines game, ``fast`` is not None for
-    a lines game whose strips are uniform and whose prefix tables end two
-    reels before the end (one draw for the prefix row, one for the last two
-    reels, :func:`tail_spin`): numba prunes the other branches at compile
-    time, so each kind of game gets its own specialised, cached kernel.
-    Award counts are kept for base spins only: ``out_classes`` counts prefix
-    classes (their settled entries are added after the kernel), ``out_awards``
-    the entries paid by lines alive after the prefix, shifted by one (slot 0:
-    no entry); the second half of both rows holds the free spins' counts.
-    """
-    set_of, window, length = reels.set_of, reels.window, reels.length
-    total_weight, lookup, cumulative = reels.total_weight, reels.lookup, reels.cumulative
-    counts_pack, mode, ways_sum = reels.counts_pack, reels.mode, reels.ways_sum
-    depth, head_first, head, combos = px.depth, px.head_first, px.head, px.combos
-    alive_line, alive_state = px.alive_line, px.alive_state
-    tail_on, tail_counts, tail_sym = px.tail_on, px.tail_counts, px.tail_sym
-    prefix_rows, tail_pairs = px.prefix_rows, px.tail_pairs
-    credits, scatter_pay, bonus_pay = level.credits, level.scatter_pay, level.bonus_pay
-    step, pair, win1, entry1 = level.step, level.pair, level.win1, level.entry1
-    alarm_add, alarm_mask = level.alarm_add, level.alarm_mask
-    paylines, entry_len, family = game.paylines, game.entry_len, game.family
-    fs_counted, fs_min, fs_spins, fs_mult = (
-        game.fs_counted,
-        game.fs_min,
-        game.fs_spins,
-        game.fs_mult,
-    )
-    fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
-    bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
-    scatter_excl, cap = game.scatter_excl, level.cap
-    hold_on, hold_cells, hold_respins = game.hold_on, game.hold_cells, game.hold_respins
-    hold_p_num, hold_p_den = game.hold_p_num, game.hold_p_den
-    hold_cum, hold_jackpot = game.hold_value_cum, game.hold_value_jackpot
-    hold_pay, hold_full, hold_full_jp = (
-        level.hold_value_pay,
-        level.hold_full_pay,
-        game.hold_full_jackpot,
-    )
-    n_families = game.n_families
-    edges, small_bins = hist.edges, hist.small_bins
-    n_classes = out_classes.shape[1] // 2
-    n_entries = out_awards.shape[1] // 2 - 1
-    for c in prange(states.shape[0]):
-        # this chunk's own copies of the tables read every spin (1.4 MB on the
-        # reference game, copied in a fraction of a millisecond): reading the
-        # arrays shared with the other thread ran 15-25% slower on 2 threads
-        head_c, combos_c, alive_line_c, alive_state_c = (
-            head.copy(),
-            combos.copy(),
-            alive_line.copy(),
-            alive_state.copy(),
-        )
-        tail_sym_c, tail_counts_c = tail_sym.copy(), tail_counts.copy()
-        pair_c, win1_c, entry1_c = pair.copy(), win1.copy(), entry1.copy()
-        s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
-        stops = private(length.shape[1])
-        drawn_c = private(length.shape[1])  # the ways group draw's rows
-        fam_len = private(n_families)
-        fam_win = private(n_families)
-        fam_entry = private(n_families)
-        classes = private(out_classes.shape[1])
-        awards = private(out_awards.shape[1])
-        base_awards = awards[1:]  # views made once, not each spin: 82M vs 77M on 2 threads
-        base_credits, free_credits = credits[0], credits[1]
-        hist_c = private(edges.shape[0])
-        hold_hits = private(game.hold_n_jackpots)  # jackpot hits: the exact figures count them
-        total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
-        s_sq = 0.0
-        played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
-        retriggers = 0
-        drawn = 0  # Book of Ra: the feature's expanding symbol
-        n = chunk_spins[c]
-        part, part_at = 0, n // N_PARTS
-        while True:
-            if remaining > 0:
-                remaining -= 1
-                fs = 1
-                n_fs_spins += 1
-            else:
-                if played > 0:
-                    if extras is not None and cap > 0 and win > cap:
-                        win = cap
-                    total, s_sq, hits, top, part, part_at = close_spin(
-                        win,
-                        triggered,
-                        played,
-                        n,
-                        total,
-                        s_sq,
-                        hits,
-                        top,
-                        part,
-                        part_at,
-                        hist_c,
-                        edges,
-                        small_bins,
-                        out[c],
-                    )
-                if played == n:
-                    break
-                played += 1
-                fs = 0
-                win, triggered = 0, False
-            ps = set_of[fs]
-            if ways is not None:
-                if reels.ways_groups[ps] > 0:  # uniform strips: a draw per group of reels
-                    mask, packed, s0, s1, s2, s3 = ways_group_draw(
-                        ps, reels, drawn_c, s0, s1, s2, s3
-                    )
-                    spin = 0
-                    if mask != np.uint64(0):
-                        spin = ways_paid_grouped(
-                            mask,
-                            ps,
-                            reels,
-                            drawn_c,
-                            game.ways_bit_entry,
-                            game.ways_shorter,
-                            game.ways_rival,
-                            family,
-                            base_credits,
-                            free_credits if fs else base_credits,
-                            fam_win,
-                            fam_len,  # the paying entries' ways
-                            fam_entry,
-                            base_awards,
-                            fs == 0,
-                        )
-                else:
-                    s0, s1, s2, s3 = draw_spin(
-                        s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
-                    )
-                    spin, packed = ways_spin(
-                        ps,
-                        stops,
-                        ways_sum,
-                        counts_pack,
-                        game.ways_masked,
-                        reels.ways_mask,
-                        game.ways_bit_entry,
-                        game.ways_shorter,
-                        game.ways_rival,
-                        entry_len,
-                        family,
-                        base_credits,
-                        free_credits if fs else base_credits,
-                        fam_len,
-                        fam_win,
-                        fam_entry,
-                        base_awards,
-                        fs == 0,
-                    )
-            elif fast is not None:
-                if fs == 0:  # a constant set index for base spins: measured +9% to +30%
-                    row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
-                        prefix_rows[0], tail_pairs[0], s0, s1, s2, s3
-                    )
-                    spin, packed = tail_spin(
-                        0,
-                        np.int64(head_c[row]),
-                        suffix,
-                        combos_c,
-                        alive_line_c,
-                        alive_state_c,
-                        tail_counts_c,
-                        tail_sym_c,
-                        pair_c,
-                        win1_c,
-                        entry1_c,
-                        classes,
-                        0,
-                        awards,
-                        0,
-                    )
-                else:
-                    row, suffix, s0, s1, s2, s3 = draw_prefix_and_tail(
-                        prefix_rows[ps], tail_pairs[ps], s0, s1, s2, s3
-                    )
-                    spin, packed = tail_spin(
-                        ps,
-                        np.int64(head_c[head_first[ps] + row]),
-                        suffix,
-                        combos_c,
-                        alive_line_c,
-                        alive_state_c,
-                        tail_counts_c,
-                        tail_sym_c,
-                        pair_c,
-                        win1_c,
-                        entry1_c,
-                        classes,
-                        n_classes,
-                        awards,
-                        n_entries + 1,
-                    )
-            else:
-                s0, s1, s2, s3 = draw_spin(
-                    s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
-                )
-                if fs == 0:
-                    spin, packed = lines_spin(
-                        0,
-                        stops,
-                        window,
-                        length,
-                        paylines,
-                        step,
-                        pair_c,
-                        win1_c,
-                        entry1_c,
-                        depth,
-                        head_first,
-                        head_c,
-                        combos_c,
-                        alive_line_c,
-                        alive_state_c,
-                        tail_on,
-                        tail_counts_c,
-                        tail_sym_c,
-                        counts_pack,
-                        classes,
-                        0,
-                        awards,
-                        0,
-                    )
-                else:
-                    spin, packed = lines_spin(
-                        ps,
-                        stops,
-                        window,
-                        length,
-                        paylines,
-                        step,
-                        pair_c,
-                        win1_c,
-                        entry1_c,
-                        depth,
-                        head_first,
-                        head_c,
-                        combos_c,
-                        alive_line_c,
-                        alive_state_c,
-                        tail_on,
-                        tail_counts_c,
-                        tail_sym_c,
-                        counts_pack,
-                        classes,
-                        n_classes,
-                        awards,
-                        n_entries + 1,
-                    )
-            if extras is not None and game.full_window_on:  # one symbol fills the window
-                spin *= full_window_multiplier(
-                    game.full_window_mask[ps], stops, game.full_window_mult
-                )
-            if extras is not None and game.expand_on and fs:  # the drawn symbol fills its reels
-                shown = 0
-                for r in range(stops.shape[0]):
-                    shown += game.expand_present[r, stops[r], drawn]
-                spin += level.expand_pay[drawn, shown]
-            # a scatter pay, bonus or free-spin trigger needs some count at its
-            # threshold: one SWAR test of the packed counts (``alarm_words`` in kernel_inputs)
-            alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
-            if alarm:
-                if extras is None:  # plain scatters: pruned at compile time (measured)
-                    spin += scatter_plain(packed, scatter_pay[0])
-                else:
-                    spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
-            win += spin * fs_mult if fs else spin
-            if not alarm:
-                continue
-            coins = count_field(packed, bonus_counted) if bonus_counted >= 0 else 0
-            if bonus_counted >= 0 and coins >= bonus_min:
-                if extras is not None and hold_on:
-                    pay, _, s0, s1, s2, s3 = hold_spin(
-                        coins,
-                        hold_cells,
-                        hold_respins,
-                        hold_p_num,
-                        hold_p_den,
-                        hold_cum,
-                        hold_pay,
-                        hold_jackpot,
-                        hold_full,
-                        hold_full_jp,
-                        hold_hits,
-                        s0,
-                        s1,
-                        s2,
-                        s3,
-                    )
-                else:
-                    pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
-                win += pay
-                if fs == 0:
-                    n_bonus += 1
-                    triggered = True
-            if fs_counted >= 0:
-                seen = count_field(packed, fs_counted)
-                if seen >= fs_min:
-                    if fs == 0:
-                        triggered = True
-                        n_fs += 1
-                        remaining = fs_spins[seen]
-                        awarded = remaining
-                        retriggers = fs_retriggers  # -1: unlimited
-                        if extras is not None and game.expand_on:
-                            cum = game.expand_cum
-                            u, s0, s1, s2, s3 = bounded(cum[cum.shape[0] - 1], s0, s1, s2, s3)
-                            drawn = 0
-                            while cum[drawn] <= u:
-                                drawn += 1
-                    elif retriggers != 0:
-                        add = fs_added(seen, fs_spins, fs_max, awarded)
-                        remaining += add
-                        awarded += add
-                        retriggers -= 1
-        out[c, OUT_SPINS] = n
-        out[c, OUT_WIN] = total
-        out[c, OUT_HITS] = hits
-        out[c, OUT_MAX] = top
-        out[c, OUT_FS] = n_fs
-        out[c, OUT_BONUS] = n_bonus
-        out[c, OUT_FS_SPINS] = n_fs_spins
-        out_sq[c] = s_sq
-        out_classes[c, :] = classes
-        out_awards[c, :] = awards
-        out_hist[c, :] = hist_c
 
 
 @jit(parallel=True)

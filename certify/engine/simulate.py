@@ -9,6 +9,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from certify.engine import _chunk
 from certify.engine import _kernels as k
 from certify.engine.kernel_inputs import (
     game_inputs,
@@ -79,16 +80,22 @@ class SimulationResult:
     def merge(
         self, stats: np.ndarray, sq: np.ndarray, awards: np.ndarray, hist: np.ndarray
     ) -> None:
-        """Add per-chunk kernel outputs, in chunk order (deterministic)."""
-        for row in range(stats.shape[0]):
-            self.spins += int(stats[row, k.OUT_SPINS])
-            self.total_win += int(stats[row, k.OUT_WIN])
-            self.hits += int(stats[row, k.OUT_HITS])
-            self.max_win = max(self.max_win, int(stats[row, k.OUT_MAX]))
-            self.fs_triggers += int(stats[row, k.OUT_FS])
-            self.bonus_triggers += int(stats[row, k.OUT_BONUS])
-            self.fs_spins += int(stats[row, k.OUT_FS_SPINS])
-            self.sum_sq += float(sq[row])
+        """Add per-chunk kernel outputs, in chunk order (deterministic).
+
+        The sum of squares is added chunk after chunk (``np.add.accumulate``
+        adds in order, as a loop would: the same double whatever the batch).
+        """
+        if stats.shape[0] == 0:
+            return
+        self.spins += int(stats[:, k.OUT_SPINS].sum())
+        self.total_win += int(stats[:, k.OUT_WIN].sum())
+        self.hits += int(stats[:, k.OUT_HITS].sum())
+        self.max_win = max(self.max_win, int(stats[:, k.OUT_MAX].max()))
+        self.fs_triggers += int(stats[:, k.OUT_FS].sum())
+        self.bonus_triggers += int(stats[:, k.OUT_BONUS].sum())
+        self.fs_spins += int(stats[:, k.OUT_FS_SPINS].sum())
+        running = np.concatenate(([self.sum_sq], np.asarray(sq, dtype=np.float64)))
+        self.sum_sq = float(np.add.accumulate(running)[-1])
         self.award_counts = self.award_counts + awards.sum(axis=0)
         self.histogram = self.histogram + hist.sum(axis=0)
 
@@ -161,7 +168,7 @@ def run_chunks(
     classes = np.zeros((n, 2 * px.n_classes), dtype=np.int64)
     awards = np.zeros((n, 2 * (n_keys + 1)), dtype=np.int64)
     hist = np.zeros((n, HIST_BINS), dtype=np.int64)
-    k.simulate_chunks(
+    _chunk.simulate_chunks(
         states,
         sizes,
         reel_inputs(tables),
