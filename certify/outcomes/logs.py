@@ -155,7 +155,7 @@ class LogReader:
     def pieces(self, path: Path) -> Iterator[Piece]:
         """The pieces of one file, the last one flagged ``last``."""
         kind = log_format(path)
-        regular_file(path, "outcome log")  # a FIFO or a device is refused, never read
+        regular_file(path, "log")  # a FIFO or a device is refused, never read
         raw = {"csv": self._csv, "jsonl": self._jsonl, "parquet": self._parquet}[kind](path)
         previous: Piece | None = None
         for table, lines, quarantine, rows_in in raw:

@@ -243,3 +243,17 @@ def test_report_escapes_what_a_log_says(tmp_path, tiny):
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     ids = [r[2] for r in _rows(out / "mismatches.csv")[1:]]
     assert "'=HYPERLINK(1)" in ids
+
+
+def test_a_fifo_log_is_refused_without_blocking(tmp_path, capsys):
+    """A named pipe given as the log (nothing ever writes to it) is one located error, exit 2:
+    the log is checked to be a regular file before any reader opens it (issue 31 item 11)."""
+    import os
+
+    fifo = tmp_path / "log.csv"
+    os.mkfifo(fifo)
+    code = main(["outcomes", "verify", str(fifo), "--model", TINY, "--out", str(tmp_path / "o")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "log.csv" in err and "not a log file" in err
+    assert "fifo" in err.lower() or "pipe" in err.lower()
