@@ -62,7 +62,7 @@ from certify.model.screens import sticky_symbol
 SCREEN_BUDGET_S = 60.0
 """Seconds of enumeration (at :data:`SCREEN_RATE`) a screen game's exact figures may take."""
 
-SCREEN_RATE = 3.0e8
+SCREEN_RATE = 1.5e8
 """Work units a second of the screen enumeration on two cores (measured, docs/PERFORMANCE.md).
 
 A unit is one payline-tree node or one cell evaluated: a screen costs its
