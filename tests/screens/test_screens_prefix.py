@@ -114,7 +114,7 @@ strip5 = st.lists(st.sampled_from(["A", "K", "Q", "W", "S"]), min_size=3, max_si
 def test_prefix_kernel_equals_plain_odometer(strips, lines, mults, max_screens, free_spins):
     """Random 5x3 line cascades (scatters, wilds x2, free spins): the same outputs to the bit."""
     extra = (
-        {"free_spins": {"trigger": {"symbol": "S", "count": 3}, "spins": 5, "multiplier": 2}}
+        {"free_spins": {"trigger": {"symbol": "S", "count": 3}, "spins": {"3": 5}, "multiplier": 2}}
         if free_spins
         else {}
     )
