@@ -112,16 +112,17 @@ class ScreenWork:
     Attributes
     ----------
     combinations : int
-        Stop combinations of one run over every reel set.
+        Stop combinations of one run of each phase (base game, free spins).
     runs : int
-        Enumerations of the cycle: per bet level (twice with a win cap), the
-        free spins' set included.
+        Enumerations of a phase's cycle: per bet level (twice with a win cap),
+        the free spins' once per level, and the cascade check's probe per phase.
     per_start : float
         Work units of one start, averaged over the reel sets by their sizes.
     screens : float
         Screens a start shows, on average over the sample.
     total : float
-        ``combinations x runs x per_start``, in work units (:data:`SCREEN_RATE`).
+        Per phase, combinations x runs x units a start, summed, in work units
+        (:data:`SCREEN_RATE`).
 
     """
 
@@ -172,33 +173,40 @@ def screen_work(tables: GameTables) -> ScreenWork:
     below any budget: one unit per combination is reported).
     """
     sets = reel_sets(tables)
-    sizes = [int(np.prod([int(n) for n in s.length], dtype=object)) for s in sets]
-    combinations = sum(sizes)
-    m = tables.machine
+    phases = [0, 1] if tables.fs_counted >= 0 else [0]
     levels = max(len(tables.levels), 1)
-    capped = spin_score(tables, tables.levels[0], 0).cap > 0 if tables.levels else False
-    runs = levels * (2 if capped else 1) + (levels if len(sets) > 1 else 0) + 1  # + the probe
+    capped = bool(tables.levels) and spin_score(tables, tables.levels[0], 0).cap > 0
+    # runs per phase: each bet level (twice under a win cap), plus the cascade check's probe
+    runs = {0: levels * (2 if capped else 1) + 1, 1: levels + 1}
+    sizes = {p: _set_size(sets[0 if p == 0 else len(sets) - 1]) for p in phases}
+    combinations = sum(sizes.values())
+    n_runs = sum(runs[p] for p in phases)
     if combinations <= SCREEN_FREE_CYCLE or not tables.levels:
-        return ScreenWork(combinations, runs, 1.0, 1.0, float(combinations * runs))
+        total = float(sum(sizes[p] * runs[p] for p in phases))
+        return ScreenWork(combinations, n_runs, 1.0, 1.0, total)
     unit = screen_unit(tables)
-    shared = prefix_shared(tables)
     rng = np.random.default_rng(0)
-    per_start = screens = 0.0
-    for i, (reels, size) in enumerate(zip(sets, sizes)):
+    total = per_start = screens = 0.0
+    for p in phases:
+        reels = sets[0 if p == 0 else len(sets) - 1]
         stops = np.stack(
             [rng.integers(0, int(n), SAMPLE_STARTS) for n in reels.length], axis=1
         ).astype(np.int64)
-        played = play_sequences(tables, 0, stops, phase=0 if i == 0 else 1)
+        played = play_sequences(tables, 0, stops, phase=p)
         n = played[:, 4].astype(np.float64)
-        if shared:
+        if prefix_shared(tables):
             pays = (played[:, 0] > 0) | (played[:, 4] > 1)
-            cost = float(np.mean(np.where(pays, n * unit, float(m.rows))))
+            cost = float(np.mean(np.where(pays, n * unit, float(tables.machine.rows))))
         else:
             cost = float(np.mean(n * unit))
-        per_start += cost * size / combinations
-        screens += float(np.mean(n)) * size / combinations
-    total = float(combinations) * runs * per_start
-    return ScreenWork(combinations, runs, per_start, screens, total)
+        total += sizes[p] * runs[p] * cost
+        per_start += cost * sizes[p] / combinations
+        screens += float(np.mean(n)) * sizes[p] / combinations
+    return ScreenWork(combinations, n_runs, per_start, screens, total)
+
+
+def _set_size(reels: Any) -> int:
+    return int(np.prod([int(n) for n in reels.length], dtype=object))
 
 
 def column_counts(tables: GameTables, scatter_pay: np.ndarray) -> np.ndarray:
