@@ -206,6 +206,7 @@ def cluster_game(reels: int, rows: int, stops: int, seed: int = 1) -> Machine:
             "strips": [rng.choices(names, weights=weights, k=stops) for _ in range(reels)],
         },
         "bet": {"denomination": "0.01", "currency": "EUR", "cost": 20, "bet_levels": [1]},
+        "pays": [],
         "cluster_pays": [
             {"symbol": n, "size": size, "pays": (6 - i) * (size - 3)}
             for i, n in enumerate(names[1:])
@@ -283,7 +284,7 @@ def screens_table(real: bool = False) -> list[str]:
     lines = [head, "|---|---:|---:|---:|---:|---:|---|"]
     for label, make in screen_rows(real):
         m = make()
-        work = screen_work(compile_machine(m))
+        work = screen_work(compile_machine(m), measure=True)
         big = real and label.startswith("ct_")
         seconds, method = screen_seconds(m, big)
         per_run = work.total / work.runs if big else work.total
