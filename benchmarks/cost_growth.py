@@ -153,9 +153,9 @@ def rows_of(quick: bool) -> list[tuple[str, Any]]:
 
 def table(quick: bool, spins: int) -> list[str]:
     """The measured table, one line per game."""
-    for lines in (5, None):  # compile the kernels outside the timings: full cycle, states
-        compute_exact(synthetic(3, 3, 8, lines))
-        compute_exact(synthetic(5, 3, 32, lines))
+    for n_lines in (5, None):  # compile the kernels outside the timings: full cycle, states
+        compute_exact(synthetic(3, 3, 8, n_lines))
+        compute_exact(synthetic(5, 3, 32, n_lines))
     head = (
         "| game | stop combinations | exact method | exact s | states after reels 1.. | spins/s |"
     )
