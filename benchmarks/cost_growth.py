@@ -7,10 +7,14 @@ a fixed seed), so the table measures the engine, not a model file.
 Run: ``python -m benchmarks.cost_growth`` (the whole table, several
 minutes on 2 cores: the simulation builds its prefix tables per game),
 ``--quick`` (a few rows), ``--spins N`` (simulation spins per row),
-``--factorised`` (only the ways factorisation's table). Columns: the
-exact method and its time (kernels are compiled on small games first),
-the states after each reel, and simulated spins per second on every numba
-thread.
+``--factorised`` (only the ways factorisation's table), ``--screens`` (only
+the screen games' table: cascades, clusters, sticky wilds; ``--real`` adds
+the two published cascade games of ``tests/data/published``, 7.3e7 and
+9.4e7 starts). Columns: the exact method and its time (kernels are compiled
+on small games first), the states after each reel, and simulated spins per
+second on every numba thread; for screen games, the measured screens a
+start shows, the work units (:func:`certify.exact.screens.screen_work`) and
+the time they predict at ``SCREEN_RATE`` beside the time taken.
 """
 
 from __future__ import annotations
@@ -63,8 +67,9 @@ def synthetic(
     lines: int | None = 20,
     free_spins: bool = True,
     seed: int = 1,
+    cascade: bool = False,
 ) -> Machine:
-    """A generated game: ``lines`` paylines, or ways when ``lines`` is None."""
+    """A generated game: ``lines`` paylines, or ways when ``lines`` is None; a strip cascade."""
     rng = random.Random(seed)
     symbols: dict[str, Any] = {n: {"kind": "regular"} for n in HIGH + LOW}
     symbols["W"] = {"kind": "wild"}
@@ -85,6 +90,8 @@ def synthetic(
         data["reels"]["paylines"] = _paylines(rng, lines, reels, rows)
         data["bet"] = {"denomination": "0.01", "currency": "EUR", "lines": lines}
         data["bet"]["bet_levels"] = [1]
+    if cascade:
+        data["cascade"] = {"refill": "strip", "multipliers": [1, 2, 3], "max_screens": 50}
     if free_spins:
         data["free_spins"] = {
             "trigger": {"symbol": "S", "count": 3},
@@ -146,9 +153,9 @@ def rows_of(quick: bool) -> list[tuple[str, Any]]:
 
 def table(quick: bool, spins: int) -> list[str]:
     """The measured table, one line per game."""
-    for lines in (5, None):  # compile the kernels outside the timings: full cycle, states
-        compute_exact(synthetic(3, 3, 8, lines))
-        compute_exact(synthetic(5, 3, 32, lines))
+    for n_lines in (5, None):  # compile the kernels outside the timings: full cycle, states
+        compute_exact(synthetic(3, 3, 8, n_lines))
+        compute_exact(synthetic(5, 3, 32, n_lines))
     head = (
         "| game | stop combinations | exact method | exact s | states after reels 1.. | spins/s |"
     )
@@ -184,6 +191,111 @@ def factorised_table() -> list[str]:
     return lines
 
 
+def cluster_game(reels: int, rows: int, stops: int, seed: int = 1) -> Machine:
+    """A generated cluster game with a strip cascade (groups of 4+ pay)."""
+    rng = random.Random(seed)
+    names = ["W", "H1", "H2", "L1", "L2", "L3"]
+    weights = [1, 3, 4, 6, 7, 8]
+    data: dict[str, Any] = {
+        "schema": "slotcert/machine@1",
+        "machine": {"id": f"SYN-CLUSTER-{reels}x{rows}-{stops}", "name": "Synthetic clusters"},
+        "symbols": {n: {"kind": "wild" if n == "W" else "regular"} for n in names},
+        "reels": {
+            "rows": rows,
+            "evaluation": "cluster",
+            "strips": [rng.choices(names, weights=weights, k=stops) for _ in range(reels)],
+        },
+        "bet": {"denomination": "0.01", "currency": "EUR", "cost": 20, "bet_levels": [1]},
+        "pays": [],
+        "cluster_pays": [
+            {"symbol": n, "size": size, "pays": (6 - i) * (size - 3)}
+            for i, n in enumerate(names[1:])
+            for size in (4, 6, 9)
+        ],
+        "cascade": {"refill": "strip", "multipliers": [1, 2], "max_screens": 50},
+    }
+    machine, _ = parse_machine(data, f"{data['machine']['id']}.toml")
+    return machine
+
+
+def screen_rows(real: bool) -> list[tuple[str, Any]]:
+    """(label, machine) of the screen games' table, small sizes unless ``real``."""
+    from benchmarks.measure import MACHINES
+
+    out: list[tuple[str, Any]] = []
+    for stops in (8, 12, 16, 20):
+        out.append(
+            (
+                f"cascade 5x3 30 lines, {stops} stops",
+                lambda s=stops: synthetic(5, 3, s, 30, False, cascade=True),
+            )
+        )
+    out.append(
+        ("cascade 5x4 100 lines, 16 stops", lambda: synthetic(5, 4, 16, 100, False, cascade=True))
+    )
+    out.append(
+        ("cascade 243 ways, 12 stops", lambda: synthetic(5, 3, 12, None, False, cascade=True))
+    )
+    for stops in (4, 6):
+        out.append((f"cluster 5x5 cascade, {stops} stops", lambda s=stops: cluster_game(5, 5, s)))
+    out.append(("cascade-5x3-10.toml", lambda: load_machine(MACHINES / "cascade-5x3-10.toml")))
+    out.append(("cluster-7x7.toml", lambda: load_machine(MACHINES / "cluster-7x7.toml")))
+    if real:
+        from pathlib import Path
+
+        published = Path(__file__).parents[1] / "tests" / "data" / "published"
+        for name in ("ct_win_storm", "ct_burning_brilliants"):
+            out.append((f"{name}.toml", lambda n=name: load_machine(published / f"{n}.toml")))
+    return out
+
+
+def screen_seconds(machine: Machine, real: bool) -> tuple[float, str]:
+    """(seconds, method or refusal) of a screen game's exact figures.
+
+    The published games (``real``) are timed on their first bet level's base
+    cycle (:func:`certify.exact.screens.screen_cycle`): their cascade check's
+    probe bound (engine/limits.py) refuses them through ``compute_exact``.
+    """
+    from certify.exact.screens import screen_cycle, screen_infeasible_reason
+
+    tables = compile_machine(machine)
+    start = time.perf_counter()
+    if real:
+        screen_cycle(tables, tables.levels[0], 0)
+        return time.perf_counter() - start, "base cycle"
+    result = compute_exact(tables)
+    elapsed = time.perf_counter() - start
+    if result is None:
+        return elapsed, f"refused: {screen_infeasible_reason(tables)}"[:60]
+    return elapsed, result.method
+
+
+def screens_table(real: bool = False) -> list[str]:
+    """Screen games: combinations, measured screens a start, work, predicted and taken seconds."""
+    from certify.exact.screens import SCREEN_RATE, screen_work
+
+    compute_exact(synthetic(3, 3, 4, 5, False, cascade=True))  # compile outside the timings
+    compute_exact(synthetic(3, 3, 4, None, False, cascade=True))
+    compute_exact(cluster_game(3, 3, 3))
+    head = (
+        "| screen game | stop combinations | screens a start | work units | predicted s "
+        "| exact s | method |"
+    )
+    lines = [head, "|---|---:|---:|---:|---:|---:|---|"]
+    for label, make in screen_rows(real):
+        m = make()
+        work = screen_work(compile_machine(m), measure=True)
+        big = real and label.startswith("ct_")
+        seconds, method = screen_seconds(m, big)
+        per_run = work.total / work.runs if big else work.total
+        lines.append(
+            f"| {label} | {work.combinations:.3g} | {work.screens:.2f} | {per_run:.3g} | "
+            f"{per_run / SCREEN_RATE:.2f} | {seconds:.2f} | {method} |"
+        )
+        print(lines[-1], flush=True)
+    return lines
+
+
 def _first_level(m: Machine) -> tuple:
     tables = compile_machine(m)
     return tables, tables.levels[0]
@@ -197,12 +309,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--factorised", action="store_true", help="only the ways factorisation's table"
     )
+    parser.add_argument("--screens", action="store_true", help="only the screen games' table")
+    parser.add_argument(
+        "--real", action="store_true", help="with --screens: the two published cascade games"
+    )
     args = parser.parse_args(argv)
     if args.factorised:
         factorised_table()
         return 0
+    if args.screens:
+        screens_table(args.real)
+        return 0
     table(args.quick, args.spins)
     factorised_table()
+    screens_table()
     return 0
 
 

@@ -73,7 +73,7 @@ def stick(grid, sticky, sym):
 @jit(inline="always")
 def line_screen(
     grid,
-    paylines,
+    trie,
     trans,
     live,
     state_win,
@@ -81,33 +81,59 @@ def line_screen(
     start,
     key_entry,
     entry_len,
+    stack_node,
+    stack_state,
     mark,
     awards,
     cw,
 ):
     """Line credits of a screen; marks the cells of every paying run (its wilds included).
 
-    A line's paying award key names its entry (``key_entry``); the run is its
-    first ``entry_len`` cells from reel 1. A line that pays an award (a
+    The paylines are walked together as the tree of their row prefixes
+    (``trie``, :func:`certify.engine.screens.line_trie`): a node's automaton
+    state is computed once for every line through it, and a node whose state
+    is dead (or that ends the line) settles all of its ``trie.lines`` lines at
+    once -- the same credits, award counts and marks as walking each line in
+    turn. A line's paying award key names its entry (``key_entry``); the run
+    is its first ``entry_len`` cells from reel 1. A line that pays an award (a
     jackpot entry pays 0 credits on the line) counts as paying. ``awards[key]``
-    grows by ``cw`` per paying line. Returns (credits, whether something paid).
+    grows by ``cw`` per paying line. ``stack_node``, ``stack_state``: scratch
+    of at least reels x rows entries. Returns (credits, whether something paid).
     """
     total = 0
     paid = False
     n_reels = grid.shape[0]
-    for line in range(paylines.shape[0]):
-        st = start
-        for r in range(n_reels):
-            st = trans[st, grid[r, paylines[line, r]]]
-            if not live[st]:
-                break
-        key = state_entry[st]
-        if key >= 0:
-            total += state_win[st]
-            paid = True
-            awards[key] += cw
-            for r in range(entry_len[key_entry[key]]):
-                mark[r, paylines[line, r]] = True
+    lo, hi, row, depth, lines, path = (
+        trie.trie_lo,
+        trie.trie_hi,
+        trie.trie_row,
+        trie.trie_depth,
+        trie.trie_lines,
+        trie.trie_path,
+    )
+    stack_node[0] = 0
+    stack_state[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack_node[top]
+        st0 = stack_state[top]
+        r = depth[node]
+        for child in range(lo[node], hi[node]):
+            st = trans[st0, grid[r, row[child]]]
+            if live[st] and r + 1 < n_reels:
+                stack_node[top] = child
+                stack_state[top] = st
+                top += 1
+                continue
+            key = state_entry[st]
+            if key >= 0:
+                k = lines[child]
+                total += state_win[st] * k
+                paid = True
+                awards[key] += cw * k
+                for rr in range(entry_len[key_entry[key]]):
+                    mark[rr, path[child, rr]] = True
     return total, paid
 
 
@@ -495,7 +521,7 @@ def cascade_spin(
         else:
             win, paid = line_screen(
                 grid,
-                paylines,
+                scr,
                 level.trans,
                 level.live,
                 level.state_win,
@@ -503,6 +529,8 @@ def cascade_spin(
                 scr.start[phase],
                 scr.key_entry,
                 entry_len,
+                queue,
+                seen,
                 mark,
                 awards,
                 cw,

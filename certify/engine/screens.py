@@ -67,6 +67,12 @@ class ScreenInputs(NamedTuple):
     ways_match: np.ndarray  # (entries, reels, symbols) ways a cell brings (a dummy for lines)
     family: np.ndarray  # (entries,) ways family (at least one slot)
     sticky_sym: int  # the sticky wild's symbol id (-1: none): it stays where it lands in free spins
+    trie_lo: np.ndarray  # (nodes,) first child of a payline-prefix node (line_trie)
+    trie_hi: np.ndarray  # (nodes,) one past its last child
+    trie_row: np.ndarray  # (nodes,) the row its last cell is on (the root: 0)
+    trie_depth: np.ndarray  # (nodes,) reels of its prefix (the root: 0)
+    trie_lines: np.ndarray  # (nodes,) paylines through it
+    trie_path: np.ndarray  # (nodes, reels) its prefix's rows (-1 beyond its depth)
 
 
 def _key_entry(award_keys: np.ndarray, cascade: bool) -> np.ndarray:
@@ -105,6 +111,37 @@ def _cluster_tables(t: GameTables, total_bet: int) -> tuple[np.ndarray, ...]:
     return member, credit, entry
 
 
+def line_trie(paylines: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The paylines as the tree of their row prefixes, for the screen kernels.
+
+    Node 0 is the root (no reel read); the children of a node of depth ``d``
+    are the distinct rows on reel ``d + 1`` of the lines through it, stored
+    contiguously (nodes in order of depth, then prefix). Returns (first
+    child, one past the last child, row, depth, lines through the node,
+    prefix rows (-1 padded)) as int64 arrays: a line's automaton walk is the
+    walk down its path, so every line through a node shares its state there.
+    """
+    lines = [tuple(int(x) for x in line) for line in paylines]
+    reels = len(lines[0]) if lines else 0
+    prefixes = [sorted({line[:d] for line in lines}) for d in range(reels + 1)]
+    order = [p for level in prefixes for p in level]
+    index = {p: i for i, p in enumerate(order)}
+    n = len(order)
+    lo, hi = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    row, depth = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    count = np.zeros(n, dtype=np.int64)
+    path = np.full((n, max(reels, 1)), -1, dtype=np.int64)
+    for p, i in index.items():
+        depth[i] = len(p)
+        row[i] = p[-1] if p else 0
+        path[i, : len(p)] = p
+        count[i] = sum(1 for line in lines if line[: len(p)] == p)
+        if len(p) < reels:
+            kids = [index[q] for q in prefixes[len(p) + 1] if q[:-1] == p]
+            lo[i], hi[i] = kids[0], kids[-1] + 1
+    return lo, hi, row, depth, count, path
+
+
 def board_masks(reels: int, rows: int) -> np.ndarray:
     """Bitboard masks of a window (bit ``reel * rows + row``, the first ``BOARD_CELLS`` cells).
 
@@ -130,6 +167,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     for c, name in enumerate(t.counted_names):
         counted_of[t.symbol_ids[name]] = c
     member, credit, entry = _cluster_tables(t, lt.total_bet)
+    trie = line_trie(t.paylines)
     sets = reel_sets(t)
     shape = max(s.weight.shape[1] for s in sets)
     weight = np.zeros((len(sets), m.reels, shape), dtype=np.int64)
@@ -153,6 +191,12 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         ways_match=t.ways_match if t.is_ways else np.zeros((1, 1, 1), dtype=np.int64),
         family=t.ways_family if t.ways_family.size else np.zeros(1, dtype=np.int64),
         sticky_sym=t.symbol_ids[sticky] if sticky is not None else -1,
+        trie_lo=trie[0],
+        trie_hi=trie[1],
+        trie_row=trie[2],
+        trie_depth=trie[3],
+        trie_lines=trie[4],
+        trie_path=trie[5],
     )
 
 

@@ -4,9 +4,19 @@ A ``refill = "strip"`` cascade is fixed by its stops: every stop combination
 is played screen by screen (:mod:`certify.exact._screens`), so the cycle's
 (trigger count, bonus flag) buckets are exact and the rest of the exact
 calculator (free-spin and bonus moments) applies unchanged. Cluster games
-(with or without a strip cascade) are enumerated the same way when their
-cycle is small (:data:`MAX_SCREEN_CYCLE` stop combinations). A
+(with or without a strip cascade) are enumerated the same way. Line games
+share the first screen between the starts by reel prefixes
+(:func:`certify.exact._screens.enumerate_line_screens`). A
 ``refill = "random"`` cascade has no finite cycle: simulation only.
+
+Feasibility (SPEC 3.1c) is the work the enumeration will really do, not a
+count of combinations: :func:`screen_work` plays a fixed sample of starts to
+measure the screens a start shows (and, on a line game, how many starts pay
+on their first screen at all), prices each screen by the paylines or cells it
+evaluates, and the game is refused when that work is above what
+:data:`SCREEN_BUDGET_S` seconds do at the measured rate
+(:data:`SCREEN_RATE`); games of up to :data:`SCREEN_FREE_CYCLE` combinations
+are never sampled.
 
 :func:`enumerate_screens` is the drop-in for
 :func:`certify.exact.cycle.enumerate_cycle`; :func:`compute_screen_exact`
@@ -22,7 +32,13 @@ import numpy as np
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
 from certify.engine.limits import MAX_SCREENS, cascade_probe
-from certify.engine.screens import cascade_of, cluster_pays_of, screen_inputs, screen_problems
+from certify.engine.screens import (
+    cascade_of,
+    cluster_pays_of,
+    play_sequences,
+    screen_inputs,
+    screen_problems,
+)
 from certify.engine.tables import GameTables, LevelTables, compile_machine
 from certify.errors import Problem
 from certify.exact import _screens as k
@@ -43,8 +59,27 @@ from certify.model.reader import join
 from certify.model.schema import Machine
 from certify.model.screens import sticky_symbol
 
-MAX_SCREEN_CYCLE = 20_000_000
-"""Stop combinations a screen game's exact calculator plays, every screen of each (default)."""
+SCREEN_BUDGET_S = 60.0
+"""Seconds of enumeration (at :data:`SCREEN_RATE`) a screen game's exact figures may take."""
+
+SCREEN_RATE = 4.0e8
+"""Work units a second of the screen enumeration on two cores (measured, docs/PERFORMANCE.md).
+
+A unit is one payline-tree node or one cell evaluated: a screen costs its
+paylines' first two reels' prefixes plus its cells (:func:`screen_unit`).
+"""
+
+PAID_FACTOR = 3.0
+"""A screen of a start that pays, against a screen's evaluation alone (load, refill, marks)."""
+
+SCREEN_FREE_CYCLE = 2_000_000
+"""Stop combinations below which a screen game is enumerated without measuring its work."""
+
+SAMPLE_STARTS = 4096
+"""Starts played (fixed seed) to measure the screens a start shows."""
+
+MAX_SCREEN_CYCLE = 1 << 62
+"""No count of combinations caps the enumeration (kept for callers; see :func:`screen_work`)."""
 
 RANDOM_REFILL = 'cascade refill = "random": simulation only'
 
@@ -73,13 +108,135 @@ class ScreenCycle:
     longest: int
 
 
+@dataclass(frozen=True)
+class ScreenWork:
+    """The measured work of a screen game's exact enumeration (:func:`screen_work`).
+
+    Attributes
+    ----------
+    combinations : int
+        Stop combinations of one run of each phase (base game, free spins).
+    runs : int
+        Enumerations of a phase's cycle: per bet level (twice with a win cap),
+        the free spins' once per level, and the cascade check's probe per phase.
+    per_start : float
+        Work units of one start, averaged over the reel sets by their sizes.
+    screens : float
+        Screens a start shows, on average over the sample.
+    total : float
+        Per phase, combinations x runs x units a start, summed, in work units
+        (:data:`SCREEN_RATE`).
+
+    """
+
+    combinations: int
+    runs: int
+    per_start: float
+    screens: float
+    total: float
+
+    def describe(self) -> str:
+        """One phrase for a refusal: the figures the work was judged on."""
+        return (
+            f"{self.runs} run(s), {self.screens:.2f} screens a start, "
+            f"{self.per_start:,.0f} work units a start measured on {SAMPLE_STARTS:,} starts"
+        )
+
+
+def screen_unit(tables: GameTables) -> float:
+    """Work units of one screen: what its evaluation walks (paylines' tree, cells, groups)."""
+    m = tables.machine
+    cells = m.rows * m.reels
+    if m.evaluation == "cluster":
+        return 4.0 * cells
+    if tables.is_ways:
+        return float(cells + tables.ways_match.shape[0] * m.reels)
+    scr = screen_inputs(tables, 0)
+    near = int(np.count_nonzero((scr.trie_depth >= 1) & (scr.trie_depth <= 2)))
+    return float(cells + near)
+
+
+def prefix_shared(tables: GameTables) -> bool:
+    """Whether the cycle is enumerated by :func:`certify.exact._screens.enumerate_line_screens`."""
+    m = tables.machine
+    return m.evaluation != "cluster" and not tables.is_ways
+
+
+def screen_work(tables: GameTables, measure: bool = False) -> ScreenWork:
+    """The work of the exact enumeration, measured on a fixed sample of starts.
+
+    Every reel set's starts are sampled uniformly (the enumeration visits
+    each stop combination once, whatever its weight; seed 0, so the verdict
+    is the same on every run): the screens each shows are played
+    (:func:`certify.engine.screens.play_sequences`). A start costs its
+    screens x :func:`screen_unit`; on a line game a start whose first screen
+    pays nothing costs only its last reel's step (the first screen is shared
+    by prefixes: one unit per row). Games of up to
+    :data:`SCREEN_FREE_CYCLE` combinations are not sampled (their work is
+    below any budget: one unit per combination is reported) unless
+    ``measure``.
+    """
+    sets = reel_sets(tables)
+    phases = [0, 1] if tables.fs_counted >= 0 else [0]
+    levels = max(len(tables.levels), 1)
+    capped = bool(tables.levels) and spin_score(tables, tables.levels[0], 0).cap > 0
+    # runs per phase: each bet level (twice under a win cap), plus the cascade check's probe
+    runs = {0: levels * (2 if capped else 1) + 1, 1: levels + 1}
+    sizes = {p: _set_size(sets[0 if p == 0 else len(sets) - 1]) for p in phases}
+    combinations = sum(sizes.values())
+    n_runs = sum(runs[p] for p in phases)
+    if (combinations <= SCREEN_FREE_CYCLE and not measure) or not tables.levels:
+        total = float(sum(sizes[p] * runs[p] for p in phases))
+        return ScreenWork(combinations, n_runs, 1.0, 1.0, total)
+    unit = screen_unit(tables)
+    rng = np.random.default_rng(0)
+    total = per_start = screens = 0.0
+    for p in phases:
+        reels = sets[0 if p == 0 else len(sets) - 1]
+        stops = np.stack(
+            [rng.integers(0, int(n), SAMPLE_STARTS) for n in reels.length], axis=1
+        ).astype(np.int64)
+        played = play_sequences(tables, 0, stops, phase=p)
+        n = played[:, 4].astype(np.float64)
+        if prefix_shared(tables):
+            pays = (played[:, 0] > 0) | (played[:, 4] > 1)
+            cost = float(np.mean(np.where(pays, PAID_FACTOR * n * unit, tables.machine.rows)))
+        else:
+            cost = float(np.mean(n * unit))
+        total += sizes[p] * runs[p] * cost
+        per_start += cost * sizes[p] / combinations
+        screens += float(np.mean(n)) * sizes[p] / combinations
+    return ScreenWork(combinations, n_runs, per_start, screens, total)
+
+
+def _set_size(reels: Any) -> int:
+    return int(np.prod([int(n) for n in reels.length], dtype=object))
+
+
+def column_counts(tables: GameTables, scatter_pay: np.ndarray) -> np.ndarray:
+    """(sets, reels, stops, counted): each counted symbol in each column of the first screen."""
+    window = reel_inputs(tables).window.astype(np.int64)
+    counted_of = screen_inputs(tables, 0).counted_of
+    n_counted = scatter_pay.shape[0]
+    out = np.zeros((*window.shape[:3], n_counted), dtype=np.int64)
+    of = counted_of[window]
+    for c in range(n_counted):
+        out[..., c] = (of == c).sum(axis=3)
+    return out
+
+
 def screen_cycle_size(tables: GameTables) -> int:
     """Distinct stop combinations of the cycle (base, plus the free spins' own reel set)."""
     return sum(int(np.prod([int(n) for n in s.length], dtype=object)) for s in reel_sets(tables))
 
 
 def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYCLE) -> str | None:
-    """Why a screen game has no exact figures (None: it has)."""
+    """Why a screen game has no exact figures (None: it has).
+
+    ``max_cycle`` caps the stop combinations as well (an explicit limit of
+    the caller); the default leaves the decision to the work
+    (:func:`screen_work`).
+    """
     m = tables.machine
     problems = screen_problems(m)
     if problems:
@@ -95,6 +252,14 @@ def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYC
         )
     if any(s.cycle >= 1 << 62 for s in reel_sets(tables)):
         return "the weighted cycle does not fit 62-bit integers"
+    work = screen_work(tables)
+    budget = SCREEN_RATE * SCREEN_BUDGET_S
+    if work.total > budget:
+        return (
+            f"a screen game's full cycle of {size:,} stop combinations would take about "
+            f"{work.total / SCREEN_RATE:,.0f} s ({work.describe()}; "
+            f"at most {SCREEN_BUDGET_S:.0f} s of work at the measured rate)"
+        )
     sticky = sticky_infeasible(tables)
     if sticky is not None:
         return sticky
@@ -124,24 +289,18 @@ def screen_cycle(
     aw = np.zeros((rows, n_aw), dtype=np.int64)
     sc = np.zeros(rows, dtype=np.int64)
     longest = np.zeros(rows, dtype=np.int64)
-    k.enumerate_screen_cycle(
-        ps,
-        phase,
-        reel_inputs(tables),
-        level_inputs(lt, tables),
-        game_inputs(tables),
-        scr,
-        score.scatter_pay,
-        score.excl,
-        score.cap if capped else 0,
-        w,
-        wb,
-        wb2,
-        hit,
-        aw,
-        sc,
-        longest,
-    )
+    outputs = (w, wb, wb2, hit, aw, sc, longest)
+    cap = score.cap if capped else 0
+    ri, li, gi = reel_inputs(tables), level_inputs(lt, tables), game_inputs(tables)
+    if prefix_shared(tables) and scr.sticky_sym < 0:
+        counts = column_counts(tables, score.scatter_pay)
+        k.enumerate_line_screens(
+            ps, phase, ri, li, gi, scr, counts, score.scatter_pay, score.excl, cap, *outputs
+        )
+    else:
+        k.enumerate_screen_cycle(
+            ps, phase, ri, li, gi, scr, score.scatter_pay, score.excl, cap, *outputs
+        )
     buckets = _buckets(tables, w, wb, wb2, hit, aw[:, : max(lt.n_keys, 1)])
     off = lt.n_keys
     return ScreenCycle(
@@ -163,7 +322,8 @@ def longest_cascade(machine: Machine | GameTables) -> int | None:
     """The longest sequence of a strip cascade's full cycle, in screens (None: not known).
 
     None when the machine has no cascade, refills at random or has a cycle
-    above :data:`MAX_SCREEN_CYCLE`, or when the check's work is beyond its bound
+    whose work is above the exact calculator's budget (:func:`screen_work`),
+    or when the check's work is beyond its bound
     (:func:`certify.engine.limits.cascade_probe`). The probe stops a sequence at
     up to ``10 x max_screens + 100`` screens (an endless cascade reports that).
     """
@@ -172,8 +332,9 @@ def longest_cascade(machine: Machine | GameTables) -> int | None:
     if probe is None or screen_problems(m):
         return None
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
-    if screen_cycle_size(tables) > MAX_SCREEN_CYCLE:
-        return None
+    if screen_cycle_size(tables) > SCREEN_FREE_CYCLE:
+        if screen_work(tables).total > SCREEN_RATE * SCREEN_BUDGET_S:
+            return None
     lt = tables.levels[0]
     phases = (0, 1) if tables.fs_counted >= 0 else (0,)
     return max(screen_cycle(tables, lt, p, False, probe).longest for p in phases)
@@ -301,8 +462,8 @@ def check_cascade_cycle(machine: Any) -> int | None:
         and of the free spins' (the first screen included; a probe stops at
         :func:`certify.engine.limits.cascade_probe` screens, so an endless cascade reports
         that many), or None when there is no strip cascade, the game is not
-        played by the screen kernels, or the cycle is larger than
-        :data:`certify.exact.screens.MAX_SCREEN_CYCLE`.
+        played by the screen kernels, or the cycle's work is above the exact
+        calculator's budget (:func:`certify.exact.screens.screen_work`).
 
     """
     return longest_cascade(machine)
