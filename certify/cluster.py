@@ -524,7 +524,7 @@ def open_runner(
     if device == "cuda":
         if scheduler or workers is not None:
             raise UsageError(
-                "--device cuda runs on this machine's GPU: not with --workers/--scheduler"
+                "--device cuda runs on this machine's GPU: it cannot go with --workers/--scheduler"
             )
         yield CudaRunner(checkpoint)
         return
