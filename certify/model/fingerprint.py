@@ -75,6 +75,7 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
             "lines": machine.lines,
             "ways": machine.ways,
             "cost": machine.cost,
+            **({"duplicate_lines": "allow"} if machine.duplicate_lines == "allow" else {}),
         },
         "symbols": {s.name: _symbol(s) for s in machine.symbols},
         "groups": {name: sorted(members) for name, members in machine.groups},

@@ -218,6 +218,11 @@ def machine_schema() -> Schema:
                 "lines": _int(1, "lines games: lines played"),
                 "ways": _int(1, "ways games: rows^reels"),
                 "cost": _int(1, "ways games: credits per bet level"),
+                "duplicate_lines": _str(
+                    'lines games: "allow" lets reels.paylines repeat a line (each copy pays; '
+                    'a warning names it); default "refuse"',
+                    ("refuse", "allow"),
+                ),
             },
             ("denomination", "currency", "bet_levels"),
         ),

@@ -204,6 +204,7 @@ class Machine:
     paylines: tuple[tuple[int, ...], ...] = ()
     ways: int | None = None
     cost: int | None = None
+    duplicate_lines: str = "refuse"  # "allow": a repeated payline pays each copy (SPEC 3.1)
     scatter_pays: tuple[ScatterPay, ...] = ()
     free_spins: FreeSpins | None = None
     bonus: Bonus | None = None

@@ -1,0 +1,253 @@
+"""Repeated paylines (``[bet] duplicate_lines = "allow"``, SPEC 3.1): each copy pays.
+
+Real line tables repeat lines (AGT's 30-line table, slotopol/server
+``game/slot/lines.go`` ``BetLinesAgt5x3``, repeats lines 6 and 7 as 26 and 27;
+CT's 50-line ``BetLinesCT5x4v2`` repeats line 6 as 44). The references here
+are the pure-Python twin's brute force (``tests/twins/lines.py``, which plays
+every payline in the file, copies included) and, for the real game, a plain
+per-line enumerator written in this file from the game's rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from testpaths import DATA
+from twins import lines as twin
+
+from certify.engine import compile_machine, simulate
+from certify.engine.kernel_inputs import prefix_tables
+from certify.engine.simulate import fast_flag
+from certify.errors import ModelError
+from certify.exact import compute_exact, statedp
+from certify.model import load_machine
+from certify.model.fingerprint import fingerprint
+from certify.model.loader import parse_machine
+
+REAL = DATA / "real" / "ct_30_treasures.toml"
+
+LINES = [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [0, 1, 2, 1, 0], [0, 1, 2, 1, 0], [2, 2, 2, 2, 2]]
+
+
+def _text(paylines, allow: bool = True, strips=None, evaluation: str = "lines") -> str:
+    strips = strips or [
+        ["A", "B", "W", "S"],
+        ["B", "A", "A", "W"],
+        ["A", "S", "B"],
+        ["A", "B", "W"],
+        ["B", "A", "S"],
+    ]
+    bet = f"lines = {len(paylines)}" if evaluation == "lines" else "ways = 243\ncost = 25"
+    lines = f"paylines = {paylines!r}" if evaluation == "lines" else ""
+    return f"""
+schema = "slotcert/machine@1"
+[machine]
+id = "DUP"
+name = "repeated lines"
+[bet]
+denomination = "0.01"
+currency = "EUR"
+{bet}
+bet_levels = [1, 2]
+{'duplicate_lines = "allow"' if allow else ""}
+[symbols]
+A = {{kind = "regular"}}
+B = {{kind = "regular"}}
+W = {{kind = "wild", multiplier = 2}}
+S = {{kind = "scatter"}}
+[reels]
+rows = 3
+evaluation = "{evaluation}"
+strips = {strips!r}
+{lines}
+[[pays]]
+combo = ["A", "A", "A"]
+pays = 5
+[[pays]]
+combo = ["A", "A", "A", "A", "A"]
+pays = 40
+[[pays]]
+combo = ["B", "B", "B", "B"]
+pays = 12
+[[pays]]
+combo = ["W", "W", "W"]
+pays = 30
+[[scatter_pays]]
+symbol = "S"
+count = 3
+pays = 2
+[free_spins]
+trigger = {{symbol = "S", count = 3}}
+spins = {{3 = 2}}
+multiplier = 2
+retrigger = true
+max_spins = 10
+"""
+
+
+def _parse(text: str):
+    return parse_machine(tomllib.loads(text), "<dup>")
+
+
+def test_a_repeated_line_is_an_error_without_the_key():
+    with pytest.raises(ModelError) as err:
+        _parse(_text(LINES, allow=False))
+    (p,) = [p for p in err.value.problems if p.code == "payline_duplicate"]
+    assert p.path == "reels.paylines[3]" and p.severity == "error"
+    assert 'duplicate_lines = "allow"' in p.message
+
+
+def test_a_repeated_line_is_a_located_warning_with_the_key():
+    machine, problems = _parse(_text(LINES))
+    (p,) = [p for p in problems if p.code == "payline_duplicate"]
+    assert (p.code, p.path, p.severity) == ("payline_duplicate", "reels.paylines[3]", "warning")
+    assert "reels.paylines[2]" in p.message
+    assert machine.paylines[2] == machine.paylines[3]
+
+
+def test_the_key_is_refused_outside_lines_games():
+    with pytest.raises(ModelError) as err:
+        _parse(_text(LINES, evaluation="ways"))
+    assert any(
+        p.path == "bet.duplicate_lines" and p.code == "rule_not_applicable"
+        for p in err.value.problems
+    )
+
+
+def test_the_key_is_part_of_the_fingerprint_only_when_set():
+    distinct = [LINES[0], LINES[1], LINES[2], [1, 0, 0, 0, 1], LINES[4]]
+    plain, _ = _parse(_text(distinct, allow=False))
+    allowed, _ = _parse(_text(distinct))
+    assert fingerprint(plain) != fingerprint(allowed)
+
+
+@pytest.mark.parametrize("merged", [False, True], ids=["full-cycle", "state-merging"])
+def test_each_copy_pays_exact_equals_twin(monkeypatch, merged):
+    """Exact (full cycle through the prefix combos, or state merging) = the twin's brute
+    force to 1e-12, free spins and scatters included; the copy counts (the figures differ
+    from the same game with the copy moved to another line)."""
+    monkeypatch.setattr(statedp, "DP_FROM", 0 if merged else 1 << 62)
+    machine, _ = _parse(_text(LINES))
+    exact = compute_exact(compile_machine(machine))
+    assert exact is not None and exact.method == ("state-merging" if merged else "full-cycle")
+    for li in range(2):
+        ref = twin.brute_force(machine, li)
+        level = exact.levels[li]
+        assert level.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
+        assert level.hit_frequency == pytest.approx(float(ref["hit_frequency"]), abs=1e-12)
+        assert level.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
+    moved = [*LINES[:3], [1, 0, 0, 0, 1], LINES[4]]
+    other, _ = _parse(_text(moved, allow=False))
+    assert float(twin.brute_force(other, 0)["variance"]) != pytest.approx(
+        exact.levels[0].variance, rel=1e-6
+    )
+
+
+def test_the_simulation_fast_path_pays_each_copy():
+    """The two-draw fast path of the simulation (prefix tables) agrees with exact."""
+    machine, _ = _parse(_text(LINES))
+    tables = compile_machine(machine)
+    assert fast_flag(tables, prefix_tables(tables, 0)) == 1
+    exact = compute_exact(tables)
+    assert exact is not None
+    sim = simulate(tables, 0, 2_000_000, 5)
+    assert abs(sim.rtp - exact.levels[0].rtp) <= 4.5 * sim.std_error
+
+
+@st.composite
+def repeated_line_games(draw):
+    lines = draw(
+        st.lists(st.lists(st.integers(0, 2), min_size=5, max_size=5), min_size=2, max_size=4)
+    )
+    lines.append(draw(st.sampled_from(lines)))
+    sym = st.sampled_from(["A", "B", "W", "S"])
+    strips = [draw(st.lists(sym, min_size=2, max_size=3)) for _ in range(5)]
+    machine, _ = _parse(_text(lines, strips=strips))
+    return machine
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(repeated_line_games())
+def test_twin_equals_exact_on_random_repeated_lines(machine):
+    exact = compute_exact(machine)
+    assert exact is not None
+    ref = twin.brute_force(machine, 0)
+    level = exact.levels[0]
+    assert level.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12, abs=1e-12)
+    assert level.hit_frequency == pytest.approx(float(ref["hit_frequency"]), abs=1e-12)
+    assert level.variance == pytest.approx(float(ref["variance"]), rel=1e-10, abs=1e-12)
+
+
+def _per_line_return(machine) -> tuple[Fraction, Fraction]:
+    """30 Treasures' line and scatter return per total bet, by a plain enumerator.
+
+    The game's rules (slotopol ``30treasures_rule.go``): a line pays the larger of its
+    leading wild run (3-5 wilds: 150/300/1000) and its first fruit's run with wilds
+    substituting (3-5: the fruit's pay); the scatter pays 10/30/500 x total bet for
+    3/4/5 anywhere. Every stop of a reel is equally likely, so every row of a reel shows
+    each symbol with the same probability and every line has the same expected win:
+    the line return is (30 lines x one line's expectation) / 30 credits, whether or not
+    lines repeat; the scatter return is the count's distribution over the five windows.
+    """
+    pay = {e.combo[0]: {} for e in machine.pays}
+    for e in machine.pays:
+        pay[e.combo[0]][len(e.combo)] = e.pays
+    strips = machine.strips
+    counts = [{s: strip.count(s) for s in set(strip)} for strip in strips]
+    total = 1
+    for strip in strips:
+        total *= len(strip)
+    line = Fraction(0)
+    for cells in itertools.product(*(sorted(c) for c in counts)):
+        weight = 1
+        for r, s in enumerate(cells):
+            weight *= counts[r][s]
+        lead = next((i for i, s in enumerate(cells) if s != "W"), 5)
+        wild_pay = pay["W"].get(lead, 0)
+        fruit = cells[lead] if lead < 5 else None
+        run = lead
+        while run < 5 and cells[run] in ("W", fruit):
+            run += 1
+        fruit_pay = pay.get(fruit, {}).get(run, 0) if fruit not in (None, "SC") else 0
+        line += weight * max(wild_pay, fruit_pay)
+    line_return = line / total  # one line's expectation, per credit of line bet
+    dist = {0: Fraction(1)}
+    for strip in strips:
+        n = len(strip)
+        p = Fraction(sum(1 for s in range(n) if "SC" in (strip[(s + k) % n] for k in range(3))), n)
+        nxt: dict[int, Fraction] = {}
+        for k, q in dist.items():
+            nxt[k] = nxt.get(k, 0) + q * (1 - p)
+            nxt[k + 1] = nxt.get(k + 1, 0) + q * p
+        dist = nxt
+    scatter = sum(q * {3: 10, 4: 30, 5: 500}.get(k, 0) for k, q in dist.items())
+    return line_return, scatter
+
+
+def test_real_game_30_treasures():
+    """CT Interactive "30 Treasures", reel set "86.772266" of slotopol/server
+    (``game/slot/ct/30treasures/30treasures_data.yaml``: "RTP = 83.849(lined) +
+    2.9235(scatter) = 86.772266%", from its brute force over 184,528,125 stop
+    combinations); its 30-line table repeats lines 6 and 7 as lines 26 and 27. The
+    return equals this file's plain enumerator to 1e-9 and slotopol's printed figures to
+    their last digit; an award's probability counts both copies of a repeated line."""
+    machine = load_machine(REAL)
+    assert machine.paylines[25] == machine.paylines[5]
+    assert machine.paylines[26] == machine.paylines[6]
+    exact = compute_exact(machine)
+    assert exact is not None
+    level = exact.levels[0]
+    line_return, scatter = _per_line_return(machine)
+    assert level.line_rtp == pytest.approx(float(line_return), abs=1e-9)
+    assert level.scatter_rtp == pytest.approx(float(scatter), abs=1e-9)
+    assert level.rtp == pytest.approx(float(line_return + scatter), abs=1e-9)
+    assert level.rtp == pytest.approx(0.86772266, abs=5e-9)
+    assert level.line_rtp == pytest.approx(0.83849, abs=5e-6)
+    assert level.scatter_rtp == pytest.approx(0.029235, abs=5e-7)
+    five_wilds = next(a for a in level.awards if a.combo == ("W",) * 5)
+    assert five_wilds.probability == pytest.approx(30 * 3**5 / 45**5, rel=1e-12)
