@@ -251,3 +251,20 @@ def test_real_game_30_treasures():
     assert level.scatter_rtp == pytest.approx(0.029235, abs=5e-7)
     five_wilds = next(a for a in level.awards if a.combo == ("W",) * 5)
     assert five_wilds.probability == pytest.approx(30 * 3**5 / 45**5, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "lang,phrase",
+    [
+        ("pt", "Linha 4: 1-2-3-2-1 (as mesmas posições da linha 3; cada uma das duas linhas paga)"),
+        ("en", "Line 4: 1-2-3-2-1 (the same positions as line 3; each of the two lines pays)"),
+    ],
+)
+def test_the_pay_glass_names_each_repeated_line(lang, phrase):
+    from reports.paytable import pay_glass
+
+    machine, _ = _parse(_text(LINES))
+    glass = next(g for g in pay_glass(machine) if g.lang == lang)
+    items = [item for section in glass.sections for item in section.items]
+    assert phrase in items
+    assert sum("1-2-3-2-1" in item for item in items) == 2
