@@ -269,7 +269,9 @@ class _Glass:
         for i, line in enumerate(self.m.paylines):
             rows = "-".join(str(r + 1) for r in line)
             if line in first:  # bet.duplicate_lines = "allow": the copy pays too
-                items.append(self.tr.t("payline_repeat", number=i + 1, rows=rows, first=first[line]))
+                items.append(
+                    self.tr.t("payline_repeat", number=i + 1, rows=rows, first=first[line])
+                )
             else:
                 first[line] = i + 1
                 items.append(self.tr.t("payline", number=i + 1, rows=rows))
