@@ -184,20 +184,20 @@ def test_twin_equals_exact_on_random_repeated_lines(machine):
 
 
 def _per_line_return(machine) -> tuple[Fraction, Fraction]:
-    """30 Treasures' line and scatter return per total bet, by a plain enumerator.
+    """A real game's line and scatter return per total bet, by a plain enumerator.
 
-    The game's rules (slotopol ``30treasures_rule.go``): a line pays the larger of its
-    leading wild run (3-5 wilds: 150/300/1000) and its first fruit's run with wilds
-    substituting (3-5: the fruit's pay); the scatter pays 10/30/500 x total bet for
-    3/4/5 anywhere. Every stop of a reel is equally likely, so every row of a reel shows
-    each symbol with the same probability and every line has the same expected win:
-    the line return is (30 lines x one line's expectation) / 30 credits, whether or not
-    lines repeat; the scatter return is the count's distribution over the five windows.
+    The games' rules (slotopol ``30treasures_rule.go``, ``50shiningjewels_rule.go``): a
+    line pays the larger of its leading wild run (where the wild has pays of its own)
+    and its first symbol's run with wilds substituting; the scatter pays its count
+    anywhere x total bet. Every stop of a reel is equally likely, so every row of a reel
+    shows each symbol with the same probability and every line has the same expected
+    win: the line return is (lines x one line's expectation) / lines credits, whether or
+    not lines repeat; the scatter return is the count's distribution over the windows.
     """
-    pay = {e.combo[0]: {} for e in machine.pays}
+    pay: dict[str, dict[int, int]] = {}
     for e in machine.pays:
-        pay[e.combo[0]][len(e.combo)] = e.pays
-    strips = machine.strips
+        pay.setdefault(e.combo[0], {})[len(e.combo)] = e.pays
+    strips, n = machine.strips, machine.reels
     counts = [{s: strip.count(s) for s in set(strip)} for strip in strips]
     total = 1
     for strip in strips:
@@ -207,49 +207,73 @@ def _per_line_return(machine) -> tuple[Fraction, Fraction]:
         weight = 1
         for r, s in enumerate(cells):
             weight *= counts[r][s]
-        lead = next((i for i, s in enumerate(cells) if s != "W"), 5)
-        wild_pay = pay["W"].get(lead, 0)
-        fruit = cells[lead] if lead < 5 else None
+        lead = next((i for i, s in enumerate(cells) if s != "W"), n)
+        wild_pay = pay.get("W", {}).get(lead, 0)
+        first = cells[lead] if lead < n else None
         run = lead
-        while run < 5 and cells[run] in ("W", fruit):
+        while run < n and cells[run] in ("W", first):
             run += 1
-        fruit_pay = pay.get(fruit, {}).get(run, 0) if fruit not in (None, "SC") else 0
-        line += weight * max(wild_pay, fruit_pay)
-    line_return = line / total  # one line's expectation, per credit of line bet
+        symbol_pay = pay.get(first, {}).get(run, 0) if first not in (None, "SC") else 0
+        line += weight * max(wild_pay, symbol_pay)
     dist = {0: Fraction(1)}
     for strip in strips:
-        n = len(strip)
-        p = Fraction(sum(1 for s in range(n) if "SC" in (strip[(s + k) % n] for k in range(3))), n)
+        size = len(strip)
+        shown: dict[int, int] = {}
+        for stop in range(size):
+            k = sum(strip[(stop + r) % size] == "SC" for r in range(machine.rows))
+            shown[k] = shown.get(k, 0) + 1
         nxt: dict[int, Fraction] = {}
-        for k, q in dist.items():
-            nxt[k] = nxt.get(k, 0) + q * (1 - p)
-            nxt[k + 1] = nxt.get(k + 1, 0) + q * p
+        for have, q in dist.items():
+            for k, ways in shown.items():
+                nxt[have + k] = nxt.get(have + k, 0) + q * Fraction(ways, size)
         dist = nxt
-    scatter = sum(q * {3: 10, 4: 30, 5: 500}.get(k, 0) for k, q in dist.items())
-    return line_return, scatter
+    scatter_pay = {sp.count: sp.pays for sp in machine.scatter_pays}
+    scatter = sum(
+        q * max((v for c, v in scatter_pay.items() if c <= k), default=0) for k, q in dist.items()
+    )
+    return line / total, Fraction(scatter)
 
 
-def test_real_game_30_treasures():
-    """CT Interactive "30 Treasures", reel set "86.772266" of slotopol/server
-    (``game/slot/ct/30treasures/30treasures_data.yaml``: "RTP = 83.849(lined) +
-    2.9235(scatter) = 86.772266%", from its brute force over 184,528,125 stop
-    combinations); its 30-line table repeats lines 6 and 7 as lines 26 and 27. The
-    return equals this file's plain enumerator to 1e-9 and slotopol's printed figures to
-    their last digit; an award's probability counts both copies of a repeated line."""
-    machine = load_machine(REAL)
-    assert machine.paylines[25] == machine.paylines[5]
-    assert machine.paylines[26] == machine.paylines[6]
+REAL_GAMES = [
+    # file, repeated (copy, original) 0-based, slotopol's total, line and scatter figures
+    ("ct_30_treasures.toml", [(25, 5), (26, 6)], 0.86772266, 0.83849, 0.029235),
+    ("ct_50_shining_jewels.toml", [(43, 5)], 0.84911592, 0.81594, 0.033176),
+]
+
+
+@pytest.mark.parametrize("name,repeats,total,lined,scatter", REAL_GAMES, ids=lambda x: str(x))
+def test_real_games_with_repeated_lines(name, repeats, total, lined, scatter):
+    """Real games of slotopol/server whose line tables repeat lines; the reference figures
+    are slotopol's, printed over each reel set of its data file from its brute force over
+    every stop combination (30 Treasures, ``game/slot/ct/30treasures/30treasures_data.yaml``
+    reel set "86.772266": "RTP = 83.849(lined) + 2.9235(scatter) = 86.772266%" over
+    184,528,125 combinations, AGT's 30-line table repeating lines 6 and 7 as 26 and 27;
+    50 Shining Jewels, ``game/slot/ct/50shiningjewels/50shiningjewels_data.yaml`` reel set
+    "84.911592": "RTP = 81.594(lined) + 3.3176(scatter) = 84.911592%" over 713,480,400,
+    CT's 50-line 5x4 table repeating line 6 as 44). The return equals this file's plain
+    enumerator to 1e-9 and slotopol's printed figures to their last digit; an award's
+    probability (expected count per spin) counts each copy of a repeated line."""
+    machine = load_machine(DATA / "real" / name)
+    for copy, original in repeats:
+        assert machine.paylines[copy] == machine.paylines[original]
     exact = compute_exact(machine)
     assert exact is not None
     level = exact.levels[0]
-    line_return, scatter = _per_line_return(machine)
+    line_return, scatter_return = _per_line_return(machine)
     assert level.line_rtp == pytest.approx(float(line_return), abs=1e-9)
-    assert level.scatter_rtp == pytest.approx(float(scatter), abs=1e-9)
-    assert level.rtp == pytest.approx(float(line_return + scatter), abs=1e-9)
-    assert level.rtp == pytest.approx(0.86772266, abs=5e-9)
-    assert level.line_rtp == pytest.approx(0.83849, abs=5e-6)
-    assert level.scatter_rtp == pytest.approx(0.029235, abs=5e-7)
-    five_wilds = next(a for a in level.awards if a.combo == ("W",) * 5)
+    assert level.scatter_rtp == pytest.approx(float(scatter_return), abs=1e-9)
+    assert level.rtp == pytest.approx(float(line_return + scatter_return), abs=1e-9)
+    assert level.rtp == pytest.approx(total, abs=5e-9)
+    assert level.line_rtp == pytest.approx(lined, abs=5e-6)
+    assert level.scatter_rtp == pytest.approx(scatter, abs=5e-7)
+
+
+def test_an_award_counts_each_copy_of_a_repeated_line():
+    """30 Treasures: 5 wilds on one line is 3^5 / 45^5 (three wilds on each 45-stop reel,
+    a 3-stop block of them shown on any row), on each of its 30 lines (copies included)."""
+    exact = compute_exact(load_machine(REAL))
+    assert exact is not None
+    five_wilds = next(a for a in exact.levels[0].awards if a.combo == ("W",) * 5)
     assert five_wilds.probability == pytest.approx(30 * 3**5 / 45**5, rel=1e-12)
 
 
