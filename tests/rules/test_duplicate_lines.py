@@ -34,7 +34,9 @@ REAL = DATA / "real" / "ct_30_treasures.toml"
 LINES = [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [0, 1, 2, 1, 0], [0, 1, 2, 1, 0], [2, 2, 2, 2, 2]]
 
 
-def _text(paylines, allow: bool = True, strips=None, evaluation: str = "lines") -> str:
+def _text(
+    paylines, allow: bool = True, strips=None, evaluation: str = "lines", rules: str = ""
+) -> str:
     strips = strips or [
         ["A", "B", "W", "S"],
         ["B", "A", "A", "W"],
@@ -87,6 +89,7 @@ spins = {{3 = 2}}
 multiplier = 2
 retrigger = true
 max_spins = 10
+{rules}
 """
 
 
@@ -167,14 +170,27 @@ def repeated_line_games(draw):
     lines.append(draw(st.sampled_from(lines)))
     sym = st.sampled_from(["A", "B", "W", "S"])
     strips = [draw(st.lists(sym, min_size=2, max_size=3)) for _ in range(5)]
-    machine, _ = _parse(_text(lines, strips=strips))
+    rules = {
+        "wild_multiplier": draw(st.sampled_from(["product", "max", "sum"])),
+        "pure_wild_line": draw(st.sampled_from(["highest", "wild_award"])),
+        "direction": draw(st.sampled_from(["left", "both"])),
+    }
+    text = "[rules]\n" + "\n".join(f'{k} = "{v}"' for k, v in rules.items())
+    machine, _ = _parse(_text(lines, strips=strips, rules=text))
     return machine
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(repeated_line_games())
-def test_twin_equals_exact_on_random_repeated_lines(machine):
-    exact = compute_exact(machine)
+@given(repeated_line_games(), st.booleans())
+def test_twin_equals_exact_on_random_repeated_lines(machine, merged):
+    """Random 5-reel games with a repeated line under random rules of real games (both
+    ways, wilds-only lines, wild multipliers): exact by either method = the twin."""
+    saved = statedp.DP_FROM
+    statedp.DP_FROM = 0 if merged else 1 << 62
+    try:
+        exact = compute_exact(compile_machine(machine))
+    finally:
+        statedp.DP_FROM = saved
     assert exact is not None
     ref = twin.brute_force(machine, 0)
     level = exact.levels[0]
