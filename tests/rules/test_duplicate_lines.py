@@ -254,6 +254,7 @@ REAL_GAMES = [
     # file, repeated (copy, original) 0-based, slotopol's total, line and scatter figures
     ("ct_30_treasures.toml", [(25, 5), (26, 6)], 0.86772266, 0.83849, 0.029235),
     ("ct_50_shining_jewels.toml", [(43, 5)], 0.84911592, 0.81594, 0.033176),
+    ("agt_mega_shine.toml", [(25, 5), (26, 6)], 0.88895802, 0.86279, 0.026169),
 ]
 
 
@@ -266,9 +267,11 @@ def test_real_games_with_repeated_lines(name, repeats, total, lined, scatter):
     184,528,125 combinations, AGT's 30-line table repeating lines 6 and 7 as 26 and 27;
     50 Shining Jewels, ``game/slot/ct/50shiningjewels/50shiningjewels_data.yaml`` reel set
     "84.911592": "RTP = 81.594(lined) + 3.3176(scatter) = 84.911592%" over 713,480,400,
-    CT's 50-line 5x4 table repeating line 6 as 44). The return equals this file's plain
-    enumerator to 1e-9 and slotopol's printed figures to their last digit; an award's
-    probability (expected count per spin) counts each copy of a repeated line."""
+    CT's 50-line 5x4 table repeating line 6 as 44; AGT Mega Shine, the 30-line alias of
+    ``game/slot/agt/icefruits``, reel set "88.895802": "RTP = 86.279(lined) +
+    2.6169(scatter) = 88.895802%" over 9,318,751,596, on AGT's 30-line table). The return
+    equals this file's plain enumerator to 1e-9 and slotopol's printed figures to their
+    last digit; an award's probability (expected count per spin) counts each copy of a repeated line."""
     machine = load_machine(DATA / "real" / name)
     for copy, original in repeats:
         assert machine.paylines[copy] == machine.paylines[original]
