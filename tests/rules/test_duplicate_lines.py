@@ -271,7 +271,7 @@ def test_real_games_with_repeated_lines(name, repeats, total, lined, scatter):
     ``game/slot/agt/icefruits``, reel set "88.895802": "RTP = 86.279(lined) +
     2.6169(scatter) = 88.895802%" over 9,318,751,596, on AGT's 30-line table). The return
     equals this file's plain enumerator to 1e-9 and slotopol's printed figures to their
-    last digit; an award's probability (expected count per spin) counts each copy of a repeated line."""
+    last digit."""
     machine = load_machine(DATA / "real" / name)
     for copy, original in repeats:
         assert machine.paylines[copy] == machine.paylines[original]
