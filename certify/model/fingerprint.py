@@ -154,6 +154,9 @@ def _rules(machine: Machine) -> dict[str, Any]:
         value = getattr(machine, key)
         if value:
             out[key] = _plain(value)
+    for entry in out.get("full_window_pays", ()):
+        if entry["reels"] is None:  # every reel, as before the key existed: older prints stay
+            del entry["reels"]
     return out
 
 

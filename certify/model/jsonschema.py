@@ -352,6 +352,7 @@ def machine_schema() -> Schema:
             {
                 "symbol": _str('a symbol, a group or "ANY" filling the whole window'),
                 "multiplier": _int(1, "multiplies the spin's line or ways wins"),
+                "reels": _int(2, "only reels 1 to this one must be filled (default: every reel)"),
             },
             ("symbol", "multiplier"),
         ),

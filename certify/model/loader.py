@@ -129,7 +129,9 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     bonus = _bonus(rd, data.get("bonus"), ctx)
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
     check_rules(rd, rules, pays, scatter, free)
-    full_window = read_full_window_pays(rd, data.get("full_window_pays"), symbols, dict(groups))
+    full_window = read_full_window_pays(
+        rd, data.get("full_window_pays"), symbols, dict(groups), len(reels["strips"])
+    )
     hold = read_hold_and_spin(rd, data.get("hold_and_spin"), symbols, {j.id for j in jackpots})
     if hold is not None:
         check_hold_window(rd, hold, reels["rows"] * len(reels["strips"]), "hold_and_spin")

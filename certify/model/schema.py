@@ -142,10 +142,14 @@ class Jackpot:
 
 @dataclass(frozen=True)
 class FullWindowPay:
-    """The whole window shows one symbol (wilds counting as it): line wins x ``multiplier``."""
+    """The whole window shows one symbol (wilds counting as it): line wins x ``multiplier``.
+
+    ``reels``: only reels 1 to ``reels`` must be filled (None: every reel).
+    """
 
     symbol: str  # a symbol, a group or ANY
     multiplier: int
+    reels: int | None = None
 
 
 WILD_MULTIPLIER_RULES = ("product", "max", "sum")
