@@ -124,7 +124,12 @@ class Code(StrEnum):
     PAYLINE_COUNT = ("payline_count", ERROR, MODEL, "the number of paylines differs from bet.lines")
     PAYLINE_LENGTH = ("payline_length", ERROR, MODEL, "a payline without one row per reel")
     PAYLINE_RANGE = ("payline_range", ERROR, MODEL, "a payline row outside the window")
-    PAYLINE_DUPLICATE = ("payline_duplicate", ERROR, MODEL, "two identical paylines")
+    PAYLINE_DUPLICATE = (
+        "payline_duplicate",
+        EITHER,
+        MODEL,
+        'two identical paylines (a warning under bet.duplicate_lines = "allow": each copy pays)',
+    )
     WAYS_COUNT = ("ways_count", ERROR, MODEL, "bet.ways differs from rows^reels")
     WAYS_PAYLINES = ("ways_paylines", ERROR, MODEL, "paylines declared for a ways or cluster game")
     COMBO_TOO_LONG = ("combo_too_long", ERROR, MODEL, "a pay combo longer than the machine's reels")

@@ -264,11 +264,18 @@ class _Glass:
         ]
 
     def paylines(self) -> Section:
-        items = tuple(
-            self.tr.t("payline", number=i + 1, rows="-".join(str(r + 1) for r in line))
-            for i, line in enumerate(self.m.paylines)
-        )
-        return Section(self.tr.t("paylines"), items=items)
+        first: dict[tuple[int, ...], int] = {}
+        items = []
+        for i, line in enumerate(self.m.paylines):
+            rows = "-".join(str(r + 1) for r in line)
+            if line in first:  # bet.duplicate_lines = "allow": the copy pays too
+                items.append(
+                    self.tr.t("payline_repeat", number=i + 1, rows=rows, first=first[line])
+                )
+            else:
+                first[line] = i + 1
+                items.append(self.tr.t("payline", number=i + 1, rows=rows))
+        return Section(self.tr.t("paylines"), items=tuple(items))
 
     def scatters(self) -> Section:
         tr, m = self.tr, self.m

@@ -72,7 +72,8 @@ ERRORS = [
         "payline duplicated",
         ("reels", "paylines", 4),
         [1, 1, 1],
-        "m.toml: reels.paylines[4]: duplicates reels.paylines[0] [1, 1, 1]",
+        "m.toml: reels.paylines[4]: duplicates reels.paylines[0] [1, 1, 1] "
+        '(a line table that repeats lines needs bet.duplicate_lines = "allow")',
     ),
     (
         "paylines count != lines",

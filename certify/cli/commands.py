@@ -305,7 +305,6 @@ def cmd_exact(args: argparse.Namespace) -> int:
     """``slotcert exact MODEL [--json]``: returns in percent (the JSON keeps fractions)."""
     from certify.model import load_machine
     from certify.model.files import expect_kind
-    from certify.percent import pct
 
     path = Path(args.model)
     kind = expect_kind(path, "machine", "table")
@@ -320,18 +319,39 @@ def cmd_exact(args: argparse.Namespace) -> int:
     if args.json or kind == "table":
         print(json.dumps(report, indent=2, sort_keys=True))
     else:
-        for lvl in report["bet_levels"]:
+        for line in exact_lines(report):
+            print(line)
+    return EXIT_OK
+
+
+def exact_lines(report: dict[str, Any]) -> list[str]:
+    """The text of ``slotcert exact``: one line per level, and per free-spin option.
+
+    A game with free-spin options prints every option's levels, each line
+    named by its option, and says which option governs (the worst).
+    """
+    from certify.percent import pct
+
+    options = report.get("free_spin_options")
+    if not options:
+        options = [report]
+    governing = report["machine"].get("option")
+    out = []
+    for doc in options:
+        label = doc["machine"].get("option")
+        name = "" if label is None else f"{label}{' (governs)' if label == governing else ''}: "
+        for lvl in doc["bet_levels"]:
             ex = lvl["exact"]
             text = (
-                f"exact: not feasible ({report['machine'].get('exact_infeasible')})"
+                f"exact: not feasible ({doc['machine'].get('exact_infeasible')})"
                 if ex is None
                 else (
                     f"rtp {pct(ex['rtp'], 8)} (base {pct(ex['base_rtp'], 8)}), hit frequency "
                     f"{pct(ex['hit_frequency'], 4)}, variance {ex['variance']:.4f}"
                 )
             )
-            print(f"level {lvl['level']} (bet {lvl['total_bet']}): {text}")
-    return EXIT_OK
+            out.append(f"{name}level {lvl['level']} (bet {lvl['total_bet']}): {text}")
+    return out
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -4,7 +4,10 @@ A window is full of a symbol when *every* cell shows it or a wild that
 substitutes for it, so the test is a conjunction over the reels: each column
 (as the lines evaluate it, after expanding wilds and wilds in free spins) gets
 a bit mask of the *targets* it passes, and a spin's window is full of a target
-when the bit survives the AND of its columns' masks.
+when the bit survives the AND of its columns' masks. An entry with ``reels = k``
+(the first k reels filled, SPEC 3.1a) is the same test with the columns after
+reel k passing its targets at every stop: a table transform, the kernels and
+the exact enumeration of full windows are unchanged.
 
 Targets: one per ``symbol`` entry (the symbol, or a wild substituting for it),
 one per group entry (a member, members may mix, or a wild substituting for a
@@ -24,11 +27,14 @@ from certify.model.schema import ANY, Machine, Symbol
 MAX_TARGETS = 64  # one bit each in a uint64 mask
 
 
-Target = tuple[str, frozenset[str] | None, int, bool]
+Target = tuple[str, frozenset[str] | None, int, bool, int]
 
 
 def full_window_targets(machine: Machine) -> list[Target]:
-    """(label, symbols a cell may show, multiplier, any wild counts) of every target.
+    """(label, symbols a cell may show, multiplier, any wild counts, reels) of every target.
+
+    ``reels``: the target is judged on reels 1 to ``reels`` only (an entry's
+    ``reels`` key; the machine's reels when unset); the later columns pass it.
 
     ``None`` as the symbols is the "every cell a wild" target of ``ANY``. A
     wild cell passes a target whose symbols it substitutes for, or any target
@@ -37,15 +43,16 @@ def full_window_targets(machine: Machine) -> list[Target]:
     groups = dict(machine.groups)
     out: list[Target] = []
     for entry in machine.full_window_pays:
+        k, mult = entry.reels or machine.reels, entry.multiplier
         if entry.symbol == ANY:
             for s in machine.symbols:
                 if s.kind != "wild":
-                    out.append((f"ANY:{s.name}", frozenset({s.name}), entry.multiplier, True))
-            out.append(("ANY:wild", None, entry.multiplier, True))
+                    out.append((f"ANY:{s.name}", frozenset({s.name}), mult, True, k))
+            out.append(("ANY:wild", None, mult, True, k))
         elif entry.symbol in groups:
-            out.append((entry.symbol, frozenset(groups[entry.symbol]), entry.multiplier, False))
+            out.append((entry.symbol, frozenset(groups[entry.symbol]), mult, False, k))
         else:
-            out.append((entry.symbol, frozenset({entry.symbol}), entry.multiplier, False))
+            out.append((entry.symbol, frozenset({entry.symbol}), mult, False, k))
     return out
 
 
@@ -66,13 +73,15 @@ def column_masks(window: np.ndarray, symbols: tuple[Symbol, ...], targets: list)
     per_symbol = np.zeros(len(symbols), dtype=np.uint64)
     for i, sym in enumerate(symbols):
         bits = 0
-        for t, (_, target, _, any_wild) in enumerate(targets):
+        for t, (_, target, _, any_wild, _) in enumerate(targets):
             if cell_passes(sym, target, any_wild):
                 bits |= 1 << t
         per_symbol[i] = np.uint64(bits)
     masks = np.full(window.shape[:2], np.uint64((1 << len(targets)) - 1), dtype=np.uint64)
     for row in range(window.shape[2]):
         masks &= per_symbol[window[:, :, row]]
+    for t, (*_, reels) in enumerate(targets):  # columns after the target's reels pass it
+        masks[reels:, :] |= np.uint64(1 << t)
     return masks
 
 

@@ -68,9 +68,16 @@ def read_expanding_symbol(
 
 
 def read_full_window_pays(
-    rd: Reader, raw: Any, symbols: dict[str, Symbol], groups: dict[str, tuple[str, ...]]
+    rd: Reader,
+    raw: Any,
+    symbols: dict[str, Symbol],
+    groups: dict[str, tuple[str, ...]],
+    n_reels: int = 0,
 ) -> tuple[FullWindowPay, ...]:
-    """``[[full_window_pays]]``: one symbol, group or ANY filling the window multiplies the wins."""
+    """``[[full_window_pays]]``: one symbol, group or ANY filling the window multiplies the wins.
+
+    With ``reels = k`` only reels 1 to k must be filled (2 <= k <= the machine's reels).
+    """
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -79,7 +86,7 @@ def read_full_window_pays(
     out = []
     for i, spec in enumerate(raw):
         where = join("full_window_pays", i)
-        t = rd.table(spec, where, ("symbol", "multiplier"))
+        t = rd.table(spec, where, ("symbol", "multiplier"), ("reels",))
         symbol = t.get("symbol")
         if not isinstance(symbol, str) or not (
             symbol == ANY or symbol in symbols or symbol in groups
@@ -87,7 +94,15 @@ def read_full_window_pays(
             rd.error(
                 join(where, "symbol"), f'unknown symbol or group "{symbol}"', Code.UNKNOWN_SYMBOL
             )
-        out.append(FullWindowPay(str(symbol), rd.integer(t, "multiplier", where, 1) or 1))
+        reels = rd.integer(t, "reels", where, 2) if "reels" in t else None
+        if reels is not None and n_reels and reels > n_reels:
+            rd.error(
+                join(where, "reels"),
+                f"must be at most the machine's {n_reels} reels, got {reels}",
+                Code.RANGE,
+            )
+        multiplier = rd.integer(t, "multiplier", where, 1) or 1
+        out.append(FullWindowPay(str(symbol), multiplier, None if reels == n_reels else reels))
     return tuple(out)
 
 

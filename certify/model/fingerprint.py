@@ -75,6 +75,7 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
             "lines": machine.lines,
             "ways": machine.ways,
             "cost": machine.cost,
+            **({"duplicate_lines": "allow"} if machine.duplicate_lines == "allow" else {}),
         },
         "symbols": {s.name: _symbol(s) for s in machine.symbols},
         "groups": {name: sorted(members) for name, members in machine.groups},
@@ -153,6 +154,9 @@ def _rules(machine: Machine) -> dict[str, Any]:
         value = getattr(machine, key)
         if value:
             out[key] = _plain(value)
+    for entry in out.get("full_window_pays", ()):
+        if entry["reels"] is None:  # every reel, as before the key existed: older prints stay
+            del entry["reels"]
     return out
 
 

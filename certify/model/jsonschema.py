@@ -219,6 +219,11 @@ def machine_schema() -> Schema:
                 "lines": _int(1, "lines games: lines played"),
                 "ways": _int(1, "ways games: rows^reels"),
                 "cost": _int(1, "ways games: credits per bet level"),
+                "duplicate_lines": _str(
+                    'lines games: "allow" lets reels.paylines repeat a line (each copy pays; '
+                    'a warning names it); default "refuse"',
+                    ("refuse", "allow"),
+                ),
             },
             ("denomination", "currency", "bet_levels"),
         ),
@@ -348,6 +353,7 @@ def machine_schema() -> Schema:
             {
                 "symbol": _str('a symbol, a group or "ANY" filling the whole window'),
                 "multiplier": _int(1, "multiplies the spin's line or ways wins"),
+                "reels": _int(2, "only reels 1 to this one must be filled (default: every reel)"),
             },
             ("symbol", "multiplier"),
         ),

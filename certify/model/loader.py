@@ -129,7 +129,9 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     bonus = _bonus(rd, data.get("bonus"), ctx)
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
     check_rules(rd, rules, pays, scatter, free)
-    full_window = read_full_window_pays(rd, data.get("full_window_pays"), symbols, dict(groups))
+    full_window = read_full_window_pays(
+        rd, data.get("full_window_pays"), symbols, dict(groups), len(reels["strips"])
+    )
     hold = read_hold_and_spin(rd, data.get("hold_and_spin"), symbols, {j.id for j in jackpots})
     if hold is not None:
         check_hold_window(rd, hold, reels["rows"] * len(reels["strips"]), "hold_and_spin")
@@ -199,7 +201,12 @@ def _machine_info(rd: Reader, raw: Any) -> dict[str, Any]:
 
 def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
     path = "bet"
-    t = rd.table(raw, path, ("denomination", "currency", "bet_levels"), ("lines", "ways", "cost"))
+    t = rd.table(
+        raw,
+        path,
+        ("denomination", "currency", "bet_levels"),
+        ("lines", "ways", "cost", "duplicate_lines"),
+    )
     denomination = rd.money(t, "denomination", path)
     if denomination is not None and denomination <= 0:
         rd.error(join(path, "denomination"), f'must be positive, got "{denomination}"', Code.RANGE)
@@ -224,6 +231,8 @@ def _bet(rd: Reader, raw: Any) -> dict[str, Any]:
         "lines": lines,
         "ways": ways,
         "cost": cost,
+        "duplicate_lines": rd.string(t, "duplicate_lines", path, ("refuse", "allow"), "refuse")
+        or "refuse",
     }
 
 
@@ -356,8 +365,15 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
     )
     paylines: list[tuple[int, ...]] = []
     if evaluation == "lines":
-        paylines = _paylines(rd, t, rows, len(strips), bet.get("lines"))
+        allow = bet.get("duplicate_lines") == "allow"
+        paylines = _paylines(rd, t, rows, len(strips), bet.get("lines"), allow)
     else:
+        if bet.get("duplicate_lines") == "allow":
+            rd.error(
+                "bet.duplicate_lines",
+                f"a {evaluation} game has no paylines to repeat",
+                Code.RULE_NOT_APPLICABLE,
+            )
         if "paylines" in t:
             rd.error(
                 join(path, "paylines"), f"a {evaluation} game has no paylines", Code.WAYS_PAYLINES
@@ -387,7 +403,13 @@ def _reels(rd: Reader, raw: Any, symbols: dict[str, Symbol], bet: dict[str, Any]
     }
 
 
-def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> list:
+def _paylines(
+    rd: Reader, t: dict, rows: int, reels: int, lines: int | None, allow: bool = False
+) -> list:
+    """The paylines; a repeated line is an error, or a warning under ``duplicate_lines``.
+
+    A repeated line pays each copy (real line tables repeat lines: SPEC 3.1).
+    """
     raw = rd.array(t, "paylines", "reels") or []
     seen: dict[tuple, int] = {}
     out = []
@@ -403,9 +425,19 @@ def _paylines(rd: Reader, t: dict, rows: int, reels: int, lines: int | None) -> 
             rd.error(where, f"row {bad[0]!r} out of range 0..{rows - 1}", Code.PAYLINE_RANGE)
             continue
         key = tuple(line)
-        if key in seen:
+        if key in seen and allow:
+            rd.warn(
+                where,
+                f"repeats reels.paylines[{seen[key]}] {list(key)}: each copy pays "
+                '(bet.duplicate_lines = "allow")',
+                Code.PAYLINE_DUPLICATE,
+            )
+        elif key in seen:
             rd.error(
-                where, f"duplicates reels.paylines[{seen[key]}] {list(key)}", Code.PAYLINE_DUPLICATE
+                where,
+                f"duplicates reels.paylines[{seen[key]}] {list(key)} "
+                '(a line table that repeats lines needs bet.duplicate_lines = "allow")',
+                Code.PAYLINE_DUPLICATE,
             )
         seen.setdefault(key, i)
         out.append(key)

@@ -142,10 +142,14 @@ class Jackpot:
 
 @dataclass(frozen=True)
 class FullWindowPay:
-    """The whole window shows one symbol (wilds counting as it): line wins x ``multiplier``."""
+    """The whole window shows one symbol (wilds counting as it): line wins x ``multiplier``.
+
+    ``reels``: only reels 1 to ``reels`` must be filled (None: every reel).
+    """
 
     symbol: str  # a symbol, a group or ANY
     multiplier: int
+    reels: int | None = None
 
 
 WILD_MULTIPLIER_RULES = ("product", "max", "sum")
@@ -204,6 +208,7 @@ class Machine:
     paylines: tuple[tuple[int, ...], ...] = ()
     ways: int | None = None
     cost: int | None = None
+    duplicate_lines: str = "refuse"  # "allow": a repeated payline pays each copy (SPEC 3.1)
     scatter_pays: tuple[ScatterPay, ...] = ()
     free_spins: FreeSpins | None = None
     bonus: Bonus | None = None

@@ -175,6 +175,7 @@ _COVERED = {
         "paylines",
         "ways",
         "cost",
+        "duplicate_lines",
         "scatter_pays",
         "free_spins",
         "bonus",

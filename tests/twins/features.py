@@ -27,7 +27,8 @@ from the SPEC as follows:
   the cells that are not wilds all show one symbol, any wild counting. The largest
   applying multiplier multiplies the spin's line or ways wins (after the wild
   multipliers; scatter pays are not multiplied); in free spins the free-spin
-  multiplier applies as well.
+  multiplier applies as well. With ``reels = k`` only the cells of reels 1 to k
+  are judged (the same tests on that part of the window).
 * ``[free_spins] expanding_symbol`` (Book of Ra): one symbol E is drawn by
   weight when the feature starts and kept for all its spins (retriggers
   included). In each free spin, after the normal wins, E showing (itself, not
@@ -116,9 +117,9 @@ def expand(m: Machine, win: Window, in_free: bool) -> Window:
 
 def full_window_multiplier(m: Machine, win: Window) -> int:
     """The largest ``[[full_window_pays]]`` multiplier that applies to ``win`` (1 if none)."""
-    cells = [s for col in win for s in col]
     best = 1
     for fw in m.full_window_pays:
+        cells = [s for col in win[: fw.reels or len(win)] for s in col]
         if fw.symbol == ANY:  # "every cell shows the same symbol or a wild"
             fills = len({c for c in cells if not base.is_wild(m, c)}) <= 1
         else:
