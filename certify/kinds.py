@@ -62,6 +62,9 @@ JACKPOT_LEDGER = FileKind(
 JACKPOT_TRANSFER = FileKind(
     "jackpot-transfer", "slotcert/jackpot-transfer@1", OUTPUT, "a pool transfer record"
 )
+OUTCOMES = FileKind(
+    "outcomes", "slotcert/outcomes@1", OUTPUT, "outcomes.json of `slotcert outcomes verify`"
+)
 
 MODEL_KINDS: tuple[FileKind, ...] = (MACHINE, JURISDICTION, LINK, TABLE)
 ALL_KINDS: tuple[FileKind, ...] = (
@@ -73,6 +76,7 @@ ALL_KINDS: tuple[FileKind, ...] = (
     METERS_SUMMARY,
     JACKPOT_LEDGER,
     JACKPOT_TRANSFER,
+    OUTCOMES,
 )
 MODEL_KIND_NAMES: tuple[str, ...] = tuple(k.name for k in MODEL_KINDS)
 KIND_OF_SCHEMA: dict[str, str] = {k.schema: k.name for k in MODEL_KINDS}

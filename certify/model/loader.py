@@ -75,8 +75,9 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     try:
         text = read_text(path, "model", MODEL_BYTES)
     except UnreadableInput as exc:
-        code = Code.MISSING_FILE if exc.missing or exc.reason.startswith("is ") else Code.TOML
-        raise ModelError([Problem(str(path), "", exc.reason, code)]) from None
+        if exc.missing or exc.reason.startswith("is "):
+            raise ModelError([Problem(str(path), "", exc.reason, Code.MISSING_FILE)]) from None
+        raise ModelError([Problem(str(path), "", exc.reason, Code.TOML)]) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

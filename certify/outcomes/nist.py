@@ -142,7 +142,7 @@ def cumulative_sums(bits: np.ndarray, reverse: bool = False) -> float:
 
     z = max |S_k|, P from the two sums of normal distribution terms of section 2.13.4.
     """
-    from scipy.stats import norm
+    from certify.stats import normal_cdf
 
     x = 2 * bits.astype(np.int64) - 1
     if reverse:
@@ -152,8 +152,8 @@ def cumulative_sums(bits: np.ndarray, reverse: bool = False) -> float:
     sq = math.sqrt(n)
     k1 = np.arange(int((-n / z + 1) // 4), int((n / z - 1) // 4) + 1)
     k2 = np.arange(int((-n / z - 3) // 4), int((n / z - 1) // 4) + 1)
-    s1 = float((norm.cdf((4 * k1 + 1) * z / sq) - norm.cdf((4 * k1 - 1) * z / sq)).sum())
-    s2 = float((norm.cdf((4 * k2 + 3) * z / sq) - norm.cdf((4 * k2 + 1) * z / sq)).sum())
+    s1 = float((normal_cdf((4 * k1 + 1) * z / sq) - normal_cdf((4 * k1 - 1) * z / sq)).sum())
+    s2 = float((normal_cdf((4 * k2 + 3) * z / sq) - normal_cdf((4 * k2 + 1) * z / sq)).sum())
     return 1.0 - s1 + s2
 
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from certify.stats import two_sided_p
+
 MIN_EXPECTED = 5.0
 
 
@@ -152,12 +154,10 @@ def runs_test(runs: int, mean: float, var: float) -> TestResult:
     The runs are summed over files and so are the means and variances (each
     file's own n1, n2: :func:`runs_moments`); z = (R - mean) / sqrt(var).
     """
-    from scipy import stats
-
     if var <= 0:
         return NOT_RUN
     z = (runs - mean) / math.sqrt(var)
-    return TestResult(z, float("nan"), float(2 * stats.norm.sf(abs(z))))
+    return TestResult(z, float("nan"), two_sided_p(z))
 
 
 def gap_expected(gaps: int, p: float, length: int) -> np.ndarray:
@@ -193,12 +193,10 @@ def gap_test(histogram: np.ndarray, p: float) -> TestResult:
 
 def mean_test(total: float, n: int, mean: float, sigma: float) -> TestResult:
     """Two-sided normal test of a sum of ``n`` draws against mean ``mean``, sd ``sigma``."""
-    from scipy import stats
-
     if n < 2 or sigma <= 0:
         return NOT_RUN
     z = (total / n - mean) / (sigma / math.sqrt(n))
-    return TestResult(z, float("nan"), float(2 * stats.norm.sf(abs(z))))
+    return TestResult(z, float("nan"), two_sided_p(z))
 
 
 def proportion_test(hits: int, n: int, p: float) -> TestResult:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from certify.errors import InputError, UsageError
+from certify.kinds import OUTCOMES
 from certify.outcomes import stattests as st
 from certify.outcomes.logs import LogReader
 from certify.outcomes.model import ReplayModel, replay_model
@@ -28,7 +29,7 @@ from certify.outcomes.replay import Replay
 if TYPE_CHECKING:
     import pandas as pd
 
-SCHEMA = "slotcert/outcomes@1"
+SCHEMA = OUTCOMES.schema
 ANOTHER_MODEL_SHARE = 0.1  # rows with stops beyond the strips above this share: another model
 
 
@@ -146,7 +147,7 @@ def verify_outcomes(
     replay = Replay(rm, level)
     reader = LogReader(rm.reel_count, piece_rows) if piece_rows else LogReader(rm.reel_count)
     for path in paths:
-        if not path.is_file():
+        if not path.exists():
             raise InputError(f"{path}: no such log file")
         for piece in reader.pieces(path):
             replay.machine_names = {v: k for k, v in reader.machines.items()}
