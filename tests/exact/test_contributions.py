@@ -25,6 +25,8 @@ SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
 PER_PART = {
     "book-5x3-10.toml",
     "cascade-5x3-10.toml",
+    "ct_burning_brilliants.toml",
+    "ct_win_storm.toml",
     "hold-5x3-20.toml",
     "small_sticky.toml",
     "small_full_window.toml",
