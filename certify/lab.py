@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from certify.errors import InputError
-from certify.inputs import CONFIG_BYTES, read_text
+from certify.inputs import CONFIG_BYTES, UnreadableInput, read_text
 
 LAB_KEYS = ("name", "id", "accreditation", "address", "contact")
 DRAFT_CODE = "DRAFT"  # the lab code of a draft's certificate number
@@ -45,7 +45,12 @@ def load_lab(name: str | None, config: str | Path | None) -> dict[str, Any]:
     """
     lab: dict[str, Any] = {}
     if config:
-        text = read_text(config, "lab config", CONFIG_BYTES)  # a regular file, size-bounded
+        try:  # a regular file, size-bounded
+            text = read_text(config, "lab config", CONFIG_BYTES)
+        except UnreadableInput as exc:
+            if exc.missing:
+                raise InputError(f"{config}: no such lab config file") from None
+            raise
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

@@ -113,6 +113,7 @@ def test_certify_and_write_certificates_match_the_command_line(tmp_path, capsys)
         [
             "CLASSIC-3R-1.certificate.json",
             "CLASSIC-3R-1.par.csv",
+            "CLASSIC-3R-1.par-features.csv",
             "CLASSIC-3R-1.par.xlsx",
             "CLASSIC-3R-1.html",
             "batch.json",
