@@ -291,7 +291,7 @@ def _par_tables(
             }
         )
     shown = [layout.merge_levels_within(t) for t in layout.merge_award_tables(out)]
-    return [layout.folded(t) for t in shown]
+    return [layout.folded(layout.without_empty_columns(t)) for t in shown]
 
 
 def _transposed(section: Any) -> dict[str, Any]:

@@ -175,6 +175,30 @@ def merge_levels_within(table: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def without_empty_columns(table: dict[str, Any]) -> dict[str, Any]:
+    """The table without the columns no row fills (every cell ``—`` or blank).
+
+    An exact-only PAR table has no confidence bounds: two columns of dashes
+    that would push a 1366 px page into a horizontal scroll.
+    """
+    rows = table["rows"]
+    if not rows:
+        return table
+    keep = [
+        i
+        for i in range(len(table["columns"]))
+        if any(str(r["cells"][i]).strip() not in ("", "—") for r in rows if i < len(r["cells"]))
+    ]
+    if len(keep) == len(table["columns"]):
+        return table
+    return {
+        **table,
+        "columns": [table["columns"][i] for i in keep],
+        "numeric": [table["numeric"][i] for i in keep],
+        "rows": [{**r, "cells": [r["cells"][i] for i in keep]} for r in rows],
+    }
+
+
 def folded(table: dict[str, Any]) -> dict[str, Any]:
     """The table with ``fold`` (more than :data:`FOLD_ROWS` rows) and a ``summary`` line."""
     n = len(table["rows"])

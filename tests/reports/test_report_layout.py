@@ -158,3 +158,18 @@ def test_the_width_check_can_fail(tmp_path):
     )
     fit = page_fit(page, LAPTOP)
     assert fit["scroll"] > fit["client"] and fit["over"] >= 1, fit
+
+
+def test_columns_no_row_fills_are_dropped():
+    """An exact-only PAR table has dashes for its confidence bounds: those columns go,
+    a column with one figure stays (the total row's certified return)."""
+    table = _awards("awards_level_1", "1", ["10", "20"], "0.1")
+    table["columns"] += ["certified rtp", "ci low"]
+    table["numeric"] = [False] * len(table["columns"])
+    for r in table["rows"]:
+        r["cells"] += ["—", "—"]
+    table["rows"][-1]["cells"][-2] = "95.0%"
+    out = layout.without_empty_columns(table)
+    assert out["columns"][-1] == "certified rtp" and "ci low" not in out["columns"]
+    assert [len(r["cells"]) for r in out["rows"]] == [len(out["columns"])] * 2
+    assert layout.without_empty_columns(out) is out
