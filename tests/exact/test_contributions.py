@@ -17,6 +17,7 @@ EVERY_MODEL = sorted(
         *DATA.glob("*.toml"),
         *(DATA / "published").glob("*.toml"),
         *(DATA / "rules").glob("*.toml"),
+        *(DATA / "real").glob("*.toml"),
     ]
 )
 SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
@@ -27,6 +28,7 @@ PER_PART = {
     "cascade-5x3-10.toml",
     "ct_burning_brilliants.toml",
     "ct_win_storm.toml",
+    "agt_cherry_hot.toml",
     "hold-5x3-20.toml",
     "small_sticky.toml",
     "small_full_window.toml",
