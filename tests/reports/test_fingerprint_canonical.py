@@ -210,7 +210,7 @@ _COVERED = {
         "sticky",
         "plays",
     },
-    "FullWindowPay": {"symbol", "multiplier"},
+    "FullWindowPay": {"symbol", "multiplier", "reels"},
     "PayEntry": {"index", "combo", "pays", "pays_by_level", "anywhere", "free_spins_multiplier"},
     "ScatterPay": {"symbol", "count", "pays"},
     "Trigger": {"symbol", "count"},
