@@ -189,6 +189,10 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
             ("own strips", "yes" if fs.strips is not None else "no (base strips)"),
         ]
         rules += [(f"spins for {count} x {fs.trigger.symbol}", spins) for count, spins in fs.spins]
+        rules += [
+            (f"a retrigger with {count} x {fs.trigger.symbol} adds", spins)
+            for count, spins in fs.retrigger_spins
+        ]
         out.append(Section("free_spins", "Free spins: rules", ("rule", "value"), rules))
         rows: list[tuple[Any, ...]] = []
         for lv in certificate.get("bet_levels") or []:

@@ -306,16 +306,22 @@ class _Glass:
         key = "scatter_sequence" if count >= max(counts) else "scatter_sequence_exact"
         return self.tr.t(key, count=count, symbol=symbol)
 
+    def spin_awards(self, table: tuple[tuple[int, int], ...]) -> str:
+        """``3 SC: 10 free spins; 4 or more SC: 15 free spins`` for a spins-by-count table."""
+        fs = self.m.free_spins
+        assert fs is not None
+        counts = [c for c, _ in table]
+        return "; ".join(
+            self.tr.t(
+                "free_spins_award", spins=s, sequence=self.count_label(fs.trigger.symbol, c, counts)
+            )
+            for c, s in table
+        )
+
     def free_spins(self) -> Section:
         tr, fs = self.tr, self.m.free_spins
         assert fs is not None
-        counts = [c for c, _ in fs.spins]
-        awards = "; ".join(
-            tr.t(
-                "free_spins_award", spins=s, sequence=self.count_label(fs.trigger.symbol, c, counts)
-            )
-            for c, s in fs.spins
-        )
+        awards = self.spin_awards(fs.spins)
         text = [
             tr.t(
                 "free_spins_trigger",
@@ -341,6 +347,8 @@ class _Glass:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
         retrigger = "free_spins_retrigger_once" if fs.retrigger_once else "free_spins_retrigger"
         text.append(tr.t(retrigger if fs.retrigger else "free_spins_no_retrigger"))
+        if fs.retrigger_spins:
+            text.append(tr.t("free_spins_retrigger_awards", awards=self.spin_awards(fs.retrigger_spins)))
         if fs.max_spins is not None:
             text.append(tr.t("free_spins_max", spins=fs.max_spins))
         if fs.strips is not None:

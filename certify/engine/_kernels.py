@@ -536,8 +536,11 @@ def private(n):
 
 @jit(inline="always")
 def fs_added(count, fs_spins, fs_max, awarded):
-    """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given."""
-    add = fs_spins[count]
+    """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given.
+
+    ``fs_spins`` holds the trigger's awards by count, then the retrigger's.
+    """
+    add = fs_spins[fs_spins.shape[0] // 2 + count]
     if fs_max > 0:
         add = min(add, fs_max - awarded)
     return add

@@ -91,7 +91,7 @@ class GameInputs(NamedTuple):
     n_families: int
     fs_counted: int  # counted index of the free-spin trigger (-1 none)
     fs_min: int
-    fs_spins: np.ndarray  # (max count + 1,) spins awarded by count
+    fs_spins: np.ndarray  # (2 (max count + 1),) spins a trigger awards by count, then a retrigger
     fs_mult: int  # multiplies a free spin's line and scatter win (1: tables premultiplied)
     fs_retriggers: int  # retriggers allowed in one feature: 0, 1 ("once"), -1 (unlimited)
     fs_max: int  # 0: no cap
@@ -406,7 +406,7 @@ def game_inputs(t: GameTables) -> GameInputs:
         n_families=int(t.ways_family.max(initial=0)) + 1,
         fs_counted=t.fs_counted,
         fs_min=t.fs_min,
-        fs_spins=t.fs_spins,
+        fs_spins=np.concatenate([t.fs_spins, t.fs_respins]),
         fs_mult=t.fs_spin_mult,
         fs_retriggers=t.fs_retriggers,
         fs_max=t.fs_max,

@@ -247,12 +247,12 @@ class _Bounds:
             self.feature_len = min(largest, fs.max_spins or largest)
             return
         if fs.retrigger_once and fs.max_spins is None:  # at most two awards: it always ends
-            self.feature_len = 2 * largest
+            self.feature_len = largest + max(s for _, s in fs.retrigger_spins or fs.spins)
             return
         _, strips, weights = self.reel_sets()[-1]
         dist = self.count_weights(strips, weights, fs.trigger.symbol)
         total = sum(dist.values())
-        added = sum(w * fs.spins_for(c) for c, w in dist.items() if c >= fs.trigger.count)
+        added = sum(w * fs.retrigger_for(c) for c, w in dist.items())
         self.rho = Fraction(added, total)
         if fs.max_spins is not None:
             self.feature_len = fs.max_spins
@@ -475,7 +475,7 @@ class _Bounds:
             return
         cap = fs.max_spins
         classes = len(
-            {fs.spins_for(c) for c in range(fs.trigger.count, self.m.rows * self.m.reels + 1)}
+            {fs.retrigger_for(c) for c in range(fs.trigger.count, self.m.rows * self.m.reels + 1)}
         )
         classes = classes + 1 if fs.retrigger else 1
         self.capped_work = cap * (cap + 1) // 2 * classes

@@ -121,6 +121,9 @@ class GameTables:
     hold_on: bool = False  # the bonus symbol starts hold and spin
     fs_own_pays: bool = False  # free spins pay from their own premultiplied tables
     fs_retrigger_once: bool = False
+    fs_respins: np.ndarray = field(  # (max_count + 1,) spins a retrigger adds by count
+        default_factory=lambda: np.zeros(1, dtype=np.int64)
+    )
     scatter_excl: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
     expand_symbols: tuple[str, ...] = ()  # Book of Ra: the symbols the feature may draw
     expand_weights: np.ndarray = field(default_factory=lambda: np.ones(1, dtype=np.int64))
@@ -185,9 +188,11 @@ def compile_machine(machine: Machine) -> GameTables:
         free = dataclasses.replace(base)
     max_count = machine.rows * machine.reels
     fs_spins = np.zeros(max_count + 1, dtype=np.int64)
+    fs_respins = np.zeros(max_count + 1, dtype=np.int64)
     if fs is not None:
         for c in range(max_count + 1):
             fs_spins[c] = fs.spins_for(c) if c >= fs.trigger.count else 0
+            fs_respins[c] = fs.retrigger_for(c)
     bonus = machine.bonus
     hold = machine.hold_and_spin
     trigger = bonus.trigger if bonus else (hold.trigger if hold else None)
@@ -221,6 +226,7 @@ def compile_machine(machine: Machine) -> GameTables:
         hold_on=hold is not None,
         fs_own_pays=own_pays,
         fs_retrigger_once=bool(fs and fs.retrigger_once),
+        fs_respins=fs_respins,
         scatter_excl=np.array(
             [1 if n in machine.rules.exclusive_scatters else 0 for n in counted] or [0],
             dtype=np.int64,

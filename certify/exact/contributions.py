@@ -384,7 +384,7 @@ def expected_free_spins(tables: GameTables) -> tuple[float, float]:
     once = getattr(tables, "fs_retrigger_once", False)
     classes: dict[int, tuple[float, float, float]] = {}
     for count, q in enumerate(fs_dist):
-        a = int(tables.fs_spins[count]) if tables.fs_retrigger else 0
+        a = int(tables.fs_respins[count])
         old = classes.get(a, (0.0, 0.0, 0.0))
         classes[a] = (old[0] + float(q), 0.0, 0.0)
     spins = 0.0

@@ -602,7 +602,7 @@ def _feature_by_count(
         wgt = float(fsb.w[b])
         mb, mb2 = fsb.wb[b] / fsb.total, fsb.wb2[b] / fsb.total
         qq = wgt / fsb.total
-        added.append(tables.fs_spins[count] if tables.fs_retrigger else 0)
+        added.append(tables.fs_respins[count])
         q.append(qq)
         s1.append(mult * mb + qq * eb)
         s2.append(mult * mult * mb2 + (2 * mult * mb * eb + qq * eb2))

@@ -167,7 +167,7 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
         fs_dist = count_distribution(tables.free, tables.fs_counted)
         classes: dict[int, tuple[float, float, float]] = {}
         for count, q in enumerate(fs_dist):
-            a = int(tables.fs_spins[count]) if tables.fs_retrigger else 0
+            a = int(tables.fs_respins[count])
             old = classes.get(a, (0.0, 0.0, 0.0))
             classes[a] = (old[0] + q, old[1] + q * ex, 0.0)
         base_dist = count_distribution(tables.base, tables.fs_counted)

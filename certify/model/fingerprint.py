@@ -316,6 +316,11 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         "strips": _lists(fs.strips),
         "weights": _weights(fs.strips, fs.weights),
         **({"retrigger_once": True} if fs.retrigger_once else {}),
+        **(
+            {"retrigger_spins": {str(k): v for k, v in fs.retrigger_spins}}
+            if fs.retrigger_spins
+            else {}
+        ),
         **({"expanding_symbol": dict(fs.expanding_symbol)} if fs.expanding_symbol else {}),
         **(
             {

@@ -285,6 +285,10 @@ def machine_schema() -> Schema:
                     "one time)",
                 },
                 "max_spins": _int(1, "cap on the spins of one feature"),
+                "retrigger_spins": {
+                    **SPINS,
+                    "description": "spins a retrigger adds by count (default: spins)",
+                },
                 "strips": STRIPS,
                 "weights": WEIGHTS,
                 "options": _array(

@@ -603,6 +603,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             "weights",
             "options",
             "expanding_symbol",
+            "retrigger_spins",
         ),
     )
     trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("scatter", "bonus"))
@@ -610,6 +611,8 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
     spins: list[tuple[int, int]] = []
     if "spins" in t or not options:
         spins = _spins_table(rd, t.get("spins", {}), join(where, "spins"), trigger.count)
+    retrigger = t.get("retrigger", False)
+    respins = _retrigger_spins(rd, t, where, trigger.count, retrigger)
     largest = max([s for _, s in spins] + [s for o in options for _, s in o.spins], default=0)
     max_spins = rd.integer(t, "max_spins", where, 1, default=None)
     if max_spins is not None and largest and max_spins < largest:
@@ -623,7 +626,6 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         strips, weights = read_strips(rd, t, where, ctx.symbols, len(ctx.strips))
     elif "weights" in t:
         rd.error(join(where, "weights"), "needs free_spins.strips", Code.MISSING_KEY)
-    retrigger = t.get("retrigger", False)
     if retrigger not in (True, False, "once"):
         rd.error(
             join(where, "retrigger"), f'must be true, false or "once", got {retrigger!r}', Code.TYPE
@@ -647,7 +649,21 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         expanding_symbol=read_expanding_symbol(
             rd, t.get("expanding_symbol"), join(where, "expanding_symbol"), ctx.symbols
         ),
+        retrigger_spins=tuple(respins),
     )
+
+
+def _retrigger_spins(
+    rd: Reader, t: dict[str, Any], where: str, trigger_count: int, retrigger: Any
+) -> list[tuple[int, int]]:
+    """``free_spins.retrigger_spins``: what a retrigger adds, like ``spins`` (needs ``retrigger``)."""
+    if "retrigger_spins" not in t:
+        return []
+    at = join(where, "retrigger_spins")
+    if retrigger not in (True, "once"):
+        rd.error(at, 'needs free_spins.retrigger = true or "once"', Code.MISSING_KEY)
+        return []
+    return _spins_table(rd, t["retrigger_spins"], at, trigger_count)
 
 
 def _spins_table(rd: Reader, raw: Any, at: str, trigger_count: int) -> list[tuple[int, int]]:

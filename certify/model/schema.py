@@ -84,7 +84,8 @@ class FreeSpins:
     ``retrigger_once``: the feature can be extended one time only
     (``retrigger = "once"``). ``options``: the player's choice of
     (spins, multiplier) when the feature starts; each is certified alone
-    (:meth:`Machine.option_variants`).
+    (:meth:`Machine.option_variants`). ``retrigger_spins``: what a retrigger
+    adds by count, where it differs from the trigger's award (empty: ``spins``).
     """
 
     trigger: Trigger
@@ -97,14 +98,26 @@ class FreeSpins:
     retrigger_once: bool = False
     options: tuple[FreeSpinOption, ...] = ()
     expanding_symbol: tuple[tuple[str, int], ...] = ()  # Book of Ra: (symbol, draw weight)
+    retrigger_spins: tuple[tuple[int, int], ...] = ()
 
     def spins_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols (largest key <= count)."""
-        awarded = 0
-        for key, spins in self.spins:
-            if key <= count:
-                awarded = spins
-        return awarded
+        return _award(self.spins, count)
+
+    def retrigger_for(self, count: int) -> int:
+        """Spins a retrigger with ``count`` symbols adds (0 below the trigger count)."""
+        if not self.retrigger or count < self.trigger.count:
+            return 0
+        return _award(self.retrigger_spins or self.spins, count)
+
+
+def _award(table: tuple[tuple[int, int], ...], count: int) -> int:
+    """The award of the largest key of ``table`` at or below ``count`` (0 if none)."""
+    awarded = 0
+    for key, spins in table:
+        if key <= count:
+            awarded = spins
+    return awarded
 
 
 @dataclass(frozen=True)

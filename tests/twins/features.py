@@ -185,7 +185,7 @@ def _outcomes(m: Machine, li: int, drawn: str | None, eb, eb2) -> dict[int, list
     for landed, w in cycle:
         x, x2 = _free_value(m, landed, li, drawn, eb, eb2)
         n = base.count(landed, fs.trigger.symbol)
-        added = fs.spins_for(n) if fs.retrigger and n >= fs.trigger.count else 0
+        added = base.retrigger_award(fs, n)
         acc = out.setdefault(added, [Fraction(0)] * 3)
         p = Fraction(w, total_w)
         acc[0] += p

@@ -69,6 +69,16 @@ from functools import cache
 from certify.model.schema import ANY, Machine
 
 
+def retrigger_award(fs, n: int) -> int:
+    """Spins a retrigger with ``n`` symbols adds: the largest key <= n of
+    ``retrigger_spins`` (else of ``spins``); 0 without retrigger or below the trigger."""
+    if not fs.retrigger or n < fs.trigger.count:
+        return 0
+    table = dict(fs.retrigger_spins or fs.spins)
+    keys = [k for k in table if k <= n]
+    return table[max(keys)] if keys else 0
+
+
 def window(strips, stops, rows):
     """Symbols seen: window[reel][row]."""
     return [
@@ -394,7 +404,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
             x2 += 2 * x * eb + eb2
             x += eb
         n = count(win, fs.trigger.symbol)
-        added = fs.spins_for(n) if fs.retrigger and n >= fs.trigger.count else 0
+        added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
         p = Fraction(w, total_w)
         acc[0] += p
@@ -478,7 +488,7 @@ def _line_mean(m: Machine, li: int, reels: tuple) -> tuple[Fraction, Fraction]:
     return Fraction(pay, total), Fraction(fixed, total)
 
 
-def _reel_set_means(m: Machine, li: int, strips, weights):
+def _reel_set_means(m: Machine, li: int, strips, weights, retrigger: bool = False):
     """Per spin on one reel set: E[line credits], E[part paid as is], E[scatter credits],
     the probability of each number of free spins the spin awards, and P(bonus).
 
@@ -513,7 +523,10 @@ def _reel_set_means(m: Machine, li: int, strips, weights):
         fake = [[name] * n for name, n in counts]
         scatter += w * scatter_credits(m, fake, li)
         n = dict(counts).get(fs.trigger.symbol, 0) if fs else 0
-        spins = fs.spins_for(n) if fs and n >= fs.trigger.count else 0
+        if retrigger:
+            spins = retrigger_award(fs, n)
+        else:
+            spins = fs.spins_for(n) if fs and n >= fs.trigger.count else 0
         awards[spins] = awards.get(spins, Fraction(0)) + Fraction(w, total)
         if m.bonus and dict(counts)[m.bonus.trigger.symbol] >= m.bonus.trigger.count:
             bonus += Fraction(w, total)
@@ -550,10 +563,8 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
     line, base_fixed, scatter, starts, p_bonus = _reel_set_means(m, li, m.strips, m.weights)
     feature = Fraction(0)
     if fs is not None:
-        if fs.strips:
-            means = _reel_set_means(m, li, fs.strips, fs.weights)
-        else:
-            means = line, base_fixed, scatter, starts, p_bonus
+        free_strips = (fs.strips, fs.weights) if fs.strips else (m.strips, m.weights)
+        means = _reel_set_means(m, li, *free_strips, retrigger=True)
         f_line, f_fixed, f_scatter, added, f_bonus = means
         x = fs.multiplier * (f_line - f_fixed + f_scatter) + f_fixed + f_bonus * eb
         if not fs.retrigger:
