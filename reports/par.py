@@ -158,6 +158,18 @@ def _pay_table(machine: Machine) -> Section:
     for e in machine.pays:
         per_level = [e.credits(i, lv) for i, lv in enumerate(levels)]
         rows.append((f"pays[{e.index}]", machine.evaluation, " ".join(e.combo), e.pays, *per_level))
+        if e.free_spins_pays is not None:
+            free = [e.free_credits(i, lv) for i, lv in enumerate(levels)]
+            kind = f"{machine.evaluation} in free spins (before their multiplier)"
+            rows.append(
+                (
+                    f"pays[{e.index}].free_spins_pays",
+                    kind,
+                    " ".join(e.combo),
+                    e.free_spins_pays,
+                    *free,
+                )
+            )
     for i, sp in enumerate(machine.scatter_pays):
         total = [sp.pays * machine.total_bet(lv) for lv in levels]
         rows.append(
@@ -169,6 +181,16 @@ def _pay_table(machine: Machine) -> Section:
                 *total,
             )
         )
+        if sp.free_spins_pays is not None:
+            rows.append(
+                (
+                    f"scatter_pays[{i}].free_spins_pays",
+                    "scatter in free spins (x total bet, before their multiplier)",
+                    f"{sp.count} x {sp.symbol}",
+                    sp.free_spins_pays,
+                    *[sp.free_spins_pays * machine.total_bet(lv) for lv in levels],
+                )
+            )
     return Section(
         "paytable",
         "Pay table (credits per line or way; scatter: x total bet)",

@@ -306,6 +306,27 @@ class _Glass:
         key = "scatter_sequence" if count >= max(counts) else "scatter_sequence_exact"
         return self.tr.t(key, count=count, symbol=symbol)
 
+    def free_spins_pays(self) -> str:
+        """``A A A: 50; 3 S: 5 x total bet`` for the entries that pay otherwise in free spins."""
+        m, tr = self.m, self.tr
+        items = [
+            tr.t("free_spins_pay", sequence=" ".join(self.tokens(e.combo)), pays=e.free_spins_pays)
+            for e in m.pays
+            if e.free_spins_pays is not None
+        ]
+        items += [
+            tr.t(
+                "free_spins_scatter_pay",
+                sequence=self.count_label(
+                    s.symbol, s.count, [x.count for x in m.scatter_pays if x.symbol == s.symbol]
+                ),
+                pays=s.free_spins_pays,
+            )
+            for s in m.scatter_pays
+            if s.free_spins_pays is not None
+        ]
+        return "; ".join(items)
+
     def spin_awards(self, table: tuple[tuple[int, int], ...]) -> str:
         """``3 SC: 10 free spins; 4 or more SC: 15 free spins`` for a spins-by-count table."""
         fs = self.m.free_spins
@@ -347,8 +368,13 @@ class _Glass:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
         retrigger = "free_spins_retrigger_once" if fs.retrigger_once else "free_spins_retrigger"
         text.append(tr.t(retrigger if fs.retrigger else "free_spins_no_retrigger"))
+        free_pays = self.free_spins_pays()
+        if free_pays:
+            text.append(tr.t("free_spins_pays", prizes=free_pays))
         if fs.retrigger_spins:
-            text.append(tr.t("free_spins_retrigger_awards", awards=self.spin_awards(fs.retrigger_spins)))
+            text.append(
+                tr.t("free_spins_retrigger_awards", awards=self.spin_awards(fs.retrigger_spins))
+            )
         if fs.max_spins is not None:
             text.append(tr.t("free_spins_max", spins=fs.max_spins))
         if fs.strips is not None:

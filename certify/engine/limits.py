@@ -44,7 +44,7 @@ from certify.bounds import MAX_RESPINS, MAX_SCREENS
 from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
-from certify.model.schema import Machine
+from certify.model.schema import Machine, PayEntry
 
 INT64_MAX = (1 << 63) - 1
 MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
@@ -303,7 +303,7 @@ class _Bounds:
             for e in m.pays:
                 if e.index in jackpots:
                     continue
-                win = e.credits(li, level) * (m.rows * mult) ** len(e.combo)
+                win = _most_credits(e, li, level) * (m.rows * mult) ** len(e.combo)
                 families[e.combo[0]] = max(families.get(e.combo[0], 0), win)
                 if win > best:
                     best, key = win, f"pays[{e.index}]"
@@ -311,7 +311,7 @@ class _Bounds:
         for e in m.pays:
             if e.index in jackpots:
                 continue
-            win = e.credits(li, level) * mult ** len(e.combo)
+            win = _most_credits(e, li, level) * mult ** len(e.combo)
             if win > best:
                 best, key = win, f"pays[{e.index}]"
         both = 2 if m.rules.direction == "both" else 1  # a left and a right run per line
@@ -335,9 +335,10 @@ class _Bounds:
         for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
             i, sp = max(
                 ((i, sp) for i, sp in enumerate(m.scatter_pays) if sp.symbol == name),
-                key=lambda t: t[1].pays,
+                key=lambda t: max(t[1].pays, t[1].free_pays),
             )
-            terms.append((sp.pays * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
+            most = max(sp.pays, sp.free_pays)
+            terms.append((most * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
         if m.bonus is not None:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
             terms.append((a.pays * total_bet, f"bonus.awards[{i}].pays", "bonus"))
@@ -540,6 +541,27 @@ def capped_feasible(cap: int, classes: int) -> bool:
     return cap * (cap + 1) // 2 * max(classes, 1) <= CAPPED_WORK_MAX
 
 
+def _most_credits(entry: PayEntry, li: int, level: int) -> int:
+    """An entry's larger pay of the base game's and the free spins'."""
+    return max(entry.credits(li, level), entry.free_credits(li, level))
+
+
+def _pay_integers(m: Machine) -> Iterator[tuple[int, str]]:
+    """The pay tables' integers (line, ways and scatter, free-spin values included)."""
+    for e in m.pays:
+        if e.pays is not None:
+            yield e.pays, f"pays[{e.index}].pays"
+        for j, v in enumerate(e.pays_by_level or ()):
+            yield v, f"pays[{e.index}].pays_by_level[{j}]"
+        if e.free_spins_pays is not None:
+            yield e.free_spins_pays, f"pays[{e.index}].free_spins_pays"
+    for i, sp in enumerate(m.scatter_pays):
+        yield sp.pays, f"scatter_pays[{i}].pays"
+        yield sp.count, f"scatter_pays[{i}].count"
+        if sp.free_spins_pays is not None:
+            yield sp.free_spins_pays, f"scatter_pays[{i}].free_spins_pays"
+
+
 def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
     """Every integer of the model that becomes a kernel integer, with its key path."""
     for i, level in enumerate(m.bet_levels):
@@ -549,14 +571,7 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
             yield getattr(m, key), f"bet.{key}"
     for sym in m.symbols:
         yield sym.multiplier, f"symbols.{sym.name}.multiplier"
-    for e in m.pays:
-        if e.pays is not None:
-            yield e.pays, f"pays[{e.index}].pays"
-        for j, v in enumerate(e.pays_by_level or ()):
-            yield v, f"pays[{e.index}].pays_by_level[{j}]"
-    for i, sp in enumerate(m.scatter_pays):
-        yield sp.pays, f"scatter_pays[{i}].pays"
-        yield sp.count, f"scatter_pays[{i}].count"
+    yield from _pay_integers(m)
     yield from _weights(m.weights, "reels.weights")
     fs = m.free_spins
     if fs is not None:

@@ -173,7 +173,9 @@ def compile_machine(machine: Machine) -> GameTables:
     )
     fs = machine.free_spins
     free = base
-    own_pays = fs is not None and any(not e.free_spins_multiplier for e in machine.pays)
+    own_pays = fs is not None and (
+        any(not e.free_spins_multiplier for e in machine.pays) or has_free_spins_pays(machine)
+    )
     own_window = fs is not None and any(
         s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols
     )
@@ -472,31 +474,57 @@ def jackpot_entries(machine: Machine, level: int) -> dict[int, str]:
     return out
 
 
-def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> LevelTables:
-    credits = [e.credits(li, level) for e in machine.pays]
-    rank = list(credits)
-    for index in jackpot_entries(machine, level):
-        credits[index] = 0
-        rank[index] = JACKPOT_RANK
-    total_bet = machine.total_bet(level)
+def has_free_spins_pays(machine: Machine) -> bool:
+    """Whether some line, ways or scatter entry pays otherwise during free spins."""
+    return any(e.free_spins_pays is not None for e in machine.pays) or any(
+        s.free_spins_pays is not None for s in machine.scatter_pays
+    )
+
+
+def _scatter_table(machine: Machine, names: tuple[str, ...], level: int, free: bool) -> np.ndarray:
+    """(counted symbols, count + 1) scatter credits of a window showing that many."""
     max_count = machine.rows * machine.reels
-    scatter = np.zeros((max(len(tables.counted_names), 1), max_count + 1), dtype=np.int64)
-    for c, name in enumerate(tables.counted_names):
+    scatter = np.zeros((max(len(names), 1), max_count + 1), dtype=np.int64)
+    for c, name in enumerate(names):
         for sp in sorted(
             (s for s in machine.scatter_pays if s.symbol == name), key=lambda s: s.count
         ):
-            scatter[c, sp.count :] = sp.pays * machine.scatter_bet(level)
+            scatter[c, sp.count :] = (sp.free_pays if free else sp.pays) * machine.scatter_bet(
+                level
+            )
+    return scatter
+
+
+def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> LevelTables:
+    credits = [e.credits(li, level) for e in machine.pays]
+    free_credits = [e.free_credits(li, level) for e in machine.pays]
+    rank = list(credits)
+    jackpots = jackpot_entries(machine, level)
+    for index in jackpots:
+        credits[index] = free_credits[index] = 0
+        rank[index] = JACKPOT_RANK
+    total_bet = machine.total_bet(level)
+    scatter = _scatter_table(machine, tables.counted_names, level, False)
     bonus = np.array(
         [a.pays * total_bet for a in machine.bonus.awards] if machine.bonus else [0], dtype=np.int64
     )
     mult = tables.fs_mult if tables.fs_own_pays else 1
-    credits_fs = [c * mult if e.free_spins_multiplier else c for c, e in zip(credits, machine.pays)]
-    trans, live, win, entry, keys, start = _automaton(machine, tables, credits, credits_fs, rank)
+    credits_fs = [
+        c * mult if e.free_spins_multiplier else c for c, e in zip(free_credits, machine.pays)
+    ]
+    rank_fs = rank
+    if has_free_spins_pays(machine):  # the feature's line pays its own best entry
+        rank_fs = [JACKPOT_RANK if i in jackpots else c for i, c in enumerate(credits_fs)]
+    trans, live, win, entry, keys, start = _automaton(
+        machine, tables, credits, credits_fs, rank, rank_fs
+    )
+    scatter_fs = _scatter_table(machine, tables.counted_names, level, True)
     signature = (
         tuple(np.array(credits) * 1.0 / total_bet),
         tuple(scatter.ravel() / total_bet),
         tuple(bonus / total_bet),
         tuple(np.array(credits_fs) * 1.0 / total_bet),
+        tuple(scatter_fs.ravel() / total_bet),
     )
     return LevelTables(
         li,
@@ -512,7 +540,7 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         finishing_automaton(trans, live, win, entry),
         signature,
         credits_fs=np.array(credits_fs, dtype=np.int64),
-        scatter_pay_fs=scatter * mult,
+        scatter_pay_fs=scatter_fs * mult,
         start=start,
         award_keys=keys,
         cap=(machine.rules.win_cap or 0) * total_bet,
@@ -529,12 +557,14 @@ def _automaton(
     credits: list[int],
     credits_fs: list[int],
     rank: list[int],
+    rank_fs: list[int],
 ) -> tuple:
     """(trans, live, win, award key, key entries, start states) of a level.
 
     When free spins pay from their own tables the automaton is the union of
-    the base game's and the feature's (premultiplied credits, chosen by the
-    same base ranks); the feature's lines start at its first state.
+    the base game's and the feature's (premultiplied credits, chosen by
+    ``rank_fs``: the base ranks, or the feature's own credits where some entry
+    has ``free_spins_pays``); the feature's lines start at its first state.
     """
     n_entries = len(machine.pays)
     if tables.is_ways:
@@ -550,7 +580,7 @@ def _automaton(
     if not tables.fs_own_pays:
         keys = base.key_entries(n_entries)
         return base.trans, base.live, base.win, base.best_entry, keys, np.zeros(2, dtype=np.int64)
-    free = build_line_automaton(machine, credits_fs, rank)
+    free = build_line_automaton(machine, credits_fs, rank_fs)
     n = base.trans.shape[0]
     key_index = {k: i for i, k in enumerate(base.keys)}
     for k in free.keys:

@@ -88,7 +88,13 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
         },
         "pays": [_pay(p) for p in machine.pays],
         "scatter_pays": [
-            {"symbol": s.symbol, "count": s.count, "pays": s.pays} for s in machine.scatter_pays
+            {
+                "symbol": s.symbol,
+                "count": s.count,
+                "pays": s.pays,
+                **({} if s.free_spins_pays is None else {"free_spins_pays": s.free_spins_pays}),
+            }
+            for s in machine.scatter_pays
         ],
         "free_spins": _free_spins(machine.free_spins),
         "bonus": _bonus(machine.bonus),
@@ -132,6 +138,8 @@ def _pay(p: PayEntry) -> dict[str, Any]:
         out["anywhere"] = True
     if not p.free_spins_multiplier:
         out["free_spins_multiplier"] = False
+    if p.free_spins_pays is not None:
+        out["free_spins_pays"] = p.free_spins_pays
     return out
 
 

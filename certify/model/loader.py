@@ -59,7 +59,7 @@ _TOP_OPTIONAL = (
     "cascade",
     "cluster_pays",
 )
-PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier")
+PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier", "free_spins_pays")
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -531,8 +531,23 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
             seen.setdefault((key, anywhere), i)
             if not anywhere:
                 _warn_impossible(rd, ctx, key, where)
-            entries.append(PayEntry(len(entries), key, pays, by_level, anywhere, multiplied))
+            free_pays = _free_spins_pays(rd, t, where)
+            entries.append(
+                PayEntry(len(entries), key, pays, by_level, anywhere, multiplied, free_pays)
+            )
     return tuple(entries)
+
+
+def _free_spins_pays(rd: Reader, t: dict, where: str) -> int | None:
+    """``free_spins_pays``: the entry's pay during free spins (per credit, like ``pays``)."""
+    value = rd.integer(t, "free_spins_pays", where, 0, default=None)
+    if value is not None and "pays_by_level" in t:
+        rd.error(
+            join(where, "free_spins_pays"),
+            "goes with `pays`, not `pays_by_level` (one value per credit of the level)",
+            Code.PAY_VALUE,
+        )
+    return value
 
 
 def _pay_value(rd: Reader, t: dict, where: str, n_levels: int) -> tuple:
@@ -568,7 +583,7 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
     out, seen = [], set()
     for i, spec in enumerate(raw if isinstance(raw, list) else []):
         where = join("scatter_pays", i)
-        t = rd.table(spec, where, ("symbol", "count", "pays"))
+        t = rd.table(spec, where, ("symbol", "count", "pays"), ("free_spins_pays",))
         sym = str(t.get("symbol"))
         ctx.counted(t.get("symbol"), rd, join(where, "symbol"), ("scatter", "bonus"))
         count = rd.integer(t, "count", where, 1) or 1
@@ -576,7 +591,8 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
         if (sym, count) in seen:
             rd.error(where, f"duplicates another {sym!r} x{count} scatter pay", Code.PAY_DUPLICATE)
         seen.add((sym, count))
-        out.append(ScatterPay(str(sym), count, pays))
+        free_pays = rd.integer(t, "free_spins_pays", where, 0, default=None)
+        out.append(ScatterPay(str(sym), count, pays, free_pays))
     return tuple(out)
 
 
@@ -656,7 +672,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
 def _retrigger_spins(
     rd: Reader, t: dict[str, Any], where: str, trigger_count: int, retrigger: Any
 ) -> list[tuple[int, int]]:
-    """``free_spins.retrigger_spins``: what a retrigger adds, like ``spins`` (needs ``retrigger``)."""
+    """``free_spins.retrigger_spins``: what a retrigger adds, like ``spins``."""
     if "retrigger_spins" not in t:
         return []
     at = join(where, "retrigger_spins")

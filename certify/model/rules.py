@@ -104,6 +104,19 @@ def check_rules(
                 "the game has no free spins",
                 Code.RULE_NOT_APPLICABLE,
             )
+        if entry.free_spins_pays is not None and free is None:
+            rd.error(
+                join(where, "free_spins_pays"),
+                "the game has no free spins",
+                Code.RULE_NOT_APPLICABLE,
+            )
+    for i, sp in enumerate(scatter):
+        if sp.free_spins_pays is not None and free is None:
+            rd.error(
+                join(join("scatter_pays", i), "free_spins_pays"),
+                "the game has no free spins",
+                Code.RULE_NOT_APPLICABLE,
+            )
 
 
 def check_anywhere(rd: Reader, t: dict[str, Any], where: str, evaluation: str) -> bool:

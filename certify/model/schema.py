@@ -43,6 +43,7 @@ class PayEntry:
     pays_by_level: tuple[int, ...] | None = None
     anywhere: bool = False  # counts of the symbol anywhere on the line, not a run from reel 1
     free_spins_multiplier: bool = True  # False: paid as is in free spins
+    free_spins_pays: int | None = None  # the entry's pays during free spins (None: ``pays``)
 
     def credits(self, level_index: int, level: int) -> int:
         """Credits this entry pays on one line (or one way) at a bet level."""
@@ -51,14 +52,29 @@ class PayEntry:
         assert self.pays is not None
         return self.pays * level
 
+    def free_credits(self, level_index: int, level: int) -> int:
+        """Credits it pays in free spins, before the feature's multiplier."""
+        if self.free_spins_pays is None:
+            return self.credits(level_index, level)
+        return self.free_spins_pays * level
+
 
 @dataclass(frozen=True)
 class ScatterPay:
-    """``count`` or more of ``symbol`` anywhere pays ``pays`` x total bet."""
+    """``count`` or more of ``symbol`` anywhere pays ``pays`` x total bet.
+
+    ``free_spins_pays``: what it pays during free spins instead (None: ``pays``).
+    """
 
     symbol: str
     count: int
     pays: int
+    free_spins_pays: int | None = None
+
+    @property
+    def free_pays(self) -> int:
+        """Its pays (x total bet) during free spins, before the feature's multiplier."""
+        return self.pays if self.free_spins_pays is None else self.free_spins_pays
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ import test_twin_rules as T
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
-from certify.exact import compute_exact
 from certify.errors import ModelError
+from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.outcomes.record import record_outcomes
 from certify.outcomes.verify import _machine_model, verify_outcomes
@@ -60,7 +60,7 @@ HAND = {
     ("true", "2", None): Fraction(7, 16),
     # once, adds 2: the single starting spin retriggers with p: E[spins] = 1 + 2p = 5/4;
     # return = 3/8 + 1/8 x 3/8 x 5/4 = 3/8 + 15/256 = 111/256.
-    ("\"once\"", "2", None): Fraction(111, 256),
+    ('"once"', "2", None): Fraction(111, 256),
     # unlimited, adds 3, capped at 2 spins: the start plays 1, a retrigger adds
     # min(3, 2 - 1) = 1 and the cap is then reached: E[spins] = 1 + p = 9/8;
     # return = 3/8 + 1/8 x 3/8 x 9/8 = 3/8 + 27/512 = 219/512.

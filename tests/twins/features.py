@@ -62,7 +62,9 @@ Window = list[list[str]]
 
 
 def free_view(m: Machine) -> Machine:
-    """The machine as a free spin plays it: ``wild_in_free_spins`` symbols are wilds."""
+    """The machine as a free spin plays it: ``wild_in_free_spins`` symbols are wilds, the
+    entries pay their ``free_spins_pays`` (:func:`twins.lines.free_pays_view`)."""
+    m = base.free_pays_view(m)
     if not any(s.wild_in_free_spins for s in m.symbols):
         return m
     regular = tuple(s.name for s in m.symbols if s.kind == "regular")

@@ -69,6 +69,41 @@ from functools import cache
 from certify.model.schema import ANY, Machine
 
 
+def free_pays_view(m: Machine) -> Machine:
+    """The machine as it pays during free spins, where some entry has ``free_spins_pays``.
+
+    Each line/ways entry pays its free-spin value premultiplied by the feature's
+    multiplier (unless ``free_spins_multiplier = false``) and is then marked fixed,
+    so a line pays the entry that pays most in the feature; each scatter entry
+    pays its free-spin value (the spin's formula multiplies scatters). Without
+    ``free_spins_pays`` anywhere the machine itself.
+    """
+    if not any(e.free_spins_pays is not None for e in m.pays) and not any(
+        s.free_spins_pays is not None for s in m.scatter_pays
+    ):
+        return m
+    mult = m.free_spins.multiplier
+
+    def entry(e):
+        k = mult if e.free_spins_multiplier else 1
+        if e.free_spins_pays is not None:
+            pays, by_level = e.free_spins_pays * k, None
+        else:
+            pays = None if e.pays is None else e.pays * k
+            by_level = None if e.pays_by_level is None else tuple(v * k for v in e.pays_by_level)
+        return dataclasses.replace(
+            e, pays=pays, pays_by_level=by_level, free_spins_pays=None, free_spins_multiplier=False
+        )
+
+    return dataclasses.replace(
+        m,
+        pays=tuple(entry(e) for e in m.pays),
+        scatter_pays=tuple(
+            dataclasses.replace(s, pays=s.free_pays, free_spins_pays=None) for s in m.scatter_pays
+        ),
+    )
+
+
 def retrigger_award(fs, n: int) -> int:
     """Spins a retrigger with ``n`` symbols adds: the largest key <= n of
     ``retrigger_spins`` (else of ``spins``); 0 without retrigger or below the trigger."""
@@ -397,7 +432,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     total_w = sum(w for _, w in cycle(m, strips, weights))
     for stops, w in cycle(m, strips, weights):
         win = window(strips, stops, m.rows)
-        value, fixed, _ = spin_parts(m, win, li)
+        value, fixed, _ = spin_parts(free_pays_view(m), win, li)
         x = Fraction(fs.multiplier * (value - fixed) + fixed)
         x2 = x * x
         if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
@@ -491,6 +526,7 @@ def _line_mean(m: Machine, li: int, reels: tuple) -> tuple[Fraction, Fraction]:
 def _reel_set_means(m: Machine, li: int, strips, weights, retrigger: bool = False):
     """Per spin on one reel set: E[line credits], E[part paid as is], E[scatter credits],
     the probability of each number of free spins the spin awards, and P(bonus).
+    ``retrigger``: the free spins' reel set (their pays, their retrigger awards).
 
     Lines by per-line decomposition: a payline shows one cell per reel, the
     reels stop independently, and the cell at row r of a reel shows
@@ -501,6 +537,8 @@ def _reel_set_means(m: Machine, li: int, strips, weights, retrigger: bool = Fals
     game, are evaluated once). Scatters and triggers depend on the window only
     through the counts per reel, convolved over the reels.
     """
+    if retrigger:
+        m = free_pays_view(m)
     per_line: dict[tuple, tuple[Fraction, Fraction]] = {}
     line = fixed = Fraction(0)
     for payline in m.paylines:
