@@ -231,7 +231,10 @@ class _Glass:
         m, tr = self.m, self.tr
         out = []
         if m.rules.direction == "both":
-            out.append(tr.t("rule_both_ways"))
+            better = m.rules.both_ways == "better"
+            out.append(tr.t("rule_both_ways_better" if better else "rule_both_ways"))
+        if m.rules.line_pays == "longest":
+            out.append(tr.t("rule_line_pays_longest"))
         if m.rules.pure_wild_line == "wild_award":
             out.append(tr.t("rule_wild_award"))
         for symbol in dict.fromkeys(e.combo[0] for e in m.pays if e.anywhere):

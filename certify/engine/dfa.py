@@ -121,6 +121,8 @@ class _Builder:
         self.start_acc, self.combine, self.final = multiplier_rule(rules.wild_multiplier)
         self.wild_award = rules.pure_wild_line == "wild_award"
         self.both = rules.direction == "both"
+        self.better_way = rules.both_ways == "better"
+        self.longest = rules.line_pays == "longest"
         self.n = machine.reels
         names = [s.name for s in machine.symbols]
         self.is_wild = [machine.symbol(s).kind == "wild" for s in names]
@@ -144,8 +146,16 @@ class _Builder:
         return table[e] * self.final(acc) if e >= 0 else -1
 
     def better(self, cand: tuple[int, int], best: tuple[int, int]) -> bool:
-        """Whether ``cand`` outranks ``best`` (ties: the lower entry index)."""
+        """Whether ``cand`` outranks ``best`` (ties: the lower entry index).
+
+        By worth (``rank`` x wild multiplier); under ``line_pays = "longest"``
+        by the entry's length first, worth breaking ties.
+        """
         a, b = self.value(cand, self.rank), self.value(best, self.rank)
+        if self.longest and cand[0] >= 0 and best[0] >= 0:
+            la, lb = len(self.m.pays[cand[0]].combo), len(self.m.pays[best[0]].combo)
+            if la != lb:
+                return la > lb
         return a > b or (a == b and best[0] >= 0 and cand[0] < best[0])
 
     def step(self, state: tuple, sid: int) -> tuple:
@@ -217,7 +227,7 @@ class _Builder:
                 right_best = (e, acc)
         paid = [c for c in (best, right_best) if c[0] >= 0]
         full = [c for c in paid if len(self.m.pays[c[0]].combo) == self.n]
-        if len(paid) == 2 and len(full) == 2:
+        if len(paid) == 2 and (len(full) == 2 or self.better_way):
             paid = [best if not self.better(right_best, best) else right_best]
         if not paid:
             return (-1, -1, 0)

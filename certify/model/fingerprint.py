@@ -156,6 +156,9 @@ def _rules(machine: Machine) -> dict[str, Any]:
             "exclusive_scatters": list(r.exclusive_scatters),
             "win_cap": r.win_cap,
         }
+        for key, default in (("both_ways", "sum"), ("line_pays", "best")):
+            if getattr(r, key) != default:  # only when set: older fingerprints stay
+                out["rules"][key] = getattr(r, key)
     if machine.option_label is not None:
         out["option_label"] = machine.option_label
     for key in ("full_window_pays", "heights", "hold_and_spin", "cascade", "cluster_pays"):

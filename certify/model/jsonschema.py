@@ -346,6 +346,12 @@ def machine_schema() -> Schema:
             ),
             "pure_wild_line": _str("lines: what a run of wilds pays", ("highest", "wild_award")),
             "direction": _str("lines: read left only or both ways", ("left", "both")),
+            "both_ways": _str(
+                "direction both: pay the left and right runs, or the better one", ("sum", "better")
+            ),
+            "line_pays": _str(
+                "lines: the entry worth most, or the longest run met", ("best", "longest")
+            ),
             "scatter_unit": _str("scatter pays x", ("total_bet", "line_bet")),
             "exclusive_scatters": _array(
                 {"type": "string", "minLength": 1}, "only the first that pays, pays", 2

@@ -14,7 +14,9 @@ from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.model.schema import (
     ANY,
+    BOTH_WAYS_RULES,
     DIRECTIONS,
+    LINE_PAYS_RULES,
     PURE_WILD_LINE_RULES,
     SCATTER_UNITS,
     WILD_MULTIPLIER_RULES,
@@ -31,8 +33,10 @@ RULE_KEYS = (
     "scatter_unit",
     "exclusive_scatters",
     "win_cap",
+    "both_ways",
+    "line_pays",
 )
-LINES_ONLY = ("wild_multiplier", "pure_wild_line", "direction")
+LINES_ONLY = ("wild_multiplier", "pure_wild_line", "direction", "both_ways", "line_pays")
 
 
 def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
@@ -64,7 +68,17 @@ def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
         scatter_unit=_choice(rd, t, "scatter_unit", SCATTER_UNITS),
         exclusive_scatters=tuple(n for n in names if isinstance(n, str)),
         win_cap=rd.integer(t, "win_cap", where, 1, default=None),
+        both_ways=_both_ways(rd, t),
+        line_pays=_choice(rd, t, "line_pays", LINE_PAYS_RULES),
     )
+
+
+def _both_ways(rd: Reader, t: dict[str, Any]) -> str:
+    """``both_ways``: how a line read both ways pays its two runs (needs direction both)."""
+    rule = _choice(rd, t, "both_ways", BOTH_WAYS_RULES)
+    if "both_ways" in t and t.get("direction") != "both":
+        rd.error("rules.both_ways", 'needs rules.direction = "both"', Code.RULE_NOT_APPLICABLE)
+    return rule
 
 
 def _choice(rd: Reader, t: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:

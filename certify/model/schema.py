@@ -184,6 +184,8 @@ class FullWindowPay:
 WILD_MULTIPLIER_RULES = ("product", "max", "sum")
 PURE_WILD_LINE_RULES = ("highest", "wild_award")
 DIRECTIONS = ("left", "both")
+BOTH_WAYS_RULES = ("sum", "better")
+LINE_PAYS_RULES = ("best", "longest")
 SCATTER_UNITS = ("total_bet", "line_bet")
 
 
@@ -203,6 +205,10 @@ class Rules:
     exclusive_scatters : of these scatter symbols only the first that pays, pays.
     win_cap : a spin's whole win (features included) is capped at this
         multiple of the total bet (None: no cap).
+    both_ways : with ``direction = "both"``, a line pays its left and right
+        runs ("sum") or only the better of them ("better").
+    line_pays : a line pays the entry worth most ("best"), or its longest met
+        run ("longest", ties by worth) even where a shorter entry pays more.
 
     """
 
@@ -212,6 +218,8 @@ class Rules:
     scatter_unit: str = "total_bet"
     exclusive_scatters: tuple[str, ...] = ()
     win_cap: int | None = None
+    both_ways: str = "sum"
+    line_pays: str = "best"
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,8 @@ _COVERED = {
         "source",
     },
     "Rules": {
+        "both_ways",
+        "line_pays",
         "wild_multiplier",
         "pure_wild_line",
         "direction",

@@ -219,6 +219,8 @@ def best_entry(m: Machine, cells, li: int, with_anywhere: bool):
             continue
         pay = credits(m, entry, li) * mult
         rank = 10**15 if is_jackpot(m, entry, li) else pay
+        if m.rules.line_pays == "longest":  # the longest run met pays, worth breaking ties
+            rank = len(entry.combo) * 10**16 + rank
         if best is None or rank > best[0]:
             best = (rank, pay, entry)
     return best
@@ -241,11 +243,11 @@ def line_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
             right = best_entry(m, cells[::-1], li, False)
             left = found[0]
             full = len(cells)
+            better_only = m.rules.both_ways == "better"
             if (
                 left is not None
                 and right is not None
-                and len(left[2].combo) == full
-                and len(right[2].combo) == full
+                and (better_only or (len(left[2].combo) == full and len(right[2].combo) == full))
             ):
                 found = [left if left[0] >= right[0] else right]
             else:
