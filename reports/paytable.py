@@ -293,6 +293,7 @@ class _Glass:
         )
         rule = "scatter_rule_line_bet" if m.rules.scatter_unit == "line_bet" else "scatter_rule"
         paragraphs = [tr.t(rule, symbol=s) for s in symbols]
+        paragraphs += self.counting_rules(symbols)
         if m.rules.exclusive_scatters:
             paragraphs.append(
                 tr.t("exclusive_scatters", symbols=", ".join(m.rules.exclusive_scatters))
@@ -308,6 +309,18 @@ class _Glass:
         """``N SC`` when a higher count has its own entry, else ``N or more SC``."""
         key = "scatter_sequence" if count >= max(counts) else "scatter_sequence_exact"
         return self.tr.t(key, count=count, symbol=symbol)
+
+    def counting_rules(self, names: list[str]) -> list[str]:
+        """How each symbol is counted, where not on every cell: its reels, wilds counting."""
+        out = []
+        for name in names:
+            sym = self.m.symbol(name)
+            if sym.reels:
+                reels = ", ".join(str(r) for r in sym.reels)
+                out.append(self.tr.t("counted_on_reels", symbol=name, reels=reels))
+            if sym.wilds_count:
+                out.append(self.tr.t("wilds_count_as", symbol=name))
+        return out
 
     def free_spins_pays(self) -> str:
         """``A A A: 50; 3 S: 5 x total bet`` for the entries that pay otherwise in free spins."""
@@ -371,6 +384,8 @@ class _Glass:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
         retrigger = "free_spins_retrigger_once" if fs.retrigger_once else "free_spins_retrigger"
         text.append(tr.t(retrigger if fs.retrigger else "free_spins_no_retrigger"))
+        if fs.trigger.symbol not in {s.symbol for s in self.m.scatter_pays}:
+            text += self.counting_rules([fs.trigger.symbol])
         free_pays = self.free_spins_pays()
         if free_pays:
             text.append(tr.t("free_spins_pays", prizes=free_pays))

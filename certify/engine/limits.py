@@ -229,7 +229,8 @@ class _Bounds:
             n = len(strip)
             per: dict[int, int] = {}
             for stop in range(n):
-                c = sum(1 for row in range(rows) if strip[(stop + row) % n] == symbol)
+                column = tuple(strip[(stop + row) % n] for row in range(rows))
+                c = self.m.counts_on(symbol, r, column)
                 per[c] = per.get(c, 0) + (weights[r][stop] if weights else 1)
             nxt: dict[int, int] = {}
             for a, wa in dist.items():

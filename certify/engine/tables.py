@@ -17,6 +17,7 @@ from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, Symbol
+from certify.model.screens import is_screen_game
 
 HIST_BINS = 32  # bin 0: no win; bin k: win / total bet in [2^(k-11), 2^(k-10))
 WEIGHT_LOOKUP_MAX = 1 << 16
@@ -170,6 +171,7 @@ def compile_machine(machine: Machine) -> GameTables:
         counted,
         _column_rule(machine, False),
         heights,
+        machine.counts_on,
     )
     fs = machine.free_spins
     free = base
@@ -181,10 +183,19 @@ def compile_machine(machine: Machine) -> GameTables:
     )
     fs_rule = _column_rule(machine, True)
     if fs is not None and fs.strips is not None:
-        free = _reel_set(fs.strips, fs.weights, machine.rows, ids, counted, fs_rule, heights)
+        free = _reel_set(
+            fs.strips, fs.weights, machine.rows, ids, counted, fs_rule, heights, machine.counts_on
+        )
     elif own_window:
         free = _reel_set(
-            machine.strips, machine.weights, machine.rows, ids, counted, fs_rule, heights
+            machine.strips,
+            machine.weights,
+            machine.rows,
+            ids,
+            counted,
+            fs_rule,
+            heights,
+            machine.counts_on,
         )
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
@@ -316,6 +327,12 @@ def refuse_unsupported(machine: Machine) -> None:
     found = []
     if machine.full_window_pays and (machine.cascade is not None or machine.cluster_pays):
         found.append(("full_window_pays", "[[full_window_pays]] in a cascade or cluster game"))
+    screens = is_screen_game(machine) or machine.hold_and_spin is not None
+    for s in machine.symbols:
+        for key in ("reels", "wilds_count"):
+            if getattr(s, key) and screens:
+                what = f"symbols.{s.name}.{key} in a screen game (cascade, cluster, sticky, hold)"
+                found.append((f"symbols.{s.name}.{key}", what))
     if found:
         raise ModelError(
             [
@@ -375,6 +392,7 @@ def _reel_set(
     counted: list[str],
     rule=None,
     heights: tuple | None = None,
+    counts_on=None,
 ) -> ReelSet:
     """Kernel arrays of one set of strips.
 
@@ -382,7 +400,8 @@ def _reel_set(
     unless the reels have variable heights), weighted by height weight x stop
     weight. ``window`` holds the column as the lines evaluate it (``rule``:
     expanding wilds, wilds in free spins; a shorter reel padded with
-    :data:`EMPTY`); ``counted`` counts the symbols as they landed.
+    :data:`EMPTY`); ``counted`` counts the symbols as they landed
+    (``counts_on``: :meth:`Machine.counts_on`, a symbol's reels and wilds).
     """
     reels = len(strips)
     columns = [
@@ -396,9 +415,8 @@ def _reel_set(
     for r, reel in enumerate(columns):
         for stop, (shown, landed, w) in enumerate(reel):
             window[r, stop] = [ids[name] for name in shown]
-            for name in landed:
-                if name in counted:
-                    count[counted.index(name), r, stop] += 1
+            for c, name in enumerate(counted):
+                count[c, r, stop] = counts_on(name, r, landed) if counts_on else landed.count(name)
             weight[r, stop] = w
     total = weight.sum(axis=1)
     cumulative = np.cumsum(weight, axis=1)

@@ -36,6 +36,7 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
                 f"only wild symbols take `{key}`; this one is {kind}",
                 Code.NOT_WILD,
             )
+    out.update(_counting(rd, t, where, kind))
     if out.get("wild_in_free_spins") and kind != "regular":
         rd.error(
             join(where, "wild_in_free_spins"),
@@ -43,6 +44,41 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
             Code.BAD_KIND,
         )
     return out
+
+
+def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str, Any]:
+    """``reels`` and ``wilds_count`` of a scatter or bonus symbol: how it is counted."""
+    out: dict[str, Any] = {}
+    for key in ("reels", "wilds_count"):
+        if key in t and kind not in ("scatter", "bonus"):
+            rd.error(
+                join(where, key),
+                f"only scatter and bonus symbols take `{key}`; this one is {kind}",
+                Code.BAD_KIND,
+            )
+    if rd.boolean(t, "wilds_count", where, False):
+        out["wilds_count"] = True
+    if "reels" in t:
+        raw = rd.array(t, "reels", where) or []
+        reels = [rd.check_int(r, join(join(where, "reels"), i), 1) for i, r in enumerate(raw)]
+        if len(set(reels)) != len(reels):
+            rd.error(join(where, "reels"), "names a reel twice", Code.DUPLICATE)
+        if not raw:
+            rd.error(join(where, "reels"), "must name at least one reel", Code.TYPE)
+        out["reels"] = tuple(sorted(r for r in reels if r is not None))
+    return out
+
+
+def check_counting_reels(rd: Reader, symbols: dict[str, Symbol], n_reels: int) -> None:
+    """Each ``symbols.X.reels`` entry names one of the machine's reels."""
+    for name, sym in symbols.items():
+        for i, reel in enumerate(sym.reels):
+            if reel > n_reels:
+                rd.error(
+                    join(join(join("symbols", name), "reels"), i),
+                    f"reel {reel}, but the machine has {n_reels} reels",
+                    Code.RANGE,
+                )
 
 
 def read_expanding_symbol(

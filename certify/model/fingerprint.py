@@ -110,9 +110,11 @@ def _symbol(s: Symbol) -> dict[str, Any]:
         "multiplier": s.multiplier,
         "substitutes": sorted(s.substitutes),
     }
-    for key in ("expands", "scatter", "wild_in_free_spins", "sticky", "plays"):
+    for key in ("expands", "scatter", "wild_in_free_spins", "sticky", "plays", "wilds_count"):
         if getattr(s, key):
             out[key] = getattr(s, key)
+    if s.reels:
+        out["reels"] = list(s.reels)
     return out
 
 

@@ -172,6 +172,14 @@ def machine_schema() -> Schema:
             "scatter": _bool("wilds: also a scatter, counted and paid anywhere (Book of Ra)"),
             "wild_in_free_spins": _bool("regular symbols: plays as a wild during free spins"),
             "sticky": _bool("wilds: stays where it landed until the free spins end"),
+            "reels": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1},
+                "minItems": 1,
+                "uniqueItems": True,
+                "description": "scatter/bonus: the reels (1-based) it counts on (default all)",
+            },
+            "wilds_count": _bool("scatter/bonus: every wild cell counts as this symbol too"),
         },
         ("kind",),
     )

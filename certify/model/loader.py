@@ -15,6 +15,7 @@ from certify.codes import Code
 from certify.errors import ModelError, Problem
 from certify.kinds import MACHINE
 from certify.model.features import (
+    check_counting_reels,
     check_features,
     read_expanding_symbol,
     read_full_window_pays,
@@ -119,6 +120,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     symbols = _symbols(rd, data.get("symbols", {}))
     groups = _groups(rd, data.get("groups", {}), symbols)
     reels = _reels(rd, data.get("reels", {}), symbols, bet)
+    check_counting_reels(rd, symbols, len(reels["strips"]))
     rd.raise_if_errors()
     ctx = _Context(symbols, dict(groups), reels["strips"], len(bet["bet_levels"]))
     ctx.evaluation = reels["evaluation"]
@@ -252,7 +254,16 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
             spec,
             where,
             ("kind",),
-            ("multiplier", "substitutes", "expands", "scatter", "wild_in_free_spins", "sticky"),
+            (
+                "multiplier",
+                "substitutes",
+                "expands",
+                "scatter",
+                "wild_in_free_spins",
+                "sticky",
+                "reels",
+                "wilds_count",
+            ),
         )
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"
     symbols = {}

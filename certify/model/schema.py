@@ -30,6 +30,8 @@ class Symbol:
     scatter: bool = False  # a wild that is also a scatter (Book of Ra)
     wild_in_free_spins: bool = False  # a regular symbol that plays as a wild in free spins
     sticky: bool = False  # a wild that stays where it landed during free spins
+    reels: tuple[int, ...] = ()  # scatter/bonus: the reels (1-based) it counts on; () every reel
+    wilds_count: bool = False  # scatter/bonus: every wild cell counts as this symbol too
     plays: str = ""  # engine-only virtual symbols: the symbol this one stands for
 
 
@@ -293,6 +295,18 @@ class Machine:
     def total_bet(self, level: int) -> int:
         """Total credits wagered per spin at a bet level."""
         return self.bet_unit * level
+
+    def counts_on(self, name: str, reel: int, column: tuple[str, ...]) -> int:
+        """Cells of a landed ``column`` of reel ``reel`` (0-based) that count as ``name``.
+
+        A scatter or bonus symbol counts only on its ``reels`` (every reel when
+        empty), and with ``wilds_count`` every wild cell counts as it too.
+        """
+        sym = self.symbol(name)
+        if sym.reels and reel + 1 not in sym.reels:
+            return 0
+        wilds = {s.name for s in self.symbols if s.kind == "wild"} if sym.wilds_count else set()
+        return sum(1 for cell in column if cell == name or cell in wilds)
 
     def symbol(self, name: str) -> Symbol:
         """The symbol called ``name``."""

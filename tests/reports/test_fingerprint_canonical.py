@@ -211,6 +211,8 @@ _COVERED = {
         "wild_in_free_spins",
         "sticky",
         "plays",
+        "reels",
+        "wilds_count",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels"},
     "PayEntry": {

@@ -186,7 +186,7 @@ def _outcomes(m: Machine, li: int, drawn: str | None, eb, eb2) -> dict[int, list
     out: dict[int, list[Fraction]] = {}
     for landed, w in cycle:
         x, x2 = _free_value(m, landed, li, drawn, eb, eb2)
-        n = base.count(landed, fs.trigger.symbol)
+        n = base.counted(m, landed, fs.trigger.symbol)
         added = base.retrigger_award(fs, n)
         acc = out.setdefault(added, [Fraction(0)] * 3)
         p = Fraction(w, total_w)
@@ -202,7 +202,7 @@ def _free_value(m: Machine, landed: Window, li: int, drawn, eb, eb2) -> tuple[Fr
     value, fixed = spin(m, landed, li, True, drawn)
     x = Fraction(fs.multiplier * (value - fixed) + fixed)
     x2 = x * x
-    if m.bonus and base.count(landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+    if m.bonus and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
         x2 += 2 * x * eb + eb2
         x += eb
     return x, x2
@@ -323,11 +323,11 @@ def brute_force(m: Machine, li: int) -> dict:
             b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
         triggered = False
-        if m.bonus and base.count(landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+        if m.bonus and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
             e2 += 2 * e1 * eb + eb2
             e1 += eb
             triggered = True
-        n = base.count(landed, fs.trigger.symbol) if fs else 0
+        n = base.counted(m, landed, fs.trigger.symbol) if fs else 0
         if fs and n >= fs.trigger.count:
             f1, f2 = feature(fs.spins_for(n))
             e2 += 2 * e1 * f1 + f2

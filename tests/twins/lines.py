@@ -306,6 +306,21 @@ def count(win, symbol: str) -> int:
     return sum(row.count(symbol) for row in win)
 
 
+def counted(m: Machine, win, symbol: str) -> int:
+    """Cells of ``win`` (per reel, its cells) counting as a scatter or trigger symbol:
+    on its ``reels`` only (1-based; every reel if none), wild cells too under
+    ``wilds_count``."""
+    sym = m.symbol(symbol)
+    wilds = {s.name for s in m.symbols if s.kind == "wild"} if sym.wilds_count else set()
+    return sum(
+        1
+        for r, cells in enumerate(win)
+        if not sym.reels or r + 1 in sym.reels
+        for cell in cells
+        if cell == symbol or cell in wilds
+    )
+
+
 def scatter_credits(m: Machine, win, li: int) -> int:
     """Scatter credits of one window (highest count per symbol, exclusive scatters)."""
     level = m.bet_levels[li]
@@ -315,7 +330,7 @@ def scatter_credits(m: Machine, win, li: int) -> int:
     total = 0
     symbols = list(exclusive) + sorted({s.symbol for s in m.scatter_pays} - set(exclusive))
     for symbol in symbols:
-        n = count(win, symbol)
+        n = counted(m, win, symbol)
         best = [s for s in m.scatter_pays if s.symbol == symbol and s.count <= n]
         if not best:
             continue
@@ -403,12 +418,12 @@ def brute_force(m: Machine, li: int) -> dict:
             b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
         triggered = False
-        if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+        if m.bonus and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
             e2 += 2 * e1 * eb + eb2
             e1 += eb
             triggered = True
-        if fs and count(win, fs.trigger.symbol) >= fs.trigger.count:
-            f1, f2 = feature(fs.spins_for(count(win, fs.trigger.symbol)))
+        if fs and counted(m, win, fs.trigger.symbol) >= fs.trigger.count:
+            f1, f2 = feature(fs.spins_for(counted(m, win, fs.trigger.symbol)))
             e2 += 2 * e1 * f1 + f2
             e1 += f1
             triggered = True
@@ -437,10 +452,10 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         value, fixed, _ = spin_parts(free_pays_view(m), win, li)
         x = Fraction(fs.multiplier * (value - fixed) + fixed)
         x2 = x * x
-        if m.bonus and count(win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+        if m.bonus and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
             x2 += 2 * x * eb + eb2
             x += eb
-        n = count(win, fs.trigger.symbol)
+        n = counted(m, win, fs.trigger.symbol)
         added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
         p = Fraction(w, total_w)
@@ -595,6 +610,8 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
         raise NotImplementedError("lines games read left only")
     if m.rules.win_cap is not None:
         raise NotImplementedError("win_cap")
+    if any(s.reels or s.wilds_count for s in m.symbols):
+        raise NotImplementedError("scatters counted on some reels or with wilds: brute force")
     fs = m.free_spins
     if fs is not None and fs.options:
         raise ValueError("a game with free-spin options: decompose each option")
