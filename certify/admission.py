@@ -170,7 +170,7 @@ def _beaten_by(machine: Machine, entry: PayEntry) -> tuple[PayEntry, int, int, i
     """(the entry that always outpays ``entry``, level index, its pay, ours), or None."""
     names = {s.name: s for s in machine.symbols}
     wild = names.get(entry.combo[0])
-    if entry.anywhere or wild is None or wild.kind != "wild":
+    if entry.anywhere or wild is None or wild.kind != "wild" or wild.multipliers:
         return None
     if any(token != wild.name for token in entry.combo):
         return None

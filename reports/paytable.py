@@ -254,7 +254,11 @@ class _Glass:
             if sym.kind != "wild":
                 continue
             out.append(self.tr.t("wild", symbol=sym.name, members=", ".join(sym.substitutes)))
-            if sym.multiplier > 1:
+            if sym.multipliers:
+                total = sum(w for _, w in sym.multipliers)
+                values = ", ".join(f"x{v} ({100 * w / total:.2f}%)" for v, w in sym.multipliers)
+                out.append(self.tr.t("wild_drawn", symbol=sym.name, values=values))
+            elif sym.multiplier > 1:
                 out.append(self.tr.t(key, symbol=sym.name, multiplier=sym.multiplier))
         return out
 

@@ -6,6 +6,8 @@ Nothing here runs per spin: it is done once per machine and bet level.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -163,6 +165,7 @@ def compile_machine(machine: Machine) -> GameTables:
     counted = _counted_symbols(machine)
     check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
     heights = machine.heights
+    drawn = {s.name: s.multipliers for s in machine.symbols if s.multipliers}
     base = _reel_set(
         machine.strips,
         machine.weights,
@@ -172,6 +175,7 @@ def compile_machine(machine: Machine) -> GameTables:
         _column_rule(machine, False),
         heights,
         machine.counts_on,
+        drawn,
     )
     fs = machine.free_spins
     free = base
@@ -184,7 +188,15 @@ def compile_machine(machine: Machine) -> GameTables:
     fs_rule = _column_rule(machine, True)
     if fs is not None and fs.strips is not None:
         free = _reel_set(
-            fs.strips, fs.weights, machine.rows, ids, counted, fs_rule, heights, machine.counts_on
+            fs.strips,
+            fs.weights,
+            machine.rows,
+            ids,
+            counted,
+            fs_rule,
+            heights,
+            machine.counts_on,
+            drawn,
         )
     elif own_window:
         free = _reel_set(
@@ -196,6 +208,7 @@ def compile_machine(machine: Machine) -> GameTables:
             fs_rule,
             heights,
             machine.counts_on,
+            drawn,
         )
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
@@ -327,10 +340,19 @@ def refuse_unsupported(machine: Machine) -> None:
     found = []
     if machine.full_window_pays and (machine.cascade is not None or machine.cluster_pays):
         found.append(("full_window_pays", "[[full_window_pays]] in a cascade or cluster game"))
+    drawn = [s.name for s in machine.symbols if s.multipliers]
+    fs = machine.free_spins
+    if drawn and fs is not None and fs.expanding_symbol:
+        key = f"symbols.{drawn[0]}.multiplier"
+        found.append((key, "a drawn wild multiplier with free_spins.expanding_symbol"))
     screens = is_screen_game(machine) or machine.hold_and_spin is not None
     for s in machine.symbols:
-        for key in ("reels", "wilds_count"):
-            if getattr(s, key) and screens:
+        for field_name, key in (
+            ("reels", "reels"),
+            ("wilds_count", "wilds_count"),
+            ("multipliers", "multiplier"),
+        ):
+            if getattr(s, field_name) and screens:
                 what = f"symbols.{s.name}.{key} in a screen game (cascade, cluster, sticky, hold)"
                 found.append((f"symbols.{s.name}.{key}", what))
     if found:
@@ -349,7 +371,8 @@ def play_machine(machine: Machine) -> Machine:
 
     A regular symbol with ``wild_in_free_spins`` gets a wild twin ``X*`` that
     the free-spin windows show in its place (it matches ``X`` literally and
-    substitutes like a wild); variable heights get the empty cell ``EMPTY``.
+    substitutes like a wild); a wild with drawn multipliers one wild per value
+    (:func:`drawn_name`); variable heights get the empty cell ``EMPTY``.
     """
     extra = [
         Symbol(
@@ -361,6 +384,11 @@ def play_machine(machine: Machine) -> Machine:
         )
         for s in machine.symbols
         if s.wild_in_free_spins
+    ]
+    extra += [
+        Symbol(drawn_name(s.name, v), "wild", v, s.substitutes, plays=s.name)
+        for s in machine.symbols
+        for v, _ in s.multipliers
     ]
     if machine.heights is not None:
         extra.append(Symbol(EMPTY, "blank", plays=EMPTY))
@@ -393,6 +421,7 @@ def _reel_set(
     rule=None,
     heights: tuple | None = None,
     counts_on=None,
+    drawn: dict[str, tuple[tuple[int, int], ...]] | None = None,
 ) -> ReelSet:
     """Kernel arrays of one set of strips.
 
@@ -402,10 +431,14 @@ def _reel_set(
     expanding wilds, wilds in free spins; a shorter reel padded with
     :data:`EMPTY`); ``counted`` counts the symbols as they landed
     (``counts_on``: :meth:`Machine.counts_on`, a symbol's reels and wilds).
+    A wild with ``drawn`` multipliers splits each stop showing it into one
+    stop per drawn value (see :func:`_draw_multipliers`).
     """
     reels = len(strips)
     columns = [
-        _columns(strip, weights[r] if weights else None, rows, heights, r, rule)
+        _draw_multipliers(
+            _columns(strip, weights[r] if weights else None, rows, heights, r, rule), drawn or {}
+        )
         for r, strip in enumerate(strips)
     ]
     max_len = max(len(c) for c in columns)
@@ -435,6 +468,34 @@ def _reel_set(
         count,
         weighted=bool((weight[weight > 0] != 1).any()) or weights is not None,
     )
+
+
+def drawn_name(name: str, value: int) -> str:
+    """The virtual wild a drawn-multiplier wild ``name`` shows when it draws ``value``."""
+    return f"{name}\u00d7{value}"
+
+
+def _draw_multipliers(reel: list, drawn: dict[str, tuple[tuple[int, int], ...]]) -> list:
+    """One reel's columns with each drawn-multiplier wild's draw made part of the stop.
+
+    The multiplier is drawn once per reel and spin (every cell of the wild on
+    that reel shows it): a column showing the wild becomes one column per value
+    (weight x the value's weight, the wild shown as :func:`drawn_name`); a
+    column not showing it keeps one column, weight x the draw's total weight.
+    """
+    present = sorted({c for shown, _, _ in reel for c in shown if c in drawn})
+    if not present:
+        return reel
+    total = {n: sum(w for _, w in drawn[n]) for n in present}
+    out = []
+    for shown, landed, weight in reel:
+        here = [n for n in present if n in shown]
+        scale = math.prod(total[n] for n in present if n not in here)
+        for choice in itertools.product(*(drawn[n] for n in here)):
+            names = {n: drawn_name(n, v) for n, (v, _) in zip(here, choice)}
+            w = weight * scale * math.prod(wt for _, wt in choice)
+            out.append((tuple(names.get(c, c) for c in shown), landed, w))
+    return out
 
 
 def _columns(strip, weights, rows, heights, r, rule) -> list[tuple[tuple, tuple, int]]:

@@ -69,6 +69,22 @@ def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str,
     return out
 
 
+def read_drawn_multipliers(rd: Reader, raw: dict[str, Any], at: str) -> tuple[tuple[int, int], ...]:
+    """``multiplier = {1 = 1, 2 = 1, 3 = 1}``: a wild's multiplier values and their weights."""
+    out = []
+    for key, weight in raw.items():
+        where = join(at, key)
+        if not (key.isascii() and key.isdigit()) or int(key) < 1:
+            rd.error(where, f"key must be a multiplier >= 1, got {key!r}", Code.TYPE)
+            continue
+        w = rd.check_int(weight, where, 1)
+        if w is not None:
+            out.append((int(key), w))
+    if not raw:
+        rd.error(at, "must name at least one multiplier, such as {2 = 1, 3 = 1}", Code.TYPE)
+    return tuple(sorted(out))
+
+
 def check_counting_reels(rd: Reader, symbols: dict[str, Symbol], n_reels: int) -> None:
     """Each ``symbols.X.reels`` entry names one of the machine's reels."""
     for name, sym in symbols.items():

@@ -115,6 +115,8 @@ def _symbol(s: Symbol) -> dict[str, Any]:
             out[key] = getattr(s, key)
     if s.reels:
         out["reels"] = list(s.reels)
+    if s.multipliers:
+        out["multipliers"] = {str(v): w for v, w in s.multipliers}
     return out
 
 

@@ -160,7 +160,18 @@ def machine_schema() -> Schema:
     symbol = _obj(
         {
             "kind": _str("", ("regular", "wild", "scatter", "bonus", "blank")),
-            "multiplier": _int(1, "wilds only: multiplies the line wins it takes part in"),
+            "multiplier": {
+                "oneOf": [
+                    _int(1, "wilds only: multiplies the line wins it takes part in"),
+                    {
+                        "type": "object",
+                        "minProperties": 1,
+                        "propertyNames": {"pattern": "^[0-9]+$"},
+                        "additionalProperties": {"type": "integer", "minimum": 1},
+                        "description": "wilds only: value = weight, drawn per reel and spin",
+                    },
+                ]
+            },
             "substitutes": _array(
                 {"type": "string", "minLength": 1},
                 "wilds only: the regular symbols it stands for (default: every regular)",

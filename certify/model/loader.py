@@ -17,6 +17,7 @@ from certify.kinds import MACHINE
 from certify.model.features import (
     check_counting_reels,
     check_features,
+    read_drawn_multipliers,
     read_expanding_symbol,
     read_full_window_pays,
     read_heights,
@@ -270,16 +271,25 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
     for name, spec in raw.items():
         where = join("symbols", name)
         t = spec if isinstance(spec, dict) else {}
-        mult, subs = 1, ()
+        mult, subs, drawn = 1, (), ()
         if kinds[name] == "wild":
-            mult = rd.integer(t, "multiplier", where, 1, default=1) or 1
+            if isinstance(t.get("multiplier"), dict):
+                drawn = read_drawn_multipliers(rd, t["multiplier"], join(where, "multiplier"))
+                mult = max((v for v, _ in drawn), default=1)
+            else:
+                mult = rd.integer(t, "multiplier", where, 1, default=1) or 1
             subs = _substitutes(rd, t, where, kinds)
         else:
             for key in ("multiplier", "substitutes"):
                 if key in t:
                     rd.error(join(where, key), f"only wild symbols take `{key}`", Code.NOT_WILD)
         symbols[name] = Symbol(
-            name, kinds[name], mult, subs, **symbol_features(rd, t, where, kinds[name])
+            name,
+            kinds[name],
+            mult,
+            subs,
+            multipliers=drawn,
+            **symbol_features(rd, t, where, kinds[name]),
         )
     return symbols
 

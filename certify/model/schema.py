@@ -30,6 +30,7 @@ class Symbol:
     scatter: bool = False  # a wild that is also a scatter (Book of Ra)
     wild_in_free_spins: bool = False  # a regular symbol that plays as a wild in free spins
     sticky: bool = False  # a wild that stays where it landed during free spins
+    multipliers: tuple[tuple[int, int], ...] = ()  # wild: (value, weight) drawn per reel and spin
     reels: tuple[int, ...] = ()  # scatter/bonus: the reels (1-based) it counts on; () every reel
     wilds_count: bool = False  # scatter/bonus: every wild cell counts as this symbol too
     plays: str = ""  # engine-only virtual symbols: the symbol this one stands for

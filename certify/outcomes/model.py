@@ -115,6 +115,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "screens of a cascade, cluster or sticky-wild game (played on the screen grid)"
     elif m.heights is not None:
         reason = "reels of variable height (the log does not say each reel's height)"
+    elif any(s.multipliers for s in m.symbols):
+        reason = "wilds with drawn multipliers (the log does not say each reel's draw)"
     return ReplayModel(
         machine=m,
         tables=tables,

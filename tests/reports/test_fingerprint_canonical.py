@@ -213,6 +213,7 @@ _COVERED = {
         "plays",
         "reels",
         "wilds_count",
+        "multipliers",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels"},
     "PayEntry": {

@@ -162,6 +162,8 @@ def spin(
 def _check(m: Machine) -> None:
     if m.hold_and_spin is not None or m.cascade is not None or m.evaluation == "cluster":
         raise NotImplementedError("screen games: see twins.hold and twins.screens")
+    if any(s.multipliers for s in m.symbols):
+        raise NotImplementedError("drawn wild multipliers: twins.lines.brute_force")
     if m.free_spins is not None and m.free_spins.options:
         raise ValueError("a game with free-spin options: play each option alone")
     if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):

@@ -132,11 +132,12 @@ def match(m: Machine, token: str, symbol: str):
     if token == ANY:
         return False, 1
     members = m.group(token) or (token,)
-    if symbol in members:
+    name, _, drawn = symbol.partition("@")  # "W@3": wild W showing its drawn multiplier 3
+    if name in members:
         return False, 1
-    sym = m.symbol(symbol)
+    sym = m.symbol(name)
     if sym.kind == "wild" and any(x in sym.substitutes for x in members):
-        return True, sym.multiplier
+        return True, int(drawn) if drawn else sym.multiplier
     return None
 
 
@@ -174,7 +175,7 @@ def credits(m: Machine, entry, li: int) -> int:
 
 
 def is_wild(m: Machine, symbol: str) -> bool:
-    return m.symbol(symbol).kind == "wild"
+    return m.symbol(symbol.partition("@")[0]).kind == "wild"
 
 
 def run_mult(m: Machine, entry, cells) -> int | None:
@@ -317,7 +318,7 @@ def counted(m: Machine, win, symbol: str) -> int:
         for r, cells in enumerate(win)
         if not sym.reels or r + 1 in sym.reels
         for cell in cells
-        if cell == symbol or cell in wilds
+        if cell.partition("@")[0] == symbol or cell.partition("@")[0] in wilds
     )
 
 
@@ -353,6 +354,30 @@ def spin_value(m: Machine, win, li: int) -> tuple[int, list[int]]:
     """Line/ways + scatter credits of one window."""
     total, _, paid = spin_parts(m, win, li)
     return total, paid
+
+
+def windows(m: Machine, strips, weights):
+    """Every window of the cycle with its weight. A wild with drawn multipliers
+    (``multiplier = {v = weight}``) draws once per reel where it shows: its cells
+    there read ``W@v``, the window's weight x P(v) (Fractions)."""
+    for stops, w in cycle(m, strips, weights):
+        per_reel = []
+        for col in window(strips, stops, m.rows):
+            options = [(col, Fraction(1))]
+            for name in sorted({c for c in col if m.symbol(c).multipliers}):
+                table = m.symbol(name).multipliers
+                total = sum(x for _, x in table)
+                options = [
+                    ([f"{name}@{v}" if c == name else c for c in cells], p * Fraction(x, total))
+                    for cells, p in options
+                    for v, x in table
+                ]
+            per_reel.append(options)
+        for combo in itertools.product(*per_reel):
+            p = Fraction(1)
+            for _, q in combo:
+                p *= q
+            yield [list(cells) for cells, _ in combo], w * p
 
 
 def cycle(m: Machine, strips, weights):
@@ -408,8 +433,7 @@ def brute_force(m: Machine, li: int) -> dict:
     total_w = 0
     s1 = s2 = hit = Fraction(0)
     awards = [0] * len(m.pays)
-    for stops, w in cycle(m, m.strips, m.weights):
-        win = window(m.strips, stops, m.rows)
+    for win, w in windows(m, m.strips, m.weights):
         b, paid = spin_value(m, win, li)
         for e in paid:
             if e >= 0:
@@ -447,8 +471,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     weights = fs.weights if fs.strips else m.weights
     outcomes: dict[int, list] = {}  # spins added -> [P, E[X;a], E[X^2;a]]
     total_w = sum(w for _, w in cycle(m, strips, weights))
-    for stops, w in cycle(m, strips, weights):
-        win = window(strips, stops, m.rows)
+    for win, w in windows(m, strips, weights):
         value, fixed, _ = spin_parts(free_pays_view(m), win, li)
         x = Fraction(fs.multiplier * (value - fixed) + fixed)
         x2 = x * x
@@ -610,7 +633,7 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
         raise NotImplementedError("lines games read left only")
     if m.rules.win_cap is not None:
         raise NotImplementedError("win_cap")
-    if any(s.reels or s.wilds_count for s in m.symbols):
+    if any(s.reels or s.wilds_count or s.multipliers for s in m.symbols):
         raise NotImplementedError("scatters counted on some reels or with wilds: brute force")
     fs = m.free_spins
     if fs is not None and fs.options:
