@@ -346,6 +346,13 @@ def refuse_unsupported(machine: Machine) -> None:
         key = f"symbols.{drawn[0]}.multiplier"
         found.append((key, "a drawn wild multiplier with free_spins.expanding_symbol"))
     screens = is_screen_game(machine) or machine.hold_and_spin is not None
+    if screens and fs is not None and machine.symbol(fs.trigger.symbol).kind == "wild":
+        what = "free spins triggered by a wild in a screen game (cascade, cluster, sticky, hold)"
+        found.append(("free_spins.trigger.symbol", what))
+    for s in machine.symbols:
+        if screens and s.wild_in_free_spins and s.kind == "scatter":
+            key = f"symbols.{s.name}.wild_in_free_spins"
+            found.append((key, "a scatter that plays wild in free spins, in a screen game"))
     for s in machine.symbols:
         for field_name, key in (
             ("reels", "reels"),

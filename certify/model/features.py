@@ -37,10 +37,10 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
                 Code.NOT_WILD,
             )
     out.update(_counting(rd, t, where, kind))
-    if out.get("wild_in_free_spins") and kind != "regular":
+    if out.get("wild_in_free_spins") and kind not in ("regular", "scatter"):
         rd.error(
             join(where, "wild_in_free_spins"),
-            f"only regular symbols take it; this one is {kind}",
+            f"only regular and scatter symbols take it; this one is {kind}",
             Code.BAD_KIND,
         )
     return out

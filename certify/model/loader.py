@@ -643,7 +643,8 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             "retrigger_spins",
         ),
     )
-    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("scatter", "bonus"))
+    kinds = ("scatter", "bonus", "wild")  # a wild: free spins awarded by wilds anywhere
+    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, kinds)
     options = _options(rd, t, where, trigger.count)
     spins: list[tuple[int, int]] = []
     if "spins" in t or not options:
