@@ -30,6 +30,7 @@ from certify.engine._kernels import (
     bonus_award,
     close_spin,
     fs_added,
+    fs_feature_count,
     full_window_multiplier,
     private,
     scatter_packed,
@@ -350,7 +351,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 triggered = True
         if fs_counted >= 0:
             seen = count_field(packed, fs_counted)
-            if seen >= fs_min:
+            if fs_feature_count(seen, fs, fs_min, fs_spins):
                 if fs == 0:
                     triggered = True
                     n_fs += 1

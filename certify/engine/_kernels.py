@@ -535,12 +535,25 @@ def private(n):
 
 
 @jit(inline="always")
-def fs_added(count, fs_spins, fs_max, awarded):
-    """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given.
+def retrigger_award(count, fs_spins):
+    """Spins a retrigger with ``count`` symbols awards (0: none), before the cap.
 
-    ``fs_spins`` holds the trigger's awards by count, then the retrigger's.
+    ``fs_spins`` holds the trigger's awards by count, then the retrigger's (whose
+    counts may start below the trigger's).
     """
-    add = fs_spins[fs_spins.shape[0] // 2 + count]
+    return fs_spins[fs_spins.shape[0] // 2 + count]
+
+
+@jit(inline="always")
+def fs_feature_count(count, fs, fs_min, fs_spins):
+    """Whether ``count`` trigger symbols start the feature (base) or retrigger it (free)."""
+    return count >= fs_min if fs == 0 else retrigger_award(count, fs_spins) > 0
+
+
+@jit(inline="always")
+def fs_added(count, fs_spins, fs_max, awarded):
+    """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given."""
+    add = retrigger_award(count, fs_spins)
     if fs_max > 0:
         add = min(add, fs_max - awarded)
     return add

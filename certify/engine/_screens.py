@@ -40,6 +40,7 @@ from certify.engine._kernels import (
     bonus_award,
     close_spin,
     fs_added,
+    fs_feature_count,
     lowest_bit,
     popcount,
     private,
@@ -697,7 +698,7 @@ def simulate_screen_chunks(  # noqa: C901
                 if fs == 0:
                     n_bonus += 1
                     triggered = True
-            if fs_counted >= 0 and fs_top >= fs_min:
+            if fs_counted >= 0 and fs_feature_count(fs_top, fs, fs_min, fs_spins):
                 if fs == 0:
                     triggered = True
                     n_fs += 1

@@ -386,10 +386,12 @@ def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64
     """
     add, mask = 0, 0
     for c in range(len(t.counted_names)):
-        paying = np.nonzero(level.scatter_pay[c])[0]
+        paying = np.nonzero(level.scatter_pay[c] | level.scatter_pay_fs[c])[0]  # base or free
         limits = [int(paying[0])] if paying.size else []
         limits += [t.bonus_min] if c == t.bonus_counted else []
-        limits += [t.fs_min] if c == t.fs_counted else []
+        if c == t.fs_counted:
+            retriggering = np.nonzero(t.fs_respins)[0]  # a retrigger may need fewer
+            limits += [t.fs_min] + ([int(retriggering[0])] if retriggering.size else [])
         if limits:
             add |= (128 - min(limits)) << (8 * c)
             mask |= 128 << (8 * c)

@@ -476,9 +476,7 @@ class _Bounds:
         if fs is None or fs.max_spins is None:
             return
         cap = fs.max_spins
-        classes = len(
-            {fs.retrigger_for(c) for c in range(fs.trigger.count, self.m.rows * self.m.reels + 1)}
-        )
+        classes = len({fs.retrigger_for(c) for c in range(self.m.rows * self.m.reels + 1)})
         classes = classes + 1 if fs.retrigger else 1
         self.capped_work = cap * (cap + 1) // 2 * classes
         starts = len({min(s, cap) for _, s in fs.spins})

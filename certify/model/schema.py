@@ -124,10 +124,16 @@ class FreeSpins:
         return _award(self.spins, count)
 
     def retrigger_for(self, count: int) -> int:
-        """Spins a retrigger with ``count`` symbols adds (0 below the trigger count)."""
-        if not self.retrigger or count < self.trigger.count:
+        """Spins a retrigger with ``count`` symbols adds (0 below the table's counts).
+
+        ``retrigger_spins`` may start below the trigger's count (2 scatters
+        retrigger where 3 trigger); the trigger's own table starts at its count.
+        """
+        if not self.retrigger:
             return 0
-        return _award(self.retrigger_spins or self.spins, count)
+        if self.retrigger_spins:
+            return _award(self.retrigger_spins, count)
+        return _award(self.spins, count) if count >= self.trigger.count else 0
 
 
 def _award(table: tuple[tuple[int, int], ...], count: int) -> int:

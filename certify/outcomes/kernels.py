@@ -19,6 +19,7 @@ from certify._numba import jit, prange
 from certify.engine._kernels import (
     bonus_award,
     fs_added,
+    fs_feature_count,
     full_window_multiplier,
     scatter_packed,
     scatter_plain,
@@ -233,7 +234,7 @@ def check_sequence(  # noqa: C901 - one kernel walks every phase
                 out_trigger[i] |= 2
         if game.fs_counted >= 0:
             seen = count_field(packed[i], game.fs_counted)
-            if seen >= game.fs_min:
+            if fs_feature_count(seen, fs, game.fs_min, game.fs_spins):
                 if fs == 0 and p == BASE:
                     out_trigger[i] |= 1
                     remaining = game.fs_spins[seen]
@@ -347,7 +348,7 @@ def record_games(  # noqa: C901 - one kernel plays every phase
                 rows += 1
             if game.fs_counted >= 0:
                 seen = count_field(packed, game.fs_counted)
-                if seen >= game.fs_min:
+                if fs_feature_count(seen, fs, game.fs_min, game.fs_spins):
                     if fs == 0:
                         remaining = game.fs_spins[seen] + (1 if fault == 3 else 0)
                         awarded = remaining

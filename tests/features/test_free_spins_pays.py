@@ -183,6 +183,26 @@ def test_simulation_inside_the_exact_interval(tmp_path):
     assert abs(sim.rtp - exact.rtp) < z_value(0.999) * exact.sigma / math.sqrt(n)
 
 
+def test_a_count_that_pays_only_in_the_feature_is_simulated(tmp_path):
+    """2 S pay nothing in the base game and 3 in the free spins (King of Clovers'
+    ``ScatPayBon``): the kernel's count alarm must fire at 2 in the feature too. Reels
+    [A, S] x3, A A A 1, 3 S pay 2 and start 1 free spin x2. Free spin: A A A 1 x2 (1/8),
+    2 S 3 x2 (3/8), 3 S 2 x2 (1/8): (2 + 18 + 4) / 8 = 3; return 3/8 + 3/8 = 3/4; the
+    simulation lies inside the exact interval (without the alarm it would miss 9/32)."""
+    text = body(aaa="", scatter="").replace(
+        "[[scatter_pays]]",
+        '[[scatter_pays]]\nsymbol = "S"\ncount = 2\npays = 0\nfree_spins_pays = 3\n'
+        "[[scatter_pays]]",
+    )
+    m = T.game(tmp_path, text, AS)
+    tables = compile_machine(m)
+    exact = compute_exact(tables).levels[0]
+    assert exact.rtp == pytest.approx(3 / 4, rel=1e-14)
+    n = 300_000
+    sim = simulate(tables, 0, n, seed=4)
+    assert abs(sim.rtp - exact.rtp) < z_value(0.999) * exact.sigma / math.sqrt(n)
+
+
 def test_outcome_replay_holds_the_machine_to_the_feature_table(tmp_path):
     """A log recorded by a machine paying the feature's table passes against its model
     and fails the payout check against the same game without the table."""

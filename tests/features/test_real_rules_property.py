@@ -1,8 +1,8 @@
 """Random small games with this round's rules of real cabinets: twin = exact to 1e-12.
 
 Each game draws, independently: a retrigger award of its own
-(``free_spins.retrigger_spins``), free-spin pays for line, ways and scatter entries
-(``free_spins_pays``), a scatter counted on some reels and/or with wilds
+(``free_spins.retrigger_spins``, from 2 symbols where 2 or 3 trigger), free-spin
+pays for line, ways and scatter entries (``free_spins_pays``), a scatter counted on some reels and/or with wilds
 (``[symbols] reels``, ``wilds_count``), a wild whose multiplier is drawn per reel
 (``multiplier = {v = w}``), and, in lines games, ``both_ways = "better"`` and
 ``line_pays = "longest"``. The oracle is the pure-Python twin's brute force
@@ -68,15 +68,17 @@ def real_rule_games(draw):
     extra = _pays(draw, fs)
     if fs:
         spins = draw(st.integers(1, 2))
+        count = draw(st.sampled_from([2, 3]))  # a retrigger table may start below it
         extra += (
-            "[free_spins]\ntrigger = {symbol = 'S', count = 2}\n"
-            f"spins = {{2 = {spins}, 3 = {spins + 1}}}\n"
+            f"[free_spins]\ntrigger = {{symbol = 'S', count = {count}}}\n"
+            f"spins = {{{count} = {spins}, 4 = {spins + 1}}}\n"
             f"multiplier = {draw(st.integers(1, 3))}\nmax_spins = 5\n"
         )
         retrigger = draw(st.sampled_from(["", "true", "'once'"]))
         if retrigger:
             extra += f"retrigger = {retrigger}\n"
-            extra += _maybe(draw, f"retrigger_spins = {{2 = {draw(st.integers(1, 3))}}}\n")
+            again = f"{{2 = {draw(st.integers(1, 3))}, 3 = {draw(st.integers(1, 3))}}}"
+            extra += _maybe(draw, f"retrigger_spins = {again}\n")
         if draw(st.booleans()):
             own = strips_of(draw, names, size=(2, 3))
             extra += "strips = [" + ", ".join(repr(s) for s in own) + "]\n"

@@ -77,6 +77,28 @@ def test_retrigger_award_by_hand(tmp_path, case):
     assert compute_exact(m).levels[0].rtp == pytest.approx(float(HAND[case]), rel=1e-14)
 
 
+def test_a_retrigger_may_need_fewer_symbols_than_the_trigger(tmp_path):
+    """3 S start 1 free spin; during the feature 2 S add 1 and 3 S add 2 (Aristocrat's
+    Red Roo: ``ScatFreespinBon`` pays from 2 scatters). A free spin adds 2 S (3/8) x 1 +
+    3 S (1/8) x 2 = 5/8 spins on average: one started spin plays 1 / (1 - 5/8) = 8/3,
+    each worth 3/8; return = 3/8 + 1/8 x 1 = 1/2. The base game still needs 3 S.
+    Capped at 6 spins, the twin's brute force (its recursion needs a cap) = exact."""
+    m = T.game(tmp_path, body("true", "{2 = 1, 3 = 2}"), AS)
+    assert m.free_spins.retrigger_for(2) == 1 and m.free_spins.spins_for(2) == 0
+    assert compute_exact(m).levels[0].rtp == pytest.approx(0.5, rel=1e-14)
+    (tmp_path / "capped").mkdir()
+    capped = T.game(tmp_path / "capped", body("true", "{2 = 1, 3 = 2}", cap="6"), AS)
+    ref = twin.brute_force(capped, 0)
+    lvl = compute_exact(capped).levels[0]
+    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
+    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
+    tables = compile_machine(m)
+    n = 400_000
+    sim = simulate(tables, 0, n, seed=8)
+    exact = compute_exact(tables).levels[0]
+    assert abs(sim.rtp - exact.rtp) < z_value(0.999) * exact.sigma / math.sqrt(n)
+
+
 def test_without_the_key_the_trigger_award_repeats(tmp_path):
     """Control: without ``retrigger_spins`` a retrigger adds ``spins`` (1): one started
     spin plays 1 / (1 - 1/8) = 8/7; return = 3/8 + 1/8 x 3/8 x 8/7 = 3/8 + 3/56 = 12/28."""

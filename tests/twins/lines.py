@@ -106,8 +106,9 @@ def free_pays_view(m: Machine) -> Machine:
 
 def retrigger_award(fs, n: int) -> int:
     """Spins a retrigger with ``n`` symbols adds: the largest key <= n of
-    ``retrigger_spins`` (else of ``spins``); 0 without retrigger or below the trigger."""
-    if not fs.retrigger or n < fs.trigger.count:
+    ``retrigger_spins`` (its keys may lie below the trigger's count), else of
+    ``spins`` from the trigger's count on; 0 without retrigger."""
+    if not fs.retrigger or (not fs.retrigger_spins and n < fs.trigger.count):
         return 0
     table = dict(fs.retrigger_spins or fs.spins)
     keys = [k for k in table if k <= n]
