@@ -3,11 +3,12 @@
 Each game draws, independently: a retrigger award of its own
 (``free_spins.retrigger_spins``, from 2 symbols where 2 or 3 trigger), free-spin
 pays for line, ways and scatter entries (``free_spins_pays``), a scatter counted
-on some reels and/or with wilds (``[symbols] reels``, ``wilds_count``), a wild whose multiplier is drawn per reel
-(``multiplier = {v = w}``), and, in lines games, ``both_ways = "better"`` and
-``line_pays = "longest"``. The oracle is the pure-Python twin's brute force
-(``tests/twins/lines.py``: its own enumeration of the draws, its own counting,
-its own free-spin pay view, its own retrigger lookup) in Fractions.
+on some reels and/or with wilds (``[symbols] reels``, ``wilds_count``), a wild
+whose multiplier is drawn per reel (``multiplier = {v = w}``), and, in lines
+games, ``both_ways = "better"`` and ``line_pays = "longest"``. The oracle is the
+pure-Python twin's brute force (``tests/twins/lines.py``: its own enumeration of
+the draws, its own counting, its own free-spin pay view, its own retrigger
+lookup) in Fractions.
 """
 
 from __future__ import annotations
