@@ -99,6 +99,20 @@ def test_a_retrigger_may_need_fewer_symbols_than_the_trigger(tmp_path):
     assert abs(sim.rtp - exact.rtp) < z_value(0.999) * exact.sigma / math.sqrt(n)
 
 
+def test_red_roo_published_figure():
+    """Aristocrat Red Roo, reel set "92.470094" of slotopol's redroo_data.yaml: "RTP =
+    88.391(sym) + 0.021428*190.35(fg) = 92.470094%" (tests/data/real/SOURCES.md): 2
+    scatters retrigger where 3 trigger, the free wilds draw x2 or x3 per reel, 1024 ways."""
+    from testpaths import DATA
+
+    from certify.model import load_machine
+
+    m = load_machine(DATA / "real" / "aristocrat_red_roo.toml")
+    assert m.free_spins.retrigger_for(2) == 5 and m.free_spins.spins_for(2) == 0
+    for lvl in compute_exact(m).levels:
+        assert round(lvl.rtp * 100, 6) == 92.470094
+
+
 def test_without_the_key_the_trigger_award_repeats(tmp_path):
     """Control: without ``retrigger_spins`` a retrigger adds ``spins`` (1): one started
     spin plays 1 / (1 - 1/8) = 8/7; return = 3/8 + 1/8 x 3/8 x 8/7 = 3/8 + 3/56 = 12/28."""
