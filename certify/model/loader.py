@@ -271,7 +271,8 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
     for name, spec in raw.items():
         where = join("symbols", name)
         t = spec if isinstance(spec, dict) else {}
-        mult, subs, drawn = 1, (), ()
+        mult, subs = 1, ()
+        drawn: tuple[tuple[int, int], ...] = ()
         if kinds[name] == "wild":
             if isinstance(t.get("multiplier"), dict):
                 drawn = read_drawn_multipliers(rd, t["multiplier"], join(where, "multiplier"))
