@@ -164,19 +164,23 @@ def compile_machine(machine: Machine) -> GameTables:
     ids = {s.name: i for i, s in enumerate(play.symbols)}
     counted = _counted_symbols(machine)
     check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
-    heights = machine.heights
     drawn = {s.name: s.multipliers for s in machine.symbols if s.multipliers}
-    base = _reel_set(
-        machine.strips,
-        machine.weights,
-        machine.rows,
-        ids,
-        counted,
-        _column_rule(machine, False),
-        heights,
-        machine.counts_on,
-        drawn,
-    )
+
+    def reel_set(strips: tuple, weights: Any, free: bool) -> ReelSet:
+        rule = _column_rule(machine, free)
+        return _reel_set(
+            strips,
+            weights,
+            machine.rows,
+            ids,
+            counted,
+            rule,
+            machine.heights,
+            machine.counts_on,
+            drawn,
+        )
+
+    base = reel_set(machine.strips, machine.weights, False)
     fs = machine.free_spins
     free = base
     own_pays = fs is not None and (
@@ -185,31 +189,10 @@ def compile_machine(machine: Machine) -> GameTables:
     own_window = fs is not None and any(
         s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols
     )
-    fs_rule = _column_rule(machine, True)
     if fs is not None and fs.strips is not None:
-        free = _reel_set(
-            fs.strips,
-            fs.weights,
-            machine.rows,
-            ids,
-            counted,
-            fs_rule,
-            heights,
-            machine.counts_on,
-            drawn,
-        )
+        free = reel_set(fs.strips, fs.weights, True)
     elif own_window:
-        free = _reel_set(
-            machine.strips,
-            machine.weights,
-            machine.rows,
-            ids,
-            counted,
-            fs_rule,
-            heights,
-            machine.counts_on,
-            drawn,
-        )
+        free = reel_set(machine.strips, machine.weights, True)
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
     max_count = machine.rows * machine.reels

@@ -14,7 +14,7 @@ import math
 import pytest
 import test_twin_rules as T
 from testpaths import DATA
-from twins import lines as twin
+from twins.check import assert_exact_equals_twin
 
 from certify.engine import compile_machine, simulate
 from certify.errors import ModelError
@@ -105,15 +105,7 @@ strips = [["W", "S", "A"], ["A", "B", "S"], ["W", "B", "A"]]
     )
     reels = 'strips = [["A", "W", "B", "S"], ["W", "A", "B"], ["B", "W", "A", "S"]]'
     m = T.game(tmp_path, text, reels, bet="lines = 1\nbet_levels = [1, 2]", wild_multiplier=rule)
-    exact = compute_exact(m)
-    for li in range(2):
-        ref = twin.brute_force(m, li)
-        lvl = exact.levels[li]
-        assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-        assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
-        assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
-        awards = [a.probability for a in lvl.awards[: len(m.pays)]]
-        assert awards == pytest.approx([float(x) for x in ref["awards"]], rel=1e-12, abs=1e-15)
+    assert_exact_equals_twin(m, awards=True)
 
 
 def test_simulation_inside_the_exact_interval():

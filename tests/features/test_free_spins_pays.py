@@ -16,6 +16,7 @@ import pytest
 import test_twin_rules as T
 from twins import features as feature_twin
 from twins import lines as twin
+from twins.check import assert_exact_equals_twin
 
 from certify.engine import compile_machine, simulate
 from certify.errors import ModelError
@@ -164,11 +165,7 @@ def test_exact_equals_twin_ways(tmp_path):
         'evaluation = "ways"',
         bet="ways = 1\ncost = 10\nbet_levels = [1, 2]",
     )
-    exact = compute_exact(m)
-    for li in range(2):
-        ref = feature_twin.brute_force(m, li)
-        assert exact.levels[li].rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-        assert exact.levels[li].variance == pytest.approx(float(ref["variance"]), rel=1e-12)
+    assert_exact_equals_twin(m, feature_twin.brute_force)
 
 
 def test_simulation_inside_the_exact_interval(tmp_path):

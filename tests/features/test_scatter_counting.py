@@ -16,6 +16,7 @@ from fractions import Fraction
 import pytest
 import test_twin_rules as T
 from twins import lines as twin
+from twins.check import assert_exact_equals_twin
 
 from certify.engine import compile_machine, simulate
 from certify.errors import ModelError
@@ -112,13 +113,7 @@ def test_exact_equals_twin_with_free_spins(tmp_path, scatter):
     m = T.game(
         tmp_path, FEATURE.replace("SCATTER", scatter), REELS, bet="lines = 1\nbet_levels = [1, 2]"
     )
-    exact = compute_exact(m)
-    for li in range(2):
-        ref = twin.brute_force(m, li)
-        lvl = exact.levels[li]
-        assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-        assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
-        assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
+    assert_exact_equals_twin(m)
 
 
 def test_simulation_inside_the_exact_interval(tmp_path):

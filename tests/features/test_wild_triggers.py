@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 import test_twin_rules as T
 from twins import features as twin
+from twins.check import assert_exact_equals_twin
 
 from certify.errors import ModelError
 from certify.exact import compute_exact
@@ -106,14 +107,7 @@ retrigger = true
 max_spins = 5
 """
     m = T.game(tmp_path, text, reels, bet="lines = 1\nbet_levels = [1, 2]")
-    exact = compute_exact(m)
-    for li in range(2):
-        ref = twin.brute_force(m, li)
-        assert exact.levels[li].rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-        assert exact.levels[li].variance == pytest.approx(float(ref["variance"]), rel=1e-12)
-        assert exact.levels[li].hit_frequency == pytest.approx(
-            float(ref["hit_frequency"]), rel=1e-12
-        )
+    assert_exact_equals_twin(m, twin.brute_force)
 
 
 def test_still_refused_where_no_cabinet_does_it(tmp_path):
