@@ -323,28 +323,7 @@ def refuse_unsupported(machine: Machine) -> None:
     found = []
     if machine.full_window_pays and (machine.cascade is not None or machine.cluster_pays):
         found.append(("full_window_pays", "[[full_window_pays]] in a cascade or cluster game"))
-    drawn = [s.name for s in machine.symbols if s.multipliers]
-    fs = machine.free_spins
-    if drawn and fs is not None and fs.expanding_symbol:
-        key = f"symbols.{drawn[0]}.multiplier"
-        found.append((key, "a drawn wild multiplier with free_spins.expanding_symbol"))
-    screens = is_screen_game(machine) or machine.hold_and_spin is not None
-    if screens and fs is not None and machine.symbol(fs.trigger.symbol).kind == "wild":
-        what = "free spins triggered by a wild in a screen game (cascade, cluster, sticky, hold)"
-        found.append(("free_spins.trigger.symbol", what))
-    for s in machine.symbols:
-        if screens and s.wild_in_free_spins and s.kind == "scatter":
-            key = f"symbols.{s.name}.wild_in_free_spins"
-            found.append((key, "a scatter that plays wild in free spins, in a screen game"))
-    for s in machine.symbols:
-        for field_name, key in (
-            ("reels", "reels"),
-            ("wilds_count", "wilds_count"),
-            ("multipliers", "multiplier"),
-        ):
-            if getattr(s, field_name) and screens:
-                what = f"symbols.{s.name}.{key} in a screen game (cascade, cluster, sticky, hold)"
-                found.append((f"symbols.{s.name}.{key}", what))
+    found += _unplayed_rule_combinations(machine)
     if found:
         raise ModelError(
             [
@@ -354,6 +333,45 @@ def refuse_unsupported(machine: Machine) -> None:
                 for key, what in found
             ]
         )
+
+
+def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
+    """(key, what) of the compile-time rules of real games where they are not played.
+
+    Screen games (cascade, cluster, sticky wilds) and hold and spin count and pay
+    on their own cell grid, and the Book-of-Ra symbol reads the physical stops and
+    the base credits: none of them sees a transform of the reel sets or tables.
+    """
+    out = []
+    fs = machine.free_spins
+    screens = is_screen_game(machine) or machine.hold_and_spin is not None
+    in_screens = " in a screen game (cascade, cluster, sticky, hold)"
+    if screens and fs is not None and machine.symbol(fs.trigger.symbol).kind == "wild":
+        out.append(("free_spins.trigger.symbol", "free spins triggered by a wild" + in_screens))
+    free_pays = [f"pays[{e.index}]" for e in machine.pays if e.free_spins_pays is not None]
+    free_pays += [
+        f"scatter_pays[{i}]"
+        for i, sp in enumerate(machine.scatter_pays)
+        if sp.free_spins_pays is not None
+    ]
+    for where in free_pays[:1]:
+        if screens:
+            out.append((f"{where}.free_spins_pays", "the free spins' own pays" + in_screens))
+        if fs is not None and fs.expanding_symbol:
+            what = "the free spins' own pays with free_spins.expanding_symbol"
+            out.append((f"{where}.free_spins_pays", what))
+    for s in machine.symbols:
+        keys = [("reels", "reels"), ("wilds_count", "wilds_count"), ("multipliers", "multiplier")]
+        if s.kind == "scatter":
+            keys.append(("wild_in_free_spins", "wild_in_free_spins"))
+        for field_name, key in keys:
+            if getattr(s, field_name) and screens:
+                what = f"symbols.{s.name}.{key}" + in_screens
+                out.append((f"symbols.{s.name}.{key}", what))
+        if s.multipliers and fs is not None and fs.expanding_symbol:
+            what = "a drawn wild multiplier with free_spins.expanding_symbol"
+            out.append((f"symbols.{s.name}.multiplier", what))
+    return out
 
 
 def play_machine(machine: Machine) -> Machine:

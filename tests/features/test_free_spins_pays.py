@@ -271,3 +271,19 @@ def test_fingerprint_moves_only_with_the_key(tmp_path):
     assert "free_spins_pays" not in canonical_json(canonical_form(plain))
     assert '"free_spins_pays":4' in canonical_json(canonical_form(keyed))
     assert fingerprint(plain) != fingerprint(keyed)
+
+
+def test_games_that_do_not_see_the_table_refuse_it(tmp_path):
+    """A cascade (its screens pay on the cell grid) or a Book-of-Ra symbol (its extra
+    pay is read from the entries) with the feature's own table: a located refusal."""
+    from certify.engine.tables import refuse_unsupported
+
+    (tmp_path / "c").mkdir()
+    cascade = T.game(tmp_path / "c", body() + '[cascade]\nrefill = "strip"\n', AS)
+    with pytest.raises(ModelError) as err:
+        refuse_unsupported(cascade)
+    assert "pays[0].free_spins_pays" in str(err.value) and "screen game" in str(err.value)
+    book = T.game(tmp_path, body() + "expanding_symbol = {A = 1}\n", AS)
+    with pytest.raises(ModelError) as err:
+        refuse_unsupported(book)
+    assert "expanding_symbol" in str(err.value)
