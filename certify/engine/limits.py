@@ -189,11 +189,10 @@ class _Bounds:
             for r in range(len(strips)):
                 total = self.reel_total(strips, weights, r)
                 if total > INT64_MAX:
-                    where = f"{key}.weights[{r}]" if weights else f"reels.heights[{r}]"
+                    where, how = self.weight_source(key, weights, strips[r], r)
                     self.error(
                         where,
-                        f"the weights of reel {r + 1} total {_fmt(total)}"
-                        f"{' (height weights x stop weights)' if self.m.heights else ''}: "
+                        f"the weights of reel {r + 1} total {_fmt(total)}{how}: "
                         "the engine's cumulative weights hold at most 2^63 - 1",
                     )
         tables: list[tuple[str, str, list[int]]] = []
@@ -203,6 +202,10 @@ class _Bounds:
         if fs is not None and fs.expanding_symbol:
             draws = [w for _, w in fs.expanding_symbol]
             tables.append(("free_spins.expanding_symbol", "draw", draws))
+        for s in self.m.symbols:
+            if s.multipliers:
+                draw = [w for _, w in s.multipliers]
+                tables.append((f"symbols.{s.name}.multiplier", "multiplier", draw))
         for key, what, table in tables:
             total = sum(table)
             if total > INT64_MAX:
@@ -217,7 +220,24 @@ class _Bounds:
         total = sum(weights[r]) if weights else len(strips[r])
         if self.m.heights:
             total *= sum(w for _, w in self.m.heights[r])
+        for table in self.drawn_on(strips[r]):  # its stops split by the wild's draw
+            total *= sum(w for _, w in table)
         return total
+
+    def weight_source(self, key: str, weights: Any, strip: tuple, r: int) -> tuple[str, str]:
+        """(key path, what multiplies) of a reel whose weights total too much."""
+        drawn = [s.name for s in self.m.symbols if s.multipliers and s.name in strip]
+        how = " (height weights x stop weights)" if self.m.heights else ""
+        how += " (x the drawn multipliers' weights)" if drawn else ""
+        if weights:
+            return f"{key}.weights[{r}]", how
+        if self.m.heights:
+            return f"reels.heights[{r}]", how
+        return f"symbols.{drawn[0]}.multiplier", how
+
+    def drawn_on(self, strip: tuple) -> list[tuple[tuple[int, int], ...]]:
+        """The draw tables of the drawn-multiplier wilds that ``strip`` shows."""
+        return [s.multipliers for s in self.m.symbols if s.multipliers and s.name in strip]
 
     # -- free spins: retrigger ratio and the longest feature --------------------------------
 
@@ -599,6 +619,10 @@ def _feature_integers(m: Machine) -> Iterator[tuple[int, str]]:
     fs = m.free_spins
     for name, weight in fs.expanding_symbol if fs is not None else ():
         yield weight, f"free_spins.expanding_symbol.{name}"
+    for s in m.symbols:
+        for value, weight in s.multipliers:
+            yield value, f"symbols.{s.name}.multiplier.{value}"
+            yield weight, f"symbols.{s.name}.multiplier.{value}"
     for i, fw in enumerate(m.full_window_pays):
         yield fw.multiplier, f"full_window_pays[{i}].multiplier"
     if m.cascade is not None:

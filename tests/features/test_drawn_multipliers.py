@@ -156,3 +156,13 @@ def test_screen_games_refuse_the_draw(tmp_path):
     with pytest.raises(ModelError) as err:
         refuse_unsupported(m)
     assert "symbols.W.multiplier" in str(err.value)
+
+
+def test_draw_weights_that_overflow_are_located(tmp_path):
+    """Two draw weights of 2^63 - 1: before, an internal OverflowError while building the
+    reels; now the weight bound names the wild's key (the reel total includes the draw)."""
+    big = "{2 = 9223372036854775807, 3 = 9223372036854775807}"
+    m = T.game(tmp_path, body(big), 'strips = [["A", "W"], ["A"], ["A"]]')
+    with pytest.raises(ModelError) as err:
+        compile_machine(m)
+    assert "symbols.W.multiplier" in str(err.value) and "2^63 - 1" in str(err.value)
