@@ -60,12 +60,13 @@ def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str,
         out["wilds_count"] = True
     if "reels" in t:
         raw = rd.array(t, "reels", where) or []
-        reels = [rd.check_int(r, join(join(where, "reels"), i), 1) for i, r in enumerate(raw)]
+        checked = [rd.check_int(r, join(join(where, "reels"), i), 1) for i, r in enumerate(raw)]
+        reels = [r for r in checked if r is not None]
         if len(set(reels)) != len(reels):
             rd.error(join(where, "reels"), "names a reel twice", Code.DUPLICATE)
         if not raw:
             rd.error(join(where, "reels"), "must name at least one reel", Code.TYPE)
-        out["reels"] = tuple(sorted(r for r in reels if r is not None))
+        out["reels"] = tuple(sorted(reels))
     return out
 
 
