@@ -44,7 +44,7 @@ from certify.bounds import MAX_RESPINS, MAX_SCREENS
 from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
-from certify.model.schema import Machine, PayEntry
+from certify.model.schema import Machine, PayEntry, Symbol
 
 INT64_MAX = (1 << 63) - 1
 MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
@@ -220,13 +220,13 @@ class _Bounds:
         total = sum(weights[r]) if weights else len(strips[r])
         if self.m.heights:
             total *= sum(w for _, w in self.m.heights[r])
-        for table in self.drawn_on(strips[r]):  # its stops split by the wild's draw
-            total *= sum(w for _, w in table)
+        for wild in self.drawn_on(strips[r]):  # its stops split by the wild's draw
+            total *= sum(w for _, w in wild.multipliers)
         return total
 
     def weight_source(self, key: str, weights: Any, strip: tuple, r: int) -> tuple[str, str]:
         """(key path, what multiplies) of a reel whose weights total too much."""
-        drawn = [s.name for s in self.m.symbols if s.multipliers and s.name in strip]
+        drawn = [s.name for s in self.drawn_on(strip)]
         how = " (height weights x stop weights)" if self.m.heights else ""
         how += " (x the drawn multipliers' weights)" if drawn else ""
         if weights:
@@ -235,9 +235,9 @@ class _Bounds:
             return f"reels.heights[{r}]", how
         return f"symbols.{drawn[0]}.multiplier", how
 
-    def drawn_on(self, strip: tuple) -> list[tuple[tuple[int, int], ...]]:
-        """The draw tables of the drawn-multiplier wilds that ``strip`` shows."""
-        return [s.multipliers for s in self.m.symbols if s.multipliers and s.name in strip]
+    def drawn_on(self, strip: tuple) -> list[Symbol]:
+        """The drawn-multiplier wilds that ``strip`` shows."""
+        return [s for s in self.m.symbols if s.multipliers and s.name in strip]
 
     # -- free spins: retrigger ratio and the longest feature --------------------------------
 
