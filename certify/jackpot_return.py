@@ -66,20 +66,20 @@ def spin_probability(
     Mystery triggers: each credit wagered is an independent chance ``p``, so
     a spin of ``k`` credits hits with ``1 - (1 - p)^k``. Combination
     triggers: the exact expected occurrences per spin of the replaced pay.
-    A pool that hold and spin awards adds the feature's exact expected hits
-    per spin (``LevelExact.pool_hits``); a pool with no other trigger has
-    only those.
+    A pool that hold and spin or a full window awards adds those exact
+    expected hits per spin (``LevelExact.pool_hits``); a pool with no other
+    trigger has only those.
     """
     level = machine.bet_levels[level_index]
     if trigger.min_bet_level is not None and level < trigger.min_bet_level:
         return 0.0
-    if trigger.mystery is not None:
+    held = exact.pool_hits.get(trigger.id, 0.0) if exact is not None else 0.0
+    if trigger.mystery is not None:  # plus what a full window or hold and spin wins
         k = machine.total_bet(level)
-        return -math.expm1(k * math.log1p(-float(trigger.mystery)))
+        return held - math.expm1(k * math.log1p(-float(trigger.mystery)))
     if exact is None:
         return None
     combo = trigger.trigger_combo
-    held = exact.pool_hits.get(trigger.id, 0.0)  # won in hold and spin
     if combo is None:
         return held
     return held + sum(a.probability for a in exact.awards[: len(machine.pays)] if a.combo == combo)

@@ -117,7 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         level = args.level or machine.bet_levels[-1]
         jp = next((j for j in machine.jackpots if j.id == pool), None)
         exact = None
-        if jp is not None and jp.trigger_combo is not None:
+        if jp is not None and jp.mystery is None:  # a combo, a full window or hold and spin
             from certify.exact import compute_exact
 
             result = compute_exact(machine)

@@ -275,11 +275,7 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
             )
         )
     for p, jp in zip(lc.pools, machine.jackpots, strict=True):
-        combo = (
-            list(jp.trigger_combo)
-            if jp.trigger_combo
-            else (["mystery"] if jp.mystery is not None else ["hold_and_spin"])
-        )
+        combo = _pool_event(machine, jp)
         prob = p.hit_probability if np.isfinite(p.hit_probability) else None
         out.append(
             {
@@ -295,6 +291,18 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _pool_event(machine: Any, jp: Any) -> list[str]:
+    """What wins a pool, as the PAR's event: its combo, ``mystery``, full windows, hold and spin."""
+    if jp.trigger_combo:
+        return list(jp.trigger_combo)
+    symbols = [fw.symbol for fw in machine.full_window_pays if fw.jackpot == jp.id]
+    full = ["full_window", *symbols] if symbols else []
+    if jp.mystery is not None:
+        return ["mystery", *full]
+    held = machine.hold_and_spin is not None and jp.id in machine.hold_and_spin.jackpot_names()
+    return [*full, *(["hold_and_spin"] if held or not full else [])]
 
 
 def write_json(data: dict[str, Any], path: Path) -> None:

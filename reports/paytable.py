@@ -422,9 +422,13 @@ class _Glass:
             names = ", ".join(name for name, _ in fs.expanding_symbol)
             text.append(tr.t("expanding_symbol", symbols=names))
         for fw in m.full_window_pays:
-            text.append(
-                tr.t("full_window", symbol=self.tokens((fw.symbol,))[0], multiplier=fw.multiplier)
-            )
+            symbol = self.tokens((fw.symbol,))[0]
+            if fw.jackpot and fw.multiplier == 0:
+                text.append(tr.t("full_window_pool_only", symbol=symbol, jackpot=fw.jackpot))
+                continue
+            text.append(tr.t("full_window", symbol=symbol, multiplier=fw.multiplier))
+            if fw.jackpot:
+                text.append(tr.t("full_window_pool", jackpot=fw.jackpot))
         if m.heights is not None:
             sizes = [n for reel in m.heights for n, _ in reel]
             text.append(tr.t("heights", low=min(sizes), high=max(sizes)))

@@ -470,16 +470,18 @@ def full_window_multiplier(mask, stops, mult):
 
     ``mask[r, stop]`` holds the targets reel ``r``'s column passes (see
     :mod:`certify.engine.fullwindow`); the window is full of a target when
-    every column passes it.
+    every column passes it. A target's multiplier may be 0 (a window that pays
+    its jackpot pool instead of its lines).
     """
     m = ~np.uint64(0)
     for r in range(stops.shape[0]):
         m &= mask[r, stops[r]]
-    best = 1
-    if m != np.uint64(0):
-        for t in range(mult.shape[0]):
-            if (m >> np.uint64(t)) & np.uint64(1):
-                best = max(best, mult[t])
+    if m == np.uint64(0):
+        return 1
+    best = 0
+    for t in range(mult.shape[0]):
+        if (m >> np.uint64(t)) & np.uint64(1):
+            best = max(best, mult[t])
     return best
 
 

@@ -19,6 +19,8 @@ among the targets it is full of (``full_window_multiplier`` in the kernels).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from certify.errors import ModelError, Problem
@@ -27,14 +29,16 @@ from certify.model.schema import ANY, Machine, Symbol
 MAX_TARGETS = 64  # one bit each in a uint64 mask
 
 
-Target = tuple[str, frozenset[str] | None, int, bool, int]
+Target = tuple[str, frozenset[str] | None, int, bool, int, bool]
 
 
 def full_window_targets(machine: Machine) -> list[Target]:
-    """(label, symbols a cell may show, multiplier, any wild counts, reels) of every target.
+    """(label, symbols a cell may show, multiplier, any wild counts, reels, wilds) of each target.
 
     ``reels``: the target is judged on reels 1 to ``reels`` only (an entry's
     ``reels`` key; the machine's reels when unset); the later columns pass it.
+    ``wilds``: the entry's ``wilds_count`` (False: a wild cell counts only as
+    itself, so only a window of the wild itself is full of it).
 
     ``None`` as the symbols is the "every cell a wild" target of ``ANY``. A
     wild cell passes a target whose symbols it substitutes for, or any target
@@ -43,26 +47,47 @@ def full_window_targets(machine: Machine) -> list[Target]:
     groups = dict(machine.groups)
     out: list[Target] = []
     for entry in machine.full_window_pays:
-        k, mult = entry.reels or machine.reels, entry.multiplier
+        k, mult, wilds = entry.reels or machine.reels, entry.multiplier, entry.wilds_count
         if entry.symbol == ANY:
             for s in machine.symbols:
                 if s.kind != "wild":
-                    out.append((f"ANY:{s.name}", frozenset({s.name}), mult, True, k))
-            out.append(("ANY:wild", None, mult, True, k))
+                    out.append((f"ANY:{s.name}", frozenset({s.name}), mult, True, k, wilds))
+            if wilds:
+                out.append(("ANY:wild", None, mult, True, k, wilds))
+            else:  # each wild fills a window of its own
+                for s in machine.symbols:
+                    if s.kind == "wild":
+                        out.append((f"ANY:{s.name}", frozenset({s.name}), mult, True, k, wilds))
         elif entry.symbol in groups:
-            out.append((entry.symbol, frozenset(groups[entry.symbol]), mult, False, k))
+            out.append((entry.symbol, frozenset(groups[entry.symbol]), mult, False, k, wilds))
         else:
-            out.append((entry.symbol, frozenset({entry.symbol}), mult, False, k))
+            out.append((entry.symbol, frozenset({entry.symbol}), mult, False, k, wilds))
     return out
 
 
-def cell_passes(sym: Symbol, target: frozenset[str] | None, any_wild: bool = False) -> bool:
-    """Whether one cell showing ``sym`` (as evaluated) keeps a window full of ``target``."""
+def target_owners(machine: Machine) -> list[int]:
+    """The ``[[full_window_pays]]`` entry of each target, in target order (ANY owns several)."""
+    return [
+        i
+        for i, entry in enumerate(machine.full_window_pays)
+        for _ in full_window_targets(dataclasses.replace(machine, full_window_pays=(entry,)))
+    ]
+
+
+def cell_passes(
+    sym: Symbol, target: frozenset[str] | None, any_wild: bool = False, wilds: bool = True
+) -> bool:
+    """Whether one cell showing ``sym`` (as evaluated) keeps a window full of ``target``.
+
+    ``wilds`` False: a wild stands only for itself (the entry's ``wilds_count``).
+    """
     if sym.kind == "blank" and sym.plays == sym.name:  # a cell the reel does not show
         return True
+    landed = sym.plays or sym.name
+    if not wilds:
+        return target is not None and landed in target
     if target is None or (any_wild and sym.kind == "wild"):
         return sym.kind == "wild"
-    landed = sym.plays or sym.name
     if landed in target:
         return True
     return sym.kind == "wild" and any(name in target for name in sym.substitutes)
@@ -73,14 +98,14 @@ def column_masks(window: np.ndarray, symbols: tuple[Symbol, ...], targets: list)
     per_symbol = np.zeros(len(symbols), dtype=np.uint64)
     for i, sym in enumerate(symbols):
         bits = 0
-        for t, (_, target, _, any_wild, _) in enumerate(targets):
-            if cell_passes(sym, target, any_wild):
+        for t, (_, target, _, any_wild, _, wilds) in enumerate(targets):
+            if cell_passes(sym, target, any_wild, wilds):
                 bits |= 1 << t
         per_symbol[i] = np.uint64(bits)
     masks = np.full(window.shape[:2], np.uint64((1 << len(targets)) - 1), dtype=np.uint64)
     for row in range(window.shape[2]):
         masks &= per_symbol[window[:, :, row]]
-    for t, (*_, reels) in enumerate(targets):  # columns after the target's reels pass it
+    for t, (*_, reels, _) in enumerate(targets):  # columns after the target's reels pass it
         masks[reels:, :] |= np.uint64(1 << t)
     return masks
 

@@ -33,7 +33,12 @@ from certify.exact.decompose import (
     scatter_pays_of,
 )
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
-from certify.exact.fullwindow import MAX_FULL_WINDOWS, full_window_count_bound, with_full_windows
+from certify.exact.fullwindow import (
+    MAX_FULL_WINDOWS,
+    full_window_count_bound,
+    pool_buckets,
+    with_full_windows,
+)
 from certify.exact.hold import hold_exact_by_start
 from certify.model.schema import Machine
 
@@ -487,8 +492,44 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         fs_probability=fs_p / total,
         bonus_probability=bonus_p / total,
         awards=_awards(tables, lt, base, fs_p / total, bonus_p / total),
-        pool_hits=hold_pool_hits(tables, base, free),
+        pool_hits=_added(
+            hold_pool_hits(tables, base, free), full_pool_hits(tables, lt, base, free)
+        ),
     )
+
+
+def _added(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    return {name: a.get(name, 0.0) + b.get(name, 0.0) for name in sorted(a.keys() | b.keys())}
+
+
+def full_pool_hits(
+    tables: GameTables, lt: LevelTables, base: _Buckets, free: _Buckets | None
+) -> dict[str, float]:
+    """Expected hits per paid spin of each pool a ``[[full_window_pays]]`` entry awards.
+
+    The base game's full windows that win the pool, plus the free spins':
+    the free-spin recursion run on the free cycle's buckets with each win
+    replaced by the pool's hits (1 per window that wins it) and no
+    multiplier, so retriggers weigh them exactly.
+    """
+    if not any(fw.jackpot for fw in tables.machine.full_window_pays):
+        return {}
+    nb = len(base.wb)
+    hits0 = pool_buckets(tables, 0, spin_score(tables, lt, 0), nb)
+    hits1 = pool_buckets(tables, 1, spin_score(tables, lt, 1), len(free.wb)) if free else {}
+    unit = dataclasses.replace(tables, fs_mult=1)
+    n_bonus = tables.bonus_jmax + 1
+    out = {}
+    for name in sorted(hits0.keys() | hits1.keys()):
+        total = float(hits0[name].sum()) if name in hits0 else 0.0
+        if free is not None and name in hits1:
+            h = hits1[name]
+            counted = dataclasses.replace(free, wb=[int(x) for x in h], wb2=h.astype(np.float64))
+            feature = _feature_by_count(unit, counted, {})
+            for b in range(base.w.shape[0]):
+                total += float(base.w[b]) * feature.get(b // n_bonus, (0.0,))[0]
+        out[name] = total / base.total
+    return out
 
 
 def hold_pool_hits(tables: GameTables, base: _Buckets, free: _Buckets | None) -> dict[str, float]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from certify.engine import _kernels as ek
+from certify.engine.fullwindow import target_owners
 from certify.engine.kernel_inputs import (
     game_inputs,
     level_inputs,
@@ -68,7 +69,7 @@ def full_window_count_bound(tables: GameTables) -> int:
 def _multipliers(alive: np.ndarray, mult: np.ndarray) -> np.ndarray:
     """The largest multiplier among the targets each window is full of."""
     bits = ((alive[:, None] >> np.arange(mult.shape[0], dtype=np.uint64)[None, :]) & 1) != 0
-    return np.where(bits, mult[None, :], 1).max(axis=1)
+    return np.where(bits, mult[None, :], 0).max(axis=1)  # every window fills some target
 
 
 def with_full_windows(
@@ -102,8 +103,42 @@ def with_full_windows(
     wb2 = buckets.wb2.copy()
     np.add.at(wb2, bucket, weight.astype(np.float64) * (new.astype(np.float64) ** 2 - old**2.0))
     wb = [int(a) + int(g) for a, g in zip(buckets.wb, gain, strict=True)]
-    # hits do not move: a multiplier >= 1 never turns a win into none or none into a win
-    return dataclasses.replace(buckets, wb=wb, wb2=wb2)
+    # a multiplier >= 1 never turns a win into none or none into a win; 0 may take a win away
+    lost = np.zeros(len(buckets.wb), dtype=np.int64)
+    np.add.at(lost, bucket, weight * ((old > 0) & (new == 0)))
+    return dataclasses.replace(buckets, wb=wb, wb2=wb2, hit=buckets.hit - lost)
+
+
+def pool_buckets(
+    tables: GameTables, phase: int, score: SpinScore, n_buckets: int
+) -> dict[str, np.ndarray]:
+    """Per pool, the weight of a phase's full windows that win it, by bucket.
+
+    A window wins the pool of the first listed ``[[full_window_pays]]`` entry
+    with a ``jackpot`` whose target it fills (one pool per spin); the bucket
+    is the one the cycle files the window in (its counted symbols).
+    """
+    m = tables.machine
+    owner = target_owners(m)
+    stops, alive = full_window_stops(tables, phase)
+    out: dict[str, np.ndarray] = {}
+    if stops.shape[0] == 0:
+        return out
+    reels = reel_sets(tables)[0 if phase == 0 else len(reel_sets(tables)) - 1]
+    idx = np.arange(stops.shape[1])
+    weight = np.prod(reels.weight[idx[None, :], stops], axis=1)
+    counts = reels.counted[:, idx[None, :], stops].sum(axis=2).T
+    _, bucket = _by_counts(tables, score, counts)
+    winner = np.full(stops.shape[0], -1, dtype=np.int64)
+    for t in range(len(owner) - 1, -1, -1):  # walking back, the first listed entry is set last
+        if m.full_window_pays[owner[t]].jackpot:
+            full = ((alive >> np.uint64(t)) & np.uint64(1)) != 0
+            winner = np.where(full, owner[t], winner)
+    for i, fw in enumerate(m.full_window_pays):
+        if fw.jackpot and np.any(winner == i):
+            hits = out.setdefault(fw.jackpot, np.zeros(n_buckets, dtype=np.int64))
+            np.add.at(hits, bucket[winner == i], weight[winner == i])
+    return out
 
 
 def _by_counts(

@@ -203,7 +203,7 @@ def _spin_bound(tables: GameTables, lt: LevelTables, reels: ReelSet, phase: int)
         credits = lt.credits if phase == 0 or not tables.fs_own_pays else lt.credits_fs
         return _ways_bound(tables, reels, credits) + sc, "each ways family's largest win"
     lines = sum(_line_max(lt, reels, line, int(lt.start[phase])) for line in tables.paylines)
-    mult = int(tables.full_window_mult.max()) if tables.full_window_mult.size else 1
+    mult = max(1, int(tables.full_window_mult.max())) if tables.full_window_mult.size else 1
     if lt.cap > 0:
         return min(lines * mult + sc, lt.cap), "the win cap"
     return lines * mult + sc, "each line's largest win"

@@ -302,7 +302,12 @@ def cascade_table(tables: GameTables, lt: LevelTables, played: tuple) -> Feature
 
 
 def full_window_table(tables: GameTables, lt: LevelTables, extra_rtp: float) -> FeatureTable | None:
-    """Each full-window target: how often the base window is full of it (exact)."""
+    """Each full-window entry: how often the base window is full of it (exact).
+
+    An ``ANY`` entry owns one target per symbol; its window is full when any
+    of them is. With a pool named, the ``jackpot`` column says which.
+    """
+    from certify.engine.fullwindow import target_owners
     from certify.exact.fullwindow import full_window_stops
 
     m = tables.machine
@@ -311,21 +316,27 @@ def full_window_table(tables: GameTables, lt: LevelTables, extra_rtp: float) -> 
     rows_stops, alive = full_window_stops(tables, 0)
     weight = combo_weights(tables.base, rows_stops) if rows_stops.shape[0] else np.zeros(0)
     total = int(tables.base.cycle)
+    owners = np.array(target_owners(m), dtype=np.int64)
+    pools = any(fw.jackpot for fw in m.full_window_pays)
     rows: list[tuple[Any, ...]] = []
-    for t, fw in enumerate(m.full_window_pays):
-        hit = (alive & np.uint64(1 << t)) != 0 if alive.size else np.zeros(0, dtype=bool)
+    for i, fw in enumerate(m.full_window_pays):
+        bits = sum(1 << int(t) for t in np.nonzero(owners == i)[0])
+        hit = (alive & np.uint64(bits)) != 0 if alive.size else np.zeros(0, dtype=bool)
         p = int(weight[hit].sum()) / total if weight.size else 0.0
-        rows.append((fw.symbol, fw.multiplier, p, _one_in(p)))
-    rows.append(("(all targets: what the multipliers add)", None, None, None))
-    table = FeatureTable(
+        pool = (fw.jackpot or "",) if pools else ()
+        rows.append((fw.symbol, fw.multiplier, *pool, p, _one_in(p), None))
+    blank = ("",) if pools else ()
+    rows.append(("(all targets: what the multipliers add)", None, *blank, None, None, extra_rtp))
+    columns = ("target", "multiplier", *(("jackpot",) if pools else ()), "probability", "one_in")
+    return FeatureTable(
         "full_window",
         "Full-window pays: probability of a window full of each target (base game, exact); "
-        "the last row is the return the multipliers add",
-        ("target", "multiplier", "probability", "one_in", "rtp_contribution"),
-        [(*r, None) for r in rows[:-1]] + [(*rows[-1], extra_rtp)],
+        "the last row is the return the multipliers add"
+        + (" (negative: the windows that pay their pool instead of their lines)" if pools else ""),
+        (*columns, "rtp_contribution"),
+        rows,
         ("rtp_contribution",),
     )
-    return table
 
 
 # --- sticky wilds ----------------------------------------------------------------------------

@@ -126,10 +126,14 @@ def read_full_window_pays(
     symbols: dict[str, Symbol],
     groups: dict[str, tuple[str, ...]],
     n_reels: int = 0,
+    pools: frozenset[str] = frozenset(),
 ) -> tuple[FullWindowPay, ...]:
     """``[[full_window_pays]]``: one symbol, group or ANY filling the window multiplies the wins.
 
-    With ``reels = k`` only reels 1 to k must be filled (2 <= k <= the machine's reels).
+    With ``reels = k`` only reels 1 to k must be filled (2 <= k <= the machine's
+    reels). ``jackpot`` names one of ``pools`` (the ``[[jackpots]]`` ids) that
+    the window wins; with it ``multiplier`` may be 0 (the lines are not paid).
+    ``wilds_count = false``: a wild cell counts only as itself.
     """
     if raw is None:
         return ()
@@ -139,7 +143,7 @@ def read_full_window_pays(
     out = []
     for i, spec in enumerate(raw):
         where = join("full_window_pays", i)
-        t = rd.table(spec, where, ("symbol", "multiplier"), ("reels",))
+        t = rd.table(spec, where, ("symbol", "multiplier"), ("reels", "jackpot", "wilds_count"))
         symbol = t.get("symbol")
         if not isinstance(symbol, str) or not (
             symbol == ANY or symbol in symbols or symbol in groups
@@ -154,9 +158,37 @@ def read_full_window_pays(
                 f"must be at most the machine's {n_reels} reels, got {reels}",
                 Code.RANGE,
             )
-        multiplier = rd.integer(t, "multiplier", where, 1) or 1
-        out.append(FullWindowPay(str(symbol), multiplier, None if reels == n_reels else reels))
+        jackpot = _full_window_pool(rd, t, where, pools)
+        multiplier = rd.integer(t, "multiplier", where, 0 if jackpot else 1)
+        wilds = t.get("wilds_count", True)
+        if not isinstance(wilds, bool):
+            rd.error(join(where, "wilds_count"), f"must be true or false, got {wilds!r}", Code.TYPE)
+        out.append(
+            FullWindowPay(
+                str(symbol),
+                1 if multiplier is None else multiplier,
+                None if reels == n_reels else reels,
+                jackpot,
+                wilds is not False,
+            )
+        )
     return tuple(out)
+
+
+def _full_window_pool(rd: Reader, t: dict, where: str, pools: frozenset[str]) -> str | None:
+    """The ``jackpot`` of a full-window entry: a declared pool id, or None."""
+    if "jackpot" not in t:
+        return None
+    name = rd.string(t, "jackpot", where)
+    if name is not None and name not in pools:
+        known = ", ".join(sorted(pools)) or "none declared"
+        rd.error(
+            join(where, "jackpot"),
+            f'"{name}" is not a [[jackpots]] id ({known})',
+            Code.UNKNOWN_JACKPOT,
+        )
+        return None
+    return name
 
 
 def read_heights(

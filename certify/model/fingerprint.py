@@ -170,8 +170,11 @@ def _rules(machine: Machine) -> dict[str, Any]:
         if value:
             out[key] = _plain(value)
     for entry in out.get("full_window_pays", ()):
-        if entry["reels"] is None:  # every reel, as before the key existed: older prints stay
-            del entry["reels"]
+        for key in ("reels", "jackpot"):  # unset, as before the keys existed: older prints stay
+            if entry[key] is None:
+                del entry[key]
+        if entry["wilds_count"]:
+            del entry["wilds_count"]
     return out
 
 

@@ -383,8 +383,15 @@ def machine_schema() -> Schema:
         _obj(
             {
                 "symbol": _str('a symbol, a group or "ANY" filling the whole window'),
-                "multiplier": _int(1, "multiplies the spin's line or ways wins"),
+                "multiplier": _int(
+                    0, "multiplies the spin's line or ways wins (0 only with `jackpot`)"
+                ),
                 "reels": _int(2, "only reels 1 to this one must be filled (default: every reel)"),
+                "jackpot": _str("the id of a [[jackpots]] pool the full window wins"),
+                "wilds_count": {
+                    "type": "boolean",
+                    "description": "false: a wild cell counts only as itself (default true)",
+                },
             },
             ("symbol", "multiplier"),
         ),

@@ -33,6 +33,7 @@ from certify.model.schema import (
     BonusAward,
     FreeSpinOption,
     FreeSpins,
+    FullWindowPay,
     Jackpot,
     Machine,
     PayEntry,
@@ -134,12 +135,17 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
     check_rules(rd, rules, pays, scatter, free)
     full_window = read_full_window_pays(
-        rd, data.get("full_window_pays"), symbols, dict(groups), len(reels["strips"])
+        rd,
+        data.get("full_window_pays"),
+        symbols,
+        dict(groups),
+        len(reels["strips"]),
+        frozenset(j.id for j in jackpots),
     )
     hold = read_hold_and_spin(rd, data.get("hold_and_spin"), symbols, {j.id for j in jackpots})
     if hold is not None:
         check_hold_window(rd, hold, reels["rows"] * len(reels["strips"]), "hold_and_spin")
-    _hold_pools(rd, data.get("jackpots", []), jackpots, hold)
+    _hold_pools(rd, data.get("jackpots", []), jackpots, hold, full_window)
     check_features(rd, symbols, pays, free, hold, bonus)
     cascade = read_cascade(rd, data.get("cascade"))
     cells = reels["rows"] * len(reels["strips"])
@@ -783,7 +789,7 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         combo, min_level, mystery = (
             _jackpot_trigger(rd, t["trigger"], where, ctx, levels)
             if "trigger" in t
-            else (None, None, None)  # won in hold and spin: checked by _hold_pools
+            else (None, None, None)  # won in hold and spin or a full window: _hold_pools
         )
         _jackpot_identity(rd, t, where, [j.id for j in out])
         out.append(
@@ -811,16 +817,23 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
     return tuple(out)
 
 
-def _hold_pools(rd: Reader, raw: Any, jackpots: tuple, hold: Any) -> None:
-    """A pool without a ``trigger`` must be a prize of ``[hold_and_spin]`` (its only trigger)."""
+def _hold_pools(
+    rd: Reader, raw: Any, jackpots: tuple, hold: Any, full_window: tuple[FullWindowPay, ...] = ()
+) -> None:
+    """A pool without a ``trigger`` must be won otherwise (its only trigger).
+
+    Hold and spin may award it (a value or its ``full_window``), or a
+    ``[[full_window_pays]]`` entry may name it.
+    """
     named = set(hold.jackpot_names()) if hold is not None else set()
+    named |= {fw.jackpot for fw in full_window if fw.jackpot}
     for i, jp in enumerate(jackpots):
         spec = raw[i] if isinstance(raw, list) and i < len(raw) else {}
         if isinstance(spec, dict) and "trigger" not in spec and jp.id not in named:
             rd.error(
                 join(join("jackpots", i), "trigger"),
                 "missing: a pool needs a trigger (combo or mystery) unless"
-                " [hold_and_spin] awards it",
+                " [hold_and_spin] or a [[full_window_pays]] entry awards it",
                 Code.MISSING_KEY,
             )
 

@@ -102,7 +102,7 @@ def _probability(machine: Machine, li: int, jp: Jackpot, exact: list[LevelExact]
     p = spin_probability(machine, li, jp, exact[li] if exact else None)
     if p is None:
         raise UsageError(
-            f"jackpot {jp.id!r} of model {machine.id!r} is triggered by a "
-            "combination: its hit probability needs the exact figures"
+            f"jackpot {jp.id!r} of model {machine.id!r} is won by a combination, a full"
+            " window or hold and spin: its hit probability needs the exact figures"
         )
     return p

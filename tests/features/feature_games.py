@@ -226,6 +226,55 @@ def sticky_games(draw):
 
 
 @st.composite
+def full_window_pool_games(draw):
+    """``[[full_window_pays]]`` entries that win jackpot pools, x0 to x3, free spins or not.
+
+    Lines (1 or 2 rows) or ways; an x1-x2 wild; a scatter S that pays and may start
+    free spins (retriggers included); two pools, each entry naming one or none; wilds
+    counting as the symbol or not (``wilds_count``).
+    """
+    ways = draw(st.booleans())
+    rows = 2 if ways else draw(st.integers(1, 2))
+    mult = draw(st.integers(1, 2))
+    symbols = {"A": R, "B": R, "C": R, "S": "{kind = 'scatter'}"}
+    symbols["W"] = f"{{kind = 'wild', multiplier = {mult}}}"
+    strips = with_symbols(draw, strips_of(draw, ["A", "B", "C", "W"], size=(1, 3)), ["S", "S"])
+    entries = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["A", "AB", "ANY", "C"]),
+                st.integers(0, 3),
+                st.sampled_from(["P1", "P2", None]),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=3,
+            unique_by=lambda e: e[0],
+        )
+    )
+    extra = "[groups]\nAB = ['A', 'B']\n"
+    for pool in ("P1", "P2"):
+        extra += (
+            f"[[jackpots]]\nid = '{pool}'\nkind = 'standalone'\n"
+            "contribution = '0.01'\nreset = '10.00'\ntrigger = {mystery = '0.000001'}\n"
+        )
+    for s, m, pool, wilds in entries:
+        pool = pool or ("P1" if m == 0 else None)  # x0 needs a pool
+        named = f"jackpot = '{pool}'\n" if pool else ""
+        named += "" if wilds else "wilds_count = false\n"
+        extra += f"[[full_window_pays]]\nsymbol = '{s}'\nmultiplier = {m}\n{named}"
+    extra += "[[scatter_pays]]\nsymbol = 'S'\ncount = 2\npays = 1\n"
+    if draw(st.booleans()):
+        extra += free_spins_of(draw, "S")
+    table = pays_of(base_pays(draw) + [(["C", "C", "C"], draw(st.integers(1, 5)))])
+    if ways:
+        ways_bet = "ways = 8\ncost = 1"
+        return machine_of(strips, symbols, table, extra, 2, ways_bet, "evaluation = 'ways'")
+    bet, reels = (LINES, PAYLINES) if rows == 2 else ("lines = 1", "paylines = [[0, 0, 0]]")
+    return machine_of(strips, symbols, table, extra, rows, bet, reels)
+
+
+@st.composite
 def mixed_games(draw):
     """Several window features at once, lines or ways, free spins on their own strips or not.
 

@@ -215,7 +215,7 @@ _COVERED = {
         "wilds_count",
         "multipliers",
     },
-    "FullWindowPay": {"symbol", "multiplier", "reels"},
+    "FullWindowPay": {"symbol", "multiplier", "reels", "jackpot", "wilds_count"},
     "PayEntry": {
         "index",
         "combo",

@@ -55,7 +55,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 
-from certify.model.schema import ANY, Machine
+from certify.model.schema import ANY, FullWindowPay, Machine
 from twins import lines as base
 
 Window = list[list[str]]
@@ -118,17 +118,31 @@ def expand(m: Machine, win: Window, in_free: bool) -> Window:
 
 
 def full_window_multiplier(m: Machine, win: Window) -> int:
-    """The largest ``[[full_window_pays]]`` multiplier that applies to ``win`` (1 if none)."""
-    best = 1
-    for fw in m.full_window_pays:
-        cells = [s for col in win[: fw.reels or len(win)] for s in col]
-        if fw.symbol == ANY:  # "every cell shows the same symbol or a wild"
-            fills = len({c for c in cells if not base.is_wild(m, c)}) <= 1
-        else:
-            fills = all(base.match(m, fw.symbol, c) is not None for c in cells)
-        if fills:
-            best = max(best, fw.multiplier)
-    return best
+    """The largest ``[[full_window_pays]]`` multiplier that applies to ``win`` (1 if none).
+
+    A multiplier may be 0 (a window that pays its pool instead of its lines).
+    """
+    applying = [fw.multiplier for fw in m.full_window_pays if window_fills(m, fw, win)]
+    return max(applying, default=1)
+
+
+def window_fills(m: Machine, fw: FullWindowPay, win: Window) -> bool:
+    """Whether ``win`` is full of the entry's symbol, group or ANY (wilds counting, unless
+    ``wilds_count = false``: then every cell shows the symbol itself, or a group member)."""
+    cells = [s for col in win[: fw.reels or len(win)] for s in col]
+    if not fw.wilds_count:
+        if fw.symbol == ANY:
+            return len(set(cells)) == 1
+        return all(c in dict(m.groups).get(fw.symbol, (fw.symbol,)) for c in cells)
+    if fw.symbol == ANY:  # "every cell shows the same symbol or a wild"
+        return len({c for c in cells if not base.is_wild(m, c)}) <= 1
+    return all(base.match(m, fw.symbol, c) is not None for c in cells)
+
+
+def full_window_pool(m: Machine, win: Window) -> str | None:
+    """The pool a window wins: the first listed entry with a ``jackpot`` that it fills."""
+    named = [fw for fw in m.full_window_pays if fw.jackpot]
+    return next((fw.jackpot for fw in named if window_fills(m, fw, win)), None)
 
 
 def book_extra(m: Machine, landed: Window, li: int, drawn: str) -> int:
@@ -349,3 +363,49 @@ def brute_force(m: Machine, li: int) -> dict:
         "free_spins_rtp": fs_mean / total_w / tb,
         "fs_probability": fs_p / total_w,
     }
+
+
+def pool_hits(m: Machine) -> dict[str, Fraction]:
+    """Expected hits per paid spin of each pool ``[[full_window_pays]]`` awards.
+
+    Every base window that wins the pool (:func:`full_window_pool`), plus each
+    feature it starts: the free-spin sequence of :func:`_sequence` with a spin's
+    "win" set to 1 when its window wins the pool (no multiplier).
+    """
+    _check(m)
+    fs = m.free_spins
+    if fs is not None and (_sticky(m) or fs.expanding_symbol):
+        raise NotImplementedError("pools with sticky wilds or the expanding symbol")
+    out = {}
+    for name in sorted({fw.jackpot for fw in m.full_window_pays if fw.jackpot}):
+        feature = _pool_feature(m, name) if fs else None
+        s = Fraction(0)
+        total_w = 0
+        for landed, w in windows(m, m.strips, m.weights):
+            e = Fraction(int(full_window_pool(m, expand(m, landed, False)) == name))
+            n = base.counted(m, landed, fs.trigger.symbol) if fs else 0
+            if feature is not None and n >= fs.trigger.count:
+                e += feature(fs.spins_for(n))[0]
+            s += w * e
+            total_w += w
+        out[name] = s / total_w
+    return out
+
+
+def _pool_feature(m: Machine, name: str):
+    """n -> (E[hits], E[hits^2]) of a feature of n spins: its windows that win ``name``."""
+    fs = m.free_spins
+    view = free_view(m)
+    strips, weights = _free_reels(m)
+    cycle = list(windows(m, strips, weights))
+    total_w = sum(w for _, w in cycle)
+    outcomes: dict[int, list[Fraction]] = {}
+    for landed, w in cycle:
+        x = Fraction(int(full_window_pool(view, expand(view, landed, True)) == name))
+        added = base.retrigger_award(fs, base.counted(m, landed, fs.trigger.symbol))
+        acc = outcomes.setdefault(added, [Fraction(0)] * 3)
+        p = Fraction(w, total_w)
+        acc[0] += p
+        acc[1] += p * x
+        acc[2] += p * x * x
+    return _sequence(m, outcomes)
