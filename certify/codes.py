@@ -162,7 +162,7 @@ class Code(StrEnum):
         "options_conflict",
         ERROR,
         MODEL,
-        "free-spin options and a shared multiplier both set",
+        "free-spin options set inconsistently (a shared multiplier, or weights on some only)",
     )
     SPINS_MISSING = (
         "spins_missing",

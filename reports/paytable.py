@@ -372,16 +372,24 @@ class _Glass:
             )
         ]
         if fs.options:
-            choices = "; ".join(
+            choices = [
                 tr.t("free_spins_option", spins=o.spins[0][1], multiplier=o.multiplier)
                 for o in fs.options
-            )
+            ]
+            key = "free_spins_options"
+            if fs.options_drawn:
+                total = sum(o.weight or 0 for o in fs.options)
+                choices = [
+                    tr.t("free_spins_option_drawn", option=c, weight=o.weight, total=total)
+                    for c, o in zip(choices, fs.options, strict=True)
+                ]
+                key = "free_spins_options_drawn"
             text = [
                 tr.t(
                     "free_spins_trigger",
                     count=fs.trigger.count,
                     symbol=fs.trigger.symbol,
-                    awards=tr.t("free_spins_options", options=choices),
+                    awards=tr.t(key, options="; ".join(choices)),
                 )
             ]
         elif fs.multiplier > 1:

@@ -355,6 +355,14 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 if fs == 0:
                     triggered = True
                     n_fs += 1
+                    draws = game.fs_draw_cum
+                    if extras is not None and draws.shape[0] > 1:  # the machine draws an option
+                        u, s0, s1, s2, s3 = bounded(draws[draws.shape[0] - 1], s0, s1, s2, s3)
+                        option = 0
+                        while draws[option] <= u:
+                            option += 1
+                        fs_spins = game.fs_draw_spins[option]
+                        fs_mult = game.fs_draw_mult[option]
                     remaining = fs_spins[seen]
                     awarded = remaining
                     retriggers = fs_retriggers  # -1: unlimited

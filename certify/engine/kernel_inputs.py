@@ -94,6 +94,9 @@ class GameInputs(NamedTuple):
     fs_spins: np.ndarray  # (2 (max count + 1),) spins a trigger awards by count, then a retrigger
     fs_mult: int  # multiplies a free spin's line and scatter win (1: tables premultiplied)
     fs_retriggers: int  # retriggers allowed in one feature: 0, 1 ("once"), -1 (unlimited)
+    fs_draw_cum: np.ndarray  # (options,) running weights of drawn free-spin options ([1]: none)
+    fs_draw_spins: np.ndarray  # (options, 2 (max count + 1)) each option's fs_spins
+    fs_draw_mult: np.ndarray  # (options,) each option's multiplier
     fs_max: int  # 0: no cap
     bonus_counted: int
     bonus_min: int
@@ -411,6 +414,9 @@ def game_inputs(t: GameTables) -> GameInputs:
         fs_spins=np.concatenate([t.fs_spins, t.fs_respins]),
         fs_mult=t.fs_spin_mult,
         fs_retriggers=t.fs_retriggers,
+        fs_draw_cum=np.cumsum(t.fs_draw_weights).astype(np.int64),
+        fs_draw_spins=t.fs_draw_spins,
+        fs_draw_mult=t.fs_draw_mult,
         fs_max=t.fs_max,
         bonus_counted=t.bonus_counted,
         bonus_min=t.bonus_min,

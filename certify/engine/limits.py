@@ -83,8 +83,15 @@ def check_machine(
 ) -> Limits:
     """:func:`machine_limits`, raising its problems (with ``warnings``) as a ModelError."""
     limits = machine_limits(machine, chunk_spins)
-    if limits.problems:
-        raise ModelError(list(warnings or []) + list(limits.problems))
+    problems = list(limits.problems)
+    fs = machine.free_spins
+    if fs is not None and fs.options_drawn:  # the kernels play each option's spins and multiplier
+        for variant in machine.option_machines():
+            problems += [
+                p for p in machine_limits(variant, chunk_spins).problems if p not in problems
+            ]
+    if problems:
+        raise ModelError(list(warnings or []) + problems)
     return limits
 
 
@@ -202,6 +209,8 @@ class _Bounds:
         if fs is not None and fs.expanding_symbol:
             draws = [w for _, w in fs.expanding_symbol]
             tables.append(("free_spins.expanding_symbol", "draw", draws))
+        if fs is not None and fs.options_drawn:
+            tables.append(("free_spins.options", "option", [o.weight or 0 for o in fs.options]))
         for s in self.m.symbols:
             if s.multipliers:
                 draw = [w for _, w in s.multipliers]
@@ -599,6 +608,8 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
             yield fs.max_spins, "free_spins.max_spins"
         for count, spins in fs.spins:
             yield spins, f"free_spins.spins.{count}"
+        for i, option in enumerate(fs.options):
+            yield option.weight or 1, f"free_spins.options[{i}].weight"
         yield from _weights(fs.weights, "free_spins.weights")
         yield fs.trigger.count, "free_spins.trigger.count"
     if m.bonus is not None:

@@ -124,7 +124,8 @@ def extras_flag(t: GameTables) -> int | None:
     """1 when the game uses a rule the plain kernel prunes, else None.
 
     The win cap, exclusive scatters, free spins paying from their own scatter
-    table, hold and spin, the Book-of-Ra symbol and full-window pays: numba prunes their code
+    table, hold and spin, the Book-of-Ra symbol, full-window pays and drawn
+    free-spin options: numba prunes their code
     from the kernel of a game that uses none (measured: the reference game
     lost 15-20% per spin with the branches compiled in).
     """
@@ -135,6 +136,7 @@ def extras_flag(t: GameTables) -> int | None:
         or t.hold_on
         or bool(t.expand_symbols)
         or bool(t.full_window_mult.size)
+        or t.fs_draw_weights.shape[0] > 1
     )
     return 1 if uses else None
 

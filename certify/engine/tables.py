@@ -133,6 +133,15 @@ class GameTables:
     expand_present: np.ndarray = field(  # (reels, stops, symbols) 1: the free column shows it
         default_factory=lambda: np.zeros((1, 1, 1), dtype=np.int64)
     )
+    fs_draw_weights: np.ndarray = field(  # (options,) weights of drawn free-spin options
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
+    fs_draw_spins: np.ndarray = field(  # (options, 2 (max count + 1)) trigger then retrigger
+        default_factory=lambda: np.zeros((1, 2), dtype=np.int64)
+    )
+    fs_draw_mult: np.ndarray = field(  # (options,) each drawn option's multiplier
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
     full_window_mask: np.ndarray = field(  # (sets, reels, stops) targets each column passes
         default_factory=lambda: np.zeros((1, 1, 1), dtype=np.uint64)
     )
@@ -196,12 +205,7 @@ def compile_machine(machine: Machine) -> GameTables:
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
     max_count = machine.rows * machine.reels
-    fs_spins = np.zeros(max_count + 1, dtype=np.int64)
-    fs_respins = np.zeros(max_count + 1, dtype=np.int64)
-    if fs is not None:
-        for c in range(max_count + 1):
-            fs_spins[c] = fs.spins_for(c) if c >= fs.trigger.count else 0
-            fs_respins[c] = fs.retrigger_for(c)
+    fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
     hold = machine.hold_and_spin
     trigger = bonus.trigger if bonus else (hold.trigger if hold else None)
@@ -236,6 +240,7 @@ def compile_machine(machine: Machine) -> GameTables:
         fs_own_pays=own_pays,
         fs_retrigger_once=bool(fs and fs.retrigger_once),
         fs_respins=fs_respins,
+        **_drawn_options(machine, max_count, fs_spins, fs_respins),
         scatter_excl=np.array(
             [1 if n in machine.rules.exclusive_scatters else 0 for n in counted] or [0],
             dtype=np.int64,
@@ -335,6 +340,43 @@ def refuse_unsupported(machine: Machine) -> None:
         )
 
 
+def _spins_by_count(fs: Any, max_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(spins a trigger awards, spins a retrigger adds) by count, 0 to ``max_count``."""
+    spins = np.zeros(max_count + 1, dtype=np.int64)
+    respins = np.zeros(max_count + 1, dtype=np.int64)
+    if fs is not None:
+        for c in range(max_count + 1):
+            spins[c] = fs.spins_for(c) if c >= fs.trigger.count else 0
+            respins[c] = fs.retrigger_for(c)
+    return spins, respins
+
+
+def _drawn_options(
+    machine: Machine, max_count: int, fs_spins: np.ndarray, fs_respins: np.ndarray
+) -> dict[str, Any]:
+    """The ``GameTables`` fields of the free-spin options the machine draws (one row if none).
+
+    Row ``o``: option ``o``'s spins by trigger count, then what a retrigger adds
+    (``retrigger_spins``, else the option's own spins), as ``GameInputs.fs_spins``.
+    """
+    fs = machine.free_spins
+    if fs is None or not fs.options_drawn:
+        return {
+            "fs_draw_weights": np.ones(1, dtype=np.int64),
+            "fs_draw_spins": np.concatenate([fs_spins, fs_respins])[None, :],
+            "fs_draw_mult": np.array([fs.multiplier if fs else 1], dtype=np.int64),
+        }
+    rows = []
+    for variant in machine.option_machines():
+        spins, respins = _spins_by_count(variant.free_spins, max_count)
+        rows.append(np.concatenate([spins, respins]))
+    return {
+        "fs_draw_weights": np.array([o.weight for o in fs.options], dtype=np.int64),
+        "fs_draw_spins": np.array(rows, dtype=np.int64),
+        "fs_draw_mult": np.array([o.multiplier for o in fs.options], dtype=np.int64),
+    }
+
+
 def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
     """(key, what) of the compile-time rules of real games where they are not played.
 
@@ -371,6 +413,31 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
         if s.multipliers and fs is not None and fs.expanding_symbol:
             what = "a drawn wild multiplier with free_spins.expanding_symbol"
             out.append((f"symbols.{s.name}.multiplier", what))
+    if fs is not None and fs.options_drawn:
+        out += [("free_spins.options", what) for what in _drawn_option_limits(machine, screens)]
+    return out
+
+
+def _drawn_option_limits(machine: Machine, screens: bool) -> list[str]:
+    """Why drawn free-spin options (``weight``) are not played with this game, if they are not."""
+    fs = machine.free_spins
+    assert fs is not None
+    out = []
+    if screens:
+        out.append("drawn free-spin options in a screen game (cascade, cluster, sticky, hold)")
+    if fs.expanding_symbol:
+        out.append("drawn free-spin options with free_spins.expanding_symbol")
+    premultiplied = any(
+        e.free_spins_pays is not None or not e.free_spins_multiplier for e in machine.pays
+    )
+    premultiplied |= any(sp.free_spins_pays is not None for sp in machine.scatter_pays)
+    if premultiplied:
+        out.append(
+            "drawn free-spin options with free_spins_pays or free_spins_multiplier = false"
+            " (the feature's tables are premultiplied)"
+        )
+    if machine.rules.win_cap is not None:
+        out.append("drawn free-spin options with rules.win_cap")
     return out
 
 

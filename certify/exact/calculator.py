@@ -10,6 +10,7 @@ from certify.engine.screens import is_screen_game
 from certify.engine.tables import GameTables, compile_machine
 from certify.errors import ModelError
 from certify.exact import cycle
+from certify.exact.options import drawn_exact
 from certify.exact.screens import (
     cascade_cycle_problem,
     compute_screen_exact,
@@ -27,6 +28,10 @@ def check_screen_cycle(machine: Machine) -> None:
 
 def exact_refusal(tables: GameTables) -> str | None:
     """Why the exact figures of ``tables`` cannot be computed (None: they can)."""
+    fs = tables.machine.free_spins
+    if fs is not None and fs.options_drawn:  # each option alone, as compute_exact plays them
+        reasons = (exact_refusal(compile_machine(m)) for m in tables.machine.option_machines())
+        return next((r for r in reasons if r is not None), None)
     if is_screen_game(tables.machine):
         return screen_infeasible_reason(tables)
     return cycle.exact_infeasible(tables)
@@ -40,6 +45,9 @@ def compute_exact(
     ``max_cycle`` overrides the largest cycle enumerated (stop combinations).
     """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
+    fs = tables.machine.free_spins
+    if fs is not None and fs.options_drawn:  # the mixture of the options played alone
+        return drawn_exact(tables.machine, lambda m: compute_exact(m, max_cycle))
     if is_screen_game(tables.machine):
         if max_cycle is None:
             return compute_screen_exact(tables)

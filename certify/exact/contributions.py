@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
+from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
 from certify.exact.maxwin import MAX_WIN_COMBOS, MaxWin, max_win  # noqa: F401 (re-exported)
@@ -549,11 +549,13 @@ def machine_contributions(tables: GameTables) -> list[LevelContributions]:
 
 def per_entry_applies(tables: GameTables) -> bool:
     """Whether the per-entry sums apply (not: screens, hold and spin, Book of Ra, full windows)."""
+    fs = tables.machine.free_spins
     return not (
         is_screen_game(tables.machine)  # cascades, clusters, sticky wilds
         or tables.hold_on
         or bool(tables.expand_symbols)
         or bool(tables.full_window_mult.size)
+        or bool(fs and fs.options_drawn)  # the feature is a mixture over the options
     )
 
 
@@ -716,6 +718,9 @@ def _feature_free_spins(
     m = tables.machine
     assert m.free_spins is not None
     p_trigger, spins = expected_free_spins(tables)  # first screen's triggers
+    if m.free_spins.options_drawn:
+        spins, table = drawn_options_table(tables)
+        extra.append(table)
     per_trigger = spins / p_trigger if p_trigger else 0.0
     mean = ex.free_spins_rtp * lt.total_bet / spins if spins else 0.0
     trig = m.free_spins.trigger
@@ -745,6 +750,36 @@ def _feature_free_spins(
             )
         ]
     return FreeSpinsBreakdown(ex.fs_probability, spins, per_trigger, mean, rows)
+
+
+def drawn_options_table(tables: GameTables) -> tuple[float, FeatureTable]:
+    """(free spins played per paid spin, the options table) of drawn free-spin options.
+
+    Each option's free spins per paid spin is exact (:func:`expected_free_spins`
+    of the game played with that option alone); the game's is their mixture.
+    """
+    fs = tables.machine.free_spins
+    assert fs is not None
+    total = sum(o.weight or 0 for o in fs.options)
+    rows: list[tuple[Any, ...]] = []
+    spins = 0.0
+    for i, (option, variant) in enumerate(
+        zip(fs.options, tables.machine.option_machines(), strict=True)
+    ):
+        share = (option.weight or 0) / total
+        played = expected_free_spins(compile_machine(variant))[1]
+        spins += share * played
+        awards = ", ".join(f"{c}: {n}" for c, n in option.spins)
+        rows.append((i + 1, option.weight, share, awards, option.multiplier, played))
+    table = FeatureTable(
+        "free_spin_options",
+        "Free-spin options the machine draws when the feature starts: weight, probability, "
+        "spins by trigger count, multiplier, free spins played per paid spin (exact)",
+        ("option", "weight", "probability", "spins", "multiplier", "spins_per_paid_spin"),
+        rows,
+        (),
+    )
+    return spins, table
 
 
 def simulated_contributions(

@@ -129,6 +129,18 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
         )
     ):
         return None
+    fs = tables.machine.free_spins
+    if fs is not None and fs.options_drawn:  # the mixture of the options, each decomposed
+        from certify.engine.tables import compile_machine
+
+        total = sum(o.weight or 0 for o in fs.options)
+        parts = []
+        for option, variant in zip(fs.options, tables.machine.option_machines(), strict=True):
+            t = compile_machine(variant)
+            parts.append(((option.weight or 0) / total, mean_return(t, t.levels[lt.level_index])))
+        if any(mean is None for _, mean in parts):
+            return None
+        return sum(share * (mean or 0.0) for share, mean in parts)
     try:
         return _mean_return(tables, lt)
     except RecursionTooLong:

@@ -53,7 +53,18 @@ class MaxWin:
 
 
 def max_win(tables: GameTables, lt: LevelTables) -> MaxWin:
-    """Exact maximum win per paid spin where it is enumerated, else a bound with its reason."""
+    """Exact maximum win per paid spin where it is enumerated, else a bound with its reason.
+
+    Drawn free-spin options: the largest of the options' bounds (a feature
+    with free spins is never enumerated).
+    """
+    fs = tables.machine.free_spins
+    if fs is not None and fs.options_drawn:
+        from certify.engine.tables import compile_machine
+
+        variants = [compile_machine(v) for v in tables.machine.option_machines()]
+        wins = [max_win(t, t.levels[lt.level_index]) for t in variants]
+        return max(wins, key=lambda w: -1 if w.credits is None else w.credits)
     enumerated = _enumerated(tables, lt)
     if enumerated is not None:
         return enumerated

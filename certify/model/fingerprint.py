@@ -343,7 +343,11 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         **(
             {
                 "options": [
-                    {"spins": {str(k): v for k, v in o.spins}, "multiplier": o.multiplier}
+                    {
+                        "spins": {str(k): v for k, v in o.spins},
+                        "multiplier": o.multiplier,
+                        **({"weight": o.weight} if o.weight is not None else {}),
+                    }
                     for o in fs.options
                 ]
             }

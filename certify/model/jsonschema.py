@@ -314,10 +314,17 @@ def machine_schema() -> Schema:
                 "weights": WEIGHTS,
                 "options": _array(
                     _obj(
-                        {"spins": SPINS, "multiplier": _int(1, "this option's multiplier")},
+                        {
+                            "spins": SPINS,
+                            "multiplier": _int(1, "this option's multiplier"),
+                            "weight": _int(
+                                1, "drawn by weight when the feature starts (all options or none)"
+                            ),
+                        },
                         ("spins",),
                     ),
-                    "the player's choice when the feature starts; each certified alone",
+                    "the player's choice when the feature starts, each certified alone; or,"
+                    " with weights, drawn by the machine",
                 ),
                 "expanding_symbol": {
                     "type": "object",

@@ -742,10 +742,19 @@ def _options(rd: Reader, t: dict[str, Any], where: str, trigger_count: int) -> l
     out = []
     for i, spec in enumerate(raw):
         here = join(at, i)
-        o = rd.table(spec, here, ("spins",), ("multiplier",))
+        o = rd.table(spec, here, ("spins",), ("multiplier", "weight"))
         spins = _spins_table(rd, o.get("spins", {}), join(here, "spins"), trigger_count)
-        out.append(
-            FreeSpinOption(tuple(spins), rd.integer(o, "multiplier", here, 1, default=1) or 1)
+        multiplier = rd.integer(o, "multiplier", here, 1, default=1) or 1
+        weight = rd.integer(o, "weight", here, 1, default=None)
+        out.append(FreeSpinOption(tuple(spins), multiplier, weight))
+    weighted = [isinstance(spec, dict) and "weight" in spec for spec in raw]
+    if any(weighted) and not all(weighted):
+        i = weighted.index(False)
+        rd.error(
+            join(join(at, i), "weight"),
+            "missing: either every option has a weight (the machine draws one) or none"
+            " (the player chooses)",
+            Code.OPTIONS_CONFLICT,
         )
     return out
 

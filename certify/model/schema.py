@@ -90,10 +90,15 @@ class Trigger:
 
 @dataclass(frozen=True)
 class FreeSpinOption:
-    """One choice the player may make when free spins start (``[[free_spins.options]]``)."""
+    """One option of the free spins (``[[free_spins.options]]``).
+
+    Without ``weight`` the player chooses it; with a ``weight`` (every option
+    then has one) the machine draws it by weight when the feature starts.
+    """
 
     spins: tuple[tuple[int, int], ...]
     multiplier: int = 1
+    weight: int | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,11 @@ class FreeSpins:
     def spins_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols (largest key <= count)."""
         return _award(self.spins, count)
+
+    @property
+    def options_drawn(self) -> bool:
+        """The options are drawn by weight when the feature starts (not chosen)."""
+        return bool(self.options) and all(o.weight is not None for o in self.options)
 
     def retrigger_for(self, count: int) -> int:
         """Spins a retrigger with ``count`` symbols adds (0 below the table's counts).
@@ -295,8 +305,17 @@ class Machine:
         certified as its own return; the worst governs the verdict.
         """
         fs = self.free_spins
-        if fs is None or not fs.options:
+        if fs is None or not fs.options or fs.options_drawn:
             return [self]
+        return self.option_machines()
+
+    def option_machines(self) -> list[Machine]:
+        """The machine once per free-spin option, each playing that option alone.
+
+        Drawn options (``weight``) are one game, the mixture of these by weight.
+        """
+        fs = self.free_spins
+        assert fs is not None and fs.options
         out = []
         for i, option in enumerate(fs.options):
             free = replace(fs, spins=option.spins, multiplier=option.multiplier, options=())

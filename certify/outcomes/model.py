@@ -117,6 +117,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "reels of variable height (the log does not say each reel's height)"
     elif any(s.multipliers for s in m.symbols):
         reason = "wilds with drawn multipliers (the log does not say each reel's draw)"
+    elif fs is not None and fs.options_drawn:
+        reason = "free-spin options drawn at the feature's start (the log does not say which)"
     return ReplayModel(
         machine=m,
         tables=tables,

@@ -275,6 +275,47 @@ def full_window_pool_games(draw):
 
 
 @st.composite
+def drawn_option_games(draw):
+    """Free spins whose option (spins and multiplier) the machine draws by weight.
+
+    Lines (2 rows) or ways; an x1-x2 wild, expanding or not; a scatter S that pays
+    and triggers (2 anywhere); 2-3 options of 1-3 spins and x1-x3, weights 1-4;
+    retriggers or not (with their own award or not), on the free spins' own
+    strips or not.
+    """
+    ways = draw(st.booleans())
+    symbols = {"A": R, "B": R, "S": "{kind = 'scatter'}"}
+    expands = draw(st.sampled_from(["", ", expands = true"]))
+    symbols["W"] = f"{{kind = 'wild', multiplier = {draw(st.integers(1, 2))}{expands}}}"
+    names = ["A", "B", "W"]
+    strips = with_symbols(draw, strips_of(draw, names, size=(1, 2)), ["S", "S"])
+    again = draw(st.booleans())
+    extra = "[[scatter_pays]]\nsymbol = 'S'\ncount = 2\npays = 1\n"
+    extra += (
+        "[free_spins]\ntrigger = {symbol = 'S', count = 2}\n"
+        f"retrigger = {str(again).lower()}\nmax_spins = 6\n"
+    )
+    if again and draw(st.booleans()):
+        extra += f"retrigger_spins = {draw(st.integers(1, 2))}\n"
+    if draw(st.booleans()):
+        own = with_symbols(draw, strips_of(draw, names, size=(1, 2)), ["S"])
+        extra += "strips = [" + ", ".join(repr(s) for s in own) + "]\n"
+    for _ in range(draw(st.integers(2, 3))):
+        n = draw(st.integers(1, 3))
+        spins = draw(st.sampled_from([str(n), f"{{2 = {n}, 3 = {n + 1}}}"]))
+        extra += (
+            f"[[free_spins.options]]\nspins = {spins}\n"
+            f"multiplier = {draw(st.integers(1, 3))}\nweight = {draw(st.integers(1, 4))}\n"
+        )
+    table = pays_of(base_pays(draw) + [(["W", "W", "W"], draw(st.integers(1, 20)))])
+    if ways:
+        return machine_of(
+            strips, symbols, table, extra, 2, "ways = 8\ncost = 1", "evaluation = 'ways'"
+        )
+    return machine_of(strips, symbols, table, extra)
+
+
+@st.composite
 def mixed_games(draw):
     """Several window features at once, lines or ways, free spins on their own strips or not.
 

@@ -200,7 +200,7 @@ _COVERED = {
         "exclusive_scatters",
         "win_cap",
     },
-    "FreeSpinOption": {"spins", "multiplier"},
+    "FreeSpinOption": {"spins", "multiplier", "weight"},
     "Symbol": {
         "name",
         "kind",

@@ -179,7 +179,8 @@ def _check(m: Machine) -> None:
     if any(s.multipliers for s in m.symbols):
         raise NotImplementedError("drawn wild multipliers: twins.lines.brute_force")
     if m.free_spins is not None and m.free_spins.options:
-        raise ValueError("a game with free-spin options: play each option alone")
+        if not all(o.weight for o in m.free_spins.options):
+            raise ValueError("a game with free-spin options: play each option alone")
     if m.rules.win_cap is not None and (m.free_spins is not None or m.bonus is not None):
         raise NotImplementedError("win_cap with features")
 
@@ -318,6 +319,33 @@ def feature_moments(m: Machine, li: int):
     return start
 
 
+def _by_count(m: Machine, li: int):
+    """count -> (E[F], E[F^2]) of the feature ``count`` trigger symbols start.
+
+    Drawn free-spin options (each with a ``weight``): the option is drawn at the
+    start and kept, so the moments are the weighted mean of each option's.
+    """
+    fs = m.free_spins
+    if not fs.options:
+        plain = feature_moments(m, li)
+        return lambda n: plain(fs.spins_for(n))
+    total = sum(o.weight for o in fs.options)
+    parts = [
+        (Fraction(o.weight, total), v.free_spins, feature_moments(v, li))
+        for o, v in zip(fs.options, base.option_machines(m), strict=True)
+    ]
+
+    def start(n: int) -> tuple[Fraction, Fraction]:
+        f1 = f2 = Fraction(0)
+        for p, free, moments in parts:
+            g1, g2 = moments(free.spins_for(n))
+            f1 += p * g1
+            f2 += p * g2
+        return f1, f2
+
+    return start
+
+
 def brute_force(m: Machine, li: int) -> dict:
     """Exact rtp, hit frequency, variance and free-spin return of a window-feature game.
 
@@ -329,7 +357,7 @@ def brute_force(m: Machine, li: int) -> dict:
     tb = m.total_bet(m.bet_levels[li])
     fs = m.free_spins
     eb, eb2 = base.bonus_moments(m, li)
-    feature = feature_moments(m, li) if fs else None
+    feature = _by_count(m, li) if fs else None
     cap = m.rules.win_cap
     total_w = 0
     s1 = s2 = hit = fs_mean = fs_p = Fraction(0)
@@ -345,7 +373,7 @@ def brute_force(m: Machine, li: int) -> dict:
             triggered = True
         n = base.counted(m, landed, fs.trigger.symbol) if fs else 0
         if fs and n >= fs.trigger.count:
-            f1, f2 = feature(fs.spins_for(n))
+            f1, f2 = feature(n)
             e2 += 2 * e1 * f1 + f2
             e1 += f1
             fs_mean += w * f1

@@ -424,13 +424,13 @@ def brute_force(m: Machine, li: int) -> dict:
     """Exact rtp, hit frequency, variance and award probabilities by brute force."""
     tb = m.total_bet(m.bet_levels[li])
     fs = m.free_spins
-    if fs is not None and fs.options:
+    if fs is not None and fs.options and not all(o.weight for o in fs.options):
         raise ValueError("a game with free-spin options: use brute_force_options")
     cap = m.rules.win_cap
     if cap is not None and (fs is not None or m.bonus is not None):
         raise NotImplementedError("win_cap with features")
     eb, eb2 = bonus_moments(m, li)
-    feature = _feature_moments(m, li, eb, eb2) if fs else None
+    feature = _drawn_feature(m, li, eb, eb2) if fs else None
     total_w = 0
     s1 = s2 = hit = Fraction(0)
     awards = [0] * len(m.pays)
@@ -448,7 +448,7 @@ def brute_force(m: Machine, li: int) -> dict:
             e1 += eb
             triggered = True
         if fs and counted(m, win, fs.trigger.symbol) >= fs.trigger.count:
-            f1, f2 = feature(fs.spins_for(counted(m, win, fs.trigger.symbol)))
+            f1, f2 = feature(counted(m, win, fs.trigger.symbol))
             e2 += 2 * e1 * f1 + f2
             e1 += f1
             triggered = True
@@ -463,6 +463,33 @@ def brute_force(m: Machine, li: int) -> dict:
         "variance": (s2 / total_w - mean * mean) / tb**2,
         "awards": [Fraction(a, total_w) for a in awards],
     }
+
+
+def _drawn_feature(m: Machine, li: int, eb, eb2):
+    """A function count -> (E[F], E[F^2]) of the feature ``count`` trigger symbols start.
+
+    Drawn options (every option has a ``weight``): the option is drawn at the
+    start, so the feature's moments are the weighted mean of each option's.
+    """
+    fs = m.free_spins
+    if not fs.options:
+        plain = _feature_moments(m, li, eb, eb2)
+        return lambda count: plain(fs.spins_for(count))
+    total = sum(o.weight for o in fs.options)
+    parts = [
+        (Fraction(o.weight, total), v.free_spins, _feature_moments(v, li, eb, eb2))
+        for o, v in zip(fs.options, option_machines(m), strict=True)
+    ]
+
+    def start(count: int):
+        f1 = f2 = Fraction(0)
+        for p, free, moments in parts:
+            g1, g2 = moments(free.spins_for(count))
+            f1 += p * g1
+            f2 += p * g2
+        return f1, f2
+
+    return start
 
 
 def _feature_moments(m: Machine, li: int, eb, eb2):
