@@ -199,13 +199,21 @@ def _pay_table(machine: Machine) -> Section:
     )
 
 
+def _free_multiplier(fs: Any) -> Any:
+    """The free spins' multiplier, or the table drawn for each free spin."""
+    if not fs.multipliers:
+        return fs.multiplier
+    total = sum(w for _, w in fs.multipliers)
+    return "drawn each spin: " + ", ".join(f"x{v} ({w}/{total})" for v, w in fs.multipliers)
+
+
 def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]:
     out = []
     fs = machine.free_spins
     if fs is not None:
         rules = [
             ("trigger", f"{fs.trigger.count}+ x {fs.trigger.symbol} anywhere"),
-            ("multiplier", fs.multiplier),
+            ("multiplier", _free_multiplier(fs)),
             ("retrigger", "yes" if fs.retrigger else "no"),
             ("max_spins", fs.max_spins if fs.max_spins else "no cap"),
             ("own strips", "yes" if fs.strips is not None else "no (base strips)"),

@@ -392,6 +392,13 @@ class _Glass:
                     awards=tr.t(key, options="; ".join(choices)),
                 )
             ]
+        elif fs.multipliers:
+            total = sum(w for _, w in fs.multipliers)
+            values = "; ".join(
+                tr.t("free_spins_option_drawn", option=f"x{v}", weight=w, total=total)
+                for v, w in fs.multipliers
+            )
+            text.append(tr.t("free_spins_multiplier_drawn", multipliers=values))
         elif fs.multiplier > 1:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
         retrigger = "free_spins_retrigger_once" if fs.retrigger_once else "free_spins_retrigger"

@@ -94,6 +94,8 @@ class GameInputs(NamedTuple):
     fs_spins: np.ndarray  # (2 (max count + 1),) spins a trigger awards by count, then a retrigger
     fs_mult: int  # multiplies a free spin's line and scatter win (1: tables premultiplied)
     fs_retriggers: int  # retriggers allowed in one feature: 0, 1 ("once"), -1 (unlimited)
+    fs_each_cum: np.ndarray  # (values,) running weights of the multiplier drawn each free spin
+    fs_each_mult: np.ndarray  # (values,) its values ([1]: none drawn)
     fs_draw_cum: np.ndarray  # (options,) running weights of drawn free-spin options ([1]: none)
     fs_draw_spins: np.ndarray  # (options, 2 (max count + 1)) each option's fs_spins
     fs_draw_mult: np.ndarray  # (options,) each option's multiplier
@@ -414,6 +416,8 @@ def game_inputs(t: GameTables) -> GameInputs:
         fs_spins=np.concatenate([t.fs_spins, t.fs_respins]),
         fs_mult=t.fs_spin_mult,
         fs_retriggers=t.fs_retriggers,
+        fs_each_cum=np.cumsum(t.fs_each_weights).astype(np.int64),
+        fs_each_mult=t.fs_each_mult,
         fs_draw_cum=np.cumsum(t.fs_draw_weights).astype(np.int64),
         fs_draw_spins=t.fs_draw_spins,
         fs_draw_mult=t.fs_draw_mult,

@@ -211,6 +211,9 @@ class _Bounds:
             tables.append(("free_spins.expanding_symbol", "draw", draws))
         if fs is not None and fs.options_drawn:
             tables.append(("free_spins.options", "option", [o.weight or 0 for o in fs.options]))
+        if fs is not None and fs.multipliers:
+            draw = [w for _, w in fs.multipliers]
+            tables.append(("free_spins.multiplier", "multiplier", draw))
         for s in self.m.symbols:
             if s.multipliers:
                 draw = [w for _, w in s.multipliers]
@@ -377,7 +380,7 @@ class _Bounds:
         if fs is not None and self.feature_len:
             screen = sum(t[0] for t in terms if t[2] != "bonus")
             bonus = sum(t[0] for t in terms if t[2] == "bonus")
-            feature = self.feature_len * (screen * fs.multiplier + bonus)
+            feature = self.feature_len * (screen * fs.largest_multiplier + bonus)
             where = "free_spins.max_spins" if fs.max_spins else "free_spins.spins"
             label = f"free spins ({_fmt(self.feature_len)} spins: {self.feature_how()})"
             terms.append((feature, where, label))
@@ -610,6 +613,9 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
             yield spins, f"free_spins.spins.{count}"
         for i, option in enumerate(fs.options):
             yield option.weight or 1, f"free_spins.options[{i}].weight"
+        for value, weight in fs.multipliers:
+            yield value, f"free_spins.multiplier.{value}"
+            yield weight, f"free_spins.multiplier.{value}"
         yield from _weights(fs.weights, "free_spins.weights")
         yield fs.trigger.count, "free_spins.trigger.count"
     if m.bonus is not None:

@@ -133,6 +133,12 @@ class GameTables:
     expand_present: np.ndarray = field(  # (reels, stops, symbols) 1: the free column shows it
         default_factory=lambda: np.zeros((1, 1, 1), dtype=np.int64)
     )
+    fs_each_mult: np.ndarray = field(  # (values,) multipliers drawn for each free spin ([1]: none)
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
+    fs_each_weights: np.ndarray = field(  # (values,) their weights
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
     fs_draw_weights: np.ndarray = field(  # (options,) weights of drawn free-spin options
         default_factory=lambda: np.ones(1, dtype=np.int64)
     )
@@ -157,6 +163,19 @@ class GameTables:
         entry (some entry is not multiplied in the feature), else the multiplier.
         """
         return 1 if self.fs_own_pays else self.fs_mult
+
+    @property
+    def fs_mult_moments(self) -> tuple[float, float]:
+        """(E[M], E[M^2]) of what the kernels multiply a free spin's win by.
+
+        :attr:`fs_spin_mult` and its square, or the moments of a multiplier
+        drawn for each free spin (``free_spins.multiplier`` as a table).
+        """
+        if self.fs_each_mult.shape[0] > 1 or self.fs_each_mult[0] != 1:
+            w = self.fs_each_weights / self.fs_each_weights.sum()
+            v = self.fs_each_mult.astype(np.float64)
+            return float(np.dot(w, v)), float(np.dot(w, v * v))
+        return float(self.fs_spin_mult), float(self.fs_spin_mult) ** 2
 
     @property
     def fs_retriggers(self) -> int:
@@ -241,6 +260,7 @@ def compile_machine(machine: Machine) -> GameTables:
         fs_retrigger_once=bool(fs and fs.retrigger_once),
         fs_respins=fs_respins,
         **_drawn_options(machine, max_count, fs_spins, fs_respins),
+        **_each_spin_multipliers(fs),
         scatter_excl=np.array(
             [1 if n in machine.rules.exclusive_scatters else 0 for n in counted] or [0],
             dtype=np.int64,
@@ -377,6 +397,15 @@ def _drawn_options(
     }
 
 
+def _each_spin_multipliers(fs: Any) -> dict[str, Any]:
+    """The ``GameTables`` fields of a multiplier drawn for each free spin (x1, weight 1: none)."""
+    table = fs.multipliers if fs is not None and fs.multipliers else ((1, 1),)
+    return {
+        "fs_each_mult": np.array([v for v, _ in table], dtype=np.int64),
+        "fs_each_weights": np.array([w for _, w in table], dtype=np.int64),
+    }
+
+
 def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
     """(key, what) of the compile-time rules of real games where they are not played.
 
@@ -415,6 +444,14 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
             out.append((f"symbols.{s.name}.multiplier", what))
     if fs is not None and fs.options_drawn:
         out += [("free_spins.options", what) for what in _drawn_option_limits(machine, screens)]
+    if fs is not None and fs.multipliers:
+        out += [
+            (
+                "free_spins.multiplier",
+                what.replace("drawn free-spin options", "a multiplier drawn for each free spin"),
+            )
+            for what in _drawn_option_limits(machine, screens)
+        ]
     return out
 
 

@@ -517,7 +517,7 @@ def full_pool_hits(
     nb = len(base.wb)
     hits0 = pool_buckets(tables, 0, spin_score(tables, lt, 0), nb)
     hits1 = pool_buckets(tables, 1, spin_score(tables, lt, 1), len(free.wb)) if free else {}
-    unit = dataclasses.replace(tables, fs_mult=1)
+    unit = dataclasses.replace(tables, fs_mult=1, fs_each_mult=np.ones(1, dtype=np.int64))
     n_bonus = tables.bonus_jmax + 1
     out = {}
     for name in sorted(hits0.keys() | hits1.keys()):
@@ -631,8 +631,12 @@ def _expanded_free_cycle(tables: GameTables, lt: LevelTables, d: int) -> _Bucket
 def _feature_by_count(
     tables: GameTables, fsb: _Buckets, bonus: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:
-    """E[F], E[F^2] by trigger count from the free-spin cycle's buckets."""
-    mult = tables.fs_spin_mult
+    """E[F], E[F^2] by trigger count from the free-spin cycle's buckets.
+
+    A free spin's win is its cycle win times the multiplier M, independent of
+    it (fixed, or drawn for the spin): E[M] and E[M^2] scale its moments.
+    """
+    mult, mult2 = tables.fs_mult_moments
     nb = tables.bonus_jmax + 1
     added, q, s1, s2 = [], [], [], []
     for b in range(fsb.w.shape[0]):
@@ -646,7 +650,7 @@ def _feature_by_count(
         added.append(tables.fs_respins[count])
         q.append(qq)
         s1.append(mult * mb + qq * eb)
-        s2.append(mult * mult * mb2 + (2 * mult * mb * eb + qq * eb2))
+        s2.append(mult2 * mb2 + (2 * mult * mb * eb + qq * eb2))
     classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
     out = {}
     for count in range(tables.fs_min, tables.fs_spins.shape[0]):

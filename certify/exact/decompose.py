@@ -175,7 +175,7 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
 
     mean = spin_mean(tables.base, 0) + bonus_mean(tables.base)
     if tables.fs_counted >= 0:
-        ex = tables.fs_spin_mult * spin_mean(tables.free, 1) + bonus_mean(tables.free)
+        ex = tables.fs_mult_moments[0] * spin_mean(tables.free, 1) + bonus_mean(tables.free)
         fs_dist = count_distribution(tables.free, tables.fs_counted)
         classes: dict[int, tuple[float, float, float]] = {}
         for count, q in enumerate(fs_dist):

@@ -195,7 +195,7 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
         if tables.expand_symbols:  # the drawn symbol's expansion pays on every line
             free += int(lt.expand_pay.max(initial=0))
             parts.append("the expanding symbol's largest pay on every line")
-        mult = 1 if tables.fs_own_pays else tables.fs_mult
+        mult = 1 if tables.fs_own_pays else int(tables.fs_mult * tables.fs_each_mult.max())
         total += spins * (mult * free + _bonus_bound(tables, lt))
         parts.append(f"{spins} free spins x the largest free spin")
     if tables.bonus_counted >= 0:

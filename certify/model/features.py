@@ -71,7 +71,10 @@ def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str,
 
 
 def read_drawn_multipliers(rd: Reader, raw: dict[str, Any], at: str) -> tuple[tuple[int, int], ...]:
-    """``multiplier = {1 = 1, 2 = 1, 3 = 1}``: a wild's multiplier values and their weights."""
+    """``multiplier = {1 = 1, 2 = 1, 3 = 1}``: multiplier values and their weights.
+
+    A wild's (drawn per reel and spin) or the free spins' (drawn per free spin).
+    """
     out = []
     for key, weight in raw.items():
         where = join(at, key)

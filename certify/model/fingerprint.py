@@ -329,6 +329,7 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         "trigger": {"symbol": fs.trigger.symbol, "count": fs.trigger.count},
         "spins": {str(k): v for k, v in fs.spins},
         "multiplier": fs.multiplier,
+        **({"multipliers": {str(v): w for v, w in fs.multipliers}} if fs.multipliers else {}),
         "retrigger": fs.retrigger,
         "max_spins": fs.max_spins,
         "strips": _lists(fs.strips),

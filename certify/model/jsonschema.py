@@ -299,7 +299,18 @@ def machine_schema() -> Schema:
             {
                 "trigger": TRIGGER,
                 "spins": SPINS,
-                "multiplier": _int(1, "multiplies line, ways and scatter wins (default 1)"),
+                "multiplier": {
+                    "oneOf": [
+                        _int(1, "multiplies line, ways and scatter wins (default 1)"),
+                        {
+                            "type": "object",
+                            "minProperties": 1,
+                            "propertyNames": {"pattern": "^[0-9]+$"},
+                            "additionalProperties": {"type": "integer", "minimum": 1},
+                            "description": "value = weight, drawn for each free spin",
+                        },
+                    ]
+                },
                 "retrigger": {
                     "enum": [True, False, "once"],
                     "description": 'the trigger during the feature awards more spins ("once": '

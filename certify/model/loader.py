@@ -681,10 +681,16 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             "each of free_spins.options sets its own multiplier",
             Code.OPTIONS_CONFLICT,
         )
+    raw_mult = t.get("multiplier")
+    drawn = (
+        read_drawn_multipliers(rd, raw_mult, join(where, "multiplier"))
+        if isinstance(raw_mult, dict)
+        else ()
+    )
     return FreeSpins(
         trigger,
         tuple(spins) if spins else (options[0].spins if options else ()),
-        rd.integer(t, "multiplier", where, 1, default=1) or 1,
+        1 if drawn else (rd.integer(t, "multiplier", where, 1, default=1) or 1),
         retrigger in (True, "once"),
         max_spins,
         strips,
@@ -695,6 +701,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             rd, t.get("expanding_symbol"), join(where, "expanding_symbol"), ctx.symbols
         ),
         retrigger_spins=tuple(respins),
+        multipliers=drawn,
     )
 
 

@@ -123,6 +123,12 @@ class FreeSpins:
     options: tuple[FreeSpinOption, ...] = ()
     expanding_symbol: tuple[tuple[str, int], ...] = ()  # Book of Ra: (symbol, draw weight)
     retrigger_spins: tuple[tuple[int, int], ...] = ()
+    multipliers: tuple[tuple[int, int], ...] = ()  # (value, weight): drawn for each free spin
+
+    @property
+    def largest_multiplier(self) -> int:
+        """The largest multiplier a free spin can have."""
+        return max((v for v, _ in self.multipliers), default=self.multiplier)
 
     def spins_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols (largest key <= count)."""

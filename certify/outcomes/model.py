@@ -119,6 +119,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "wilds with drawn multipliers (the log does not say each reel's draw)"
     elif fs is not None and fs.options_drawn:
         reason = "free-spin options drawn at the feature's start (the log does not say which)"
+    elif fs is not None and fs.multipliers:
+        reason = "a multiplier drawn for each free spin (the log does not say each draw)"
     return ReplayModel(
         machine=m,
         tables=tables,

@@ -276,7 +276,8 @@ def full_window_pool_games(draw):
 
 @st.composite
 def drawn_option_games(draw):
-    """Free spins whose option (spins and multiplier) the machine draws by weight.
+    """Free spins whose option (spins and multiplier) the machine draws by weight, or
+    whose multiplier is drawn for each free spin (``multiplier = {v = w}``).
 
     Lines (2 rows) or ways; an x1-x2 wild, expanding or not; a scatter S that pays
     and triggers (2 anywhere); 2-3 options of 1-3 spins and x1-x3, weights 1-4;
@@ -300,7 +301,12 @@ def drawn_option_games(draw):
     if draw(st.booleans()):
         own = with_symbols(draw, strips_of(draw, names, size=(1, 2)), ["S"])
         extra += "strips = [" + ", ".join(repr(s) for s in own) + "]\n"
-    for _ in range(draw(st.integers(2, 3))):
+    if draw(st.booleans()):  # a multiplier drawn for each free spin instead of options
+        n = draw(st.integers(1, 3))
+        values = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3, unique=True))
+        table = ", ".join(f"{v} = {draw(st.integers(1, 4))}" for v in values)
+        extra += f"spins = {n}\nmultiplier = {{{table}}}\n"
+    for _ in range(0 if "multiplier =" in extra else draw(st.integers(2, 3))):
         n = draw(st.integers(1, 3))
         spins = draw(st.sampled_from([str(n), f"{{2 = {n}, 3 = {n + 1}}}"]))
         extra += (

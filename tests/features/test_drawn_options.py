@@ -1,8 +1,10 @@
-"""Free-spin options the machine draws (``[[free_spins.options]]`` with ``weight``).
+"""Free-spin options the machine draws (``[[free_spins.options]]`` with ``weight``),
+and a multiplier drawn for each free spin (``free_spins.multiplier = {v = w}``).
 
 Real cabinets draw the number of free spins ("10 to 25 free spins") or their
 multiplier when the feature starts (slotopol's Play'n GO Cops'n'Robbers draws
-both; Novomatic's Royal Dynasty the number). Oracles: the server's own figure
+both; Novomatic's Royal Dynasty the number; Novomatic's Chicago draws each free
+spin's multiplier). Oracles: the server's own figure
 for Cops'n'Robbers, a hand count, the twins (tests/twins/lines.py and
 features.py draw the option inside the feature, where the calculator mixes the
 options' whole games) on random games, and simulation inside the exact
@@ -187,3 +189,57 @@ def test_cops_n_robbers_simulates_inside_the_interval():
     sim = simulate(tables, 0, 400_000, 7)
     assert abs(sim.rtp - 0.85735488) <= z_value(0.999) * sim.std_error
     assert math.isfinite(sim.std_error)
+
+
+EACH = BODY[: BODY.index("[[free_spins.options]]")] + "spins = 1\nmultiplier = {1 = 1, 3 = 1}\n"
+
+
+def test_chicago_reproduced():
+    """slotopol's Chicago, reel set "83.520645" (tests/data/real/SOURCES.md): the server
+    prints "RTP = 63.015(sym) + 0.071909*67.897(fg)*4.2 = 83.520645%": its brute force
+    over 34^5 = 45,435,424 combinations, the free spins (12, retriggered on the same
+    reels) worth sq = 1/(1 - q) spins of the base game, times the mean 4.2 of the
+    multiplier each free spin draws from {1, 2, 3, 5, 10}."""
+    m = load_machine(REAL / "novomatic_chicago.toml")
+    assert m.free_spins.multipliers == ((1, 1), (2, 1), (3, 1), (5, 1), (10, 1))
+    ex = compute_exact(m)
+    assert ex is not None
+    assert ex.levels[0].rtp == pytest.approx(0.83520645, abs=5e-9)
+
+
+def test_a_multiplier_drawn_for_each_free_spin_by_hand(tmp_path):
+    """The hand-count game with 1 free spin whose multiplier is x1 or x3, half and half:
+    E[M] = 2, E[M^2] = 5. One spin pays W with E[W] = 3/8, E[W^2] = 5/8, so the feature
+    is worth E[F] = 3/4 and E[F^2] = E[M^2] E[W^2] = 25/8 (a fixed x2 would give 5/2).
+    Return 3/8 + 1/8 x 3/4 = 15/32. On S S S (1/8): E[(2 + F)^2] = 4 + 3 + 25/8 = 81/8;
+    E[X^2] = 1/8 + 1/8 x 81/8 = 89/64; variance 89/64 - (15/32)^2 = 1199/1024."""
+    tables = compile_machine(T.game(tmp_path, EACH, AS))
+    ex = compute_exact(tables)
+    assert ex is not None
+    assert ex.levels[0].rtp == pytest.approx(15 / 32, rel=1e-14)
+    assert ex.levels[0].variance == pytest.approx(1199 / 1024, rel=1e-12)
+    assert mean_return(tables, tables.levels[0]) == pytest.approx(15 / 32, rel=1e-14)
+
+
+def test_the_simulation_draws_each_spins_multiplier(tmp_path):
+    """x1 nine times in ten, x10 once: E[M] = 1.9; return 3/8 + 1/8 x 1.9 x 3/8 =
+    0.4640625. A kernel that played x1 would simulate 27/64 = 0.421875, over 30
+    standard errors away; the kernel lands within 4 of the exact figure."""
+    body = EACH.replace("multiplier = {1 = 1, 3 = 1}", "multiplier = {1 = 9, 10 = 1}")
+    tables = compile_machine(T.game(tmp_path, body, AS))
+    ex = compute_exact(tables)
+    assert ex is not None
+    assert ex.levels[0].rtp == pytest.approx(0.4640625, rel=1e-14)
+    sim = simulate(tables, 0, 2_000_000, 5)
+    assert abs(sim.rtp - 0.4640625) <= 4 * sim.std_error
+    assert abs(27 / 64 - 0.4640625) > 10 * sim.std_error
+
+
+def test_a_drawn_multiplier_is_located_when_bad(tmp_path):
+    """A multiplier table with a bad key or weight is a located error; with options,
+    the shared multiplier conflicts as before."""
+    bad = EACH.replace("multiplier = {1 = 1, 3 = 1}", "multiplier = {x = 1, 3 = 0}")
+    with pytest.raises(ModelError) as err:
+        T.game(tmp_path, bad, AS)
+    where = {p.path for p in err.value.problems}
+    assert {"free_spins.multiplier.x", "free_spins.multiplier.3"} <= where

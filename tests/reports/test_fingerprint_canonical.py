@@ -229,6 +229,7 @@ _COVERED = {
     "Trigger": {"symbol", "count"},
     "FreeSpins": {
         "retrigger_spins",
+        "multipliers",
         "trigger",
         "spins",
         "multiplier",

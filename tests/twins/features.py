@@ -202,22 +202,26 @@ def _outcomes(m: Machine, li: int, drawn: str | None, eb, eb2) -> dict[int, list
     total_w = sum(w for _, w in cycle)
     out: dict[int, list[Fraction]] = {}
     for landed, w in cycle:
-        x, x2 = _free_value(m, landed, li, drawn, eb, eb2)
         n = base.counted(m, landed, fs.trigger.symbol)
         added = base.retrigger_award(fs, n)
         acc = out.setdefault(added, [Fraction(0)] * 3)
-        p = Fraction(w, total_w)
-        acc[0] += p
-        acc[1] += p * x
-        acc[2] += p * x2
+        for mult, chance in base.spin_multipliers(fs):  # fixed, or drawn for the spin
+            x, x2 = _free_value(m, landed, li, drawn, eb, eb2, mult)
+            p = Fraction(w, total_w) * chance
+            acc[0] += p
+            acc[1] += p * x
+            acc[2] += p * x2
     return out
 
 
-def _free_value(m: Machine, landed: Window, li: int, drawn, eb, eb2) -> tuple[Fraction, Fraction]:
+def _free_value(
+    m: Machine, landed: Window, li: int, drawn, eb, eb2, mult: int | None = None
+) -> tuple[Fraction, Fraction]:
     """(X, X^2) of one free spin: its wins x the multiplier, plus its bonus."""
     fs = m.free_spins
     value, fixed = spin(m, landed, li, True, drawn)
-    x = Fraction(fs.multiplier * (value - fixed) + fixed)
+    mult = fs.multiplier if mult is None else mult
+    x = Fraction(mult * (value - fixed) + fixed)
     x2 = x * x
     if m.bonus and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
         x2 += 2 * x * eb + eb2

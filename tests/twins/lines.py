@@ -492,6 +492,14 @@ def _drawn_feature(m: Machine, li: int, eb, eb2):
     return start
 
 
+def spin_multipliers(fs) -> list[tuple[int, Fraction]]:
+    """(multiplier, chance) of one free spin: the fixed one, or each drawn value."""
+    if not fs.multipliers:
+        return [(fs.multiplier, Fraction(1))]
+    total = sum(w for _, w in fs.multipliers)
+    return [(v, Fraction(w, total)) for v, w in fs.multipliers]
+
+
 def _feature_moments(m: Machine, li: int, eb, eb2):
     """A function n -> (E[F], E[F^2]) for a feature starting with n spins."""
     fs = m.free_spins
@@ -499,20 +507,22 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     weights = fs.weights if fs.strips else m.weights
     outcomes: dict[int, list] = {}  # spins added -> [P, E[X;a], E[X^2;a]]
     total_w = sum(w for _, w in cycle(m, strips, weights))
+    draws = spin_multipliers(fs)
     for win, w in windows(m, strips, weights):
         value, fixed, _ = spin_parts(free_pays_view(m), win, li)
-        x = Fraction(fs.multiplier * (value - fixed) + fixed)
-        x2 = x * x
-        if m.bonus and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
-            x2 += 2 * x * eb + eb2
-            x += eb
         n = counted(m, win, fs.trigger.symbol)
         added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
-        p = Fraction(w, total_w)
-        acc[0] += p
-        acc[1] += p * x
-        acc[2] += p * x2
+        for mult, chance in draws:  # the spin's multiplier: fixed, or drawn for it
+            x = Fraction(mult * (value - fixed) + fixed)
+            x2 = x * x
+            if m.bonus and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+                x2 += 2 * x * eb + eb2
+                x += eb
+            p = Fraction(w, total_w) * chance
+            acc[0] += p
+            acc[1] += p * x
+            acc[2] += p * x2
     cap = fs.max_spins
     once = fs.retrigger_once
 
