@@ -22,7 +22,7 @@ EVERY_MODEL = sorted(
 )
 SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
 # games the per-entry sums do not cover (screens, hold and spin, Book of Ra, sticky wilds,
-# full windows): rows per part
+# full windows, drawn free-spin options or multipliers): rows per part
 PER_PART = {
     "book-5x3-10.toml",
     "cascade-5x3-10.toml",
@@ -32,6 +32,10 @@ PER_PART = {
     "hold-5x3-20.toml",
     "small_sticky.toml",
     "small_full_window.toml",
+    "novomatic_ultra_sevens.toml",
+    "novomatic_lovely_mermaid.toml",
+    "playngo_cops_n_robbers.toml",
+    "novomatic_chicago.toml",
 }
 MODEL_PATHS = {p.name: p for p in EVERY_MODEL}
 SIMULATION_ONLY = {"cluster-7x7.toml"}

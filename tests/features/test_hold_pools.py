@@ -67,4 +67,4 @@ def test_a_pool_without_trigger_must_be_a_hold_prize():
     hold = HOLD.replace('"GP"', '"G2"').replace("jackpots = {}", "jackpots = {G2 = 10}")
     with pytest.raises(ModelError, match="trigger") as err:
         machine_from([["COIN", "X"]] * 2, SYMBOLS, pays("X X = 1"), hold + POOL)
-    assert "unless [hold_and_spin] awards it" in str(err.value)
+    assert "unless [hold_and_spin] or a [[full_window_pays]] entry awards it" in str(err.value)
