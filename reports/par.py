@@ -281,7 +281,8 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
             Section(
                 "bonus",
                 f"Bonus: {bonus.trigger.count}+ x {bonus.trigger.symbol}, "
-                "awards (x total bet) and weights",
+                f"awards (x {bonus.unit.replace('_', ' ')}) and weights"
+                + (" (the exact prize law of the bonus game's stages)" if bonus.stages else ""),
                 ("award", "pays", "weight", "probability_given_trigger"),
                 table,
                 ("probability_given_trigger",),

@@ -14,10 +14,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 
 from certify.codes import Code
 from certify.errors import ModelError
-from certify.model.schema import ANY, Jackpot, Machine, PayEntry
+from certify.model.schema import (
+    ANY,
+    Bonus,
+    BonusStage,
+    Jackpot,
+    Machine,
+    PayEntry,
+    PickStage,
+    WheelStage,
+)
 from reports.translations import REFERENCE, Translation, missing_language, translation
 
 
@@ -481,17 +491,82 @@ class _Glass:
     def bonus(self) -> Section:
         tr, m, bonus = self.tr, self.m, self.m.bonus
         assert bonus is not None
+        line = bonus.unit == "line_bet"
+        if bonus.stages:
+            return Section(tr.t("bonus"), tuple(self.bonus_game_rules(bonus)))
         rows = tuple(
             Row(
-                (tr.t("bonus_award", pays=a),),
-                tuple(self.credits_cell(a * m.total_bet(lv)) for lv in m.bet_levels),
+                (tr.t("bonus_award_line" if line else "bonus_award", pays=a),),
+                tuple(self.credits_cell(a * m.bonus_bet(lv)) for lv in m.bet_levels),
             )
             for a in sorted({award.pays for award in bonus.awards})
         )
-        text = tr.t("bonus_trigger", count=bonus.trigger.count, symbol=bonus.trigger.symbol)
+        key = "bonus_trigger_line" if line else "bonus_trigger"
+        text = tr.t(key, count=bonus.trigger.count, symbol=bonus.trigger.symbol)
         return Section(
             tr.t("bonus"), (text,), columns=(tr.t("award"), *self.level_columns()), rows=rows
         )
+
+    def bonus_game_rules(self, bonus: Bonus) -> list[str]:
+        """The bonus game's rules, stage by stage, then its largest and average prize."""
+        tr = self.tr
+        unit = tr.t("bonus_unit_line" if bonus.unit == "line_bet" else "bonus_unit_total")
+        out = [
+            tr.t("bonus_game", count=bonus.trigger.count, symbol=bonus.trigger.symbol, unit=unit)
+        ]
+        for stage in bonus.stages:
+            out += self.bonus_stage_rules(stage)
+        total = sum(a.weight for a in bonus.awards)
+        mean = Fraction(sum(a.pays * a.weight for a in bonus.awards), total)
+        largest = max(a.pays for a in bonus.awards)
+        shown = Decimal(mean.numerator) / Decimal(mean.denominator)
+        out.append(
+            tr.t("bonus_largest", pays=tr.number(largest), mean=tr.number(shown, 2), unit=unit)
+        )
+        return out
+
+    def bonus_stage_rules(self, stage: BonusStage) -> list[str]:
+        """One stage of a bonus game in the player's words."""
+        tr = self.tr
+        if isinstance(stage, PickStage):
+            prizes = ", ".join(tr.number(p) for p in stage.prizes if p is not None)
+            stops = stage.prizes.count(None)
+            if stage.picks is None:
+                out = [tr.t("bonus_pick_until", prizes=prizes, stops=stops)]
+            else:
+                out = [tr.t("bonus_pick", picks=stage.picks, prizes=prizes)]
+                out += [tr.t("bonus_pick_stop")] if stops else []
+            if stage.safe:
+                one = stage.safe == 1
+                out.append(
+                    tr.t("bonus_pick_safe_one" if one else "bonus_pick_safe", safe=stage.safe)
+                )
+            if stage.match_multiplier > 1:
+                out.append(tr.t("bonus_pick_match", multiplier=stage.match_multiplier))
+            return out
+        if isinstance(stage, WheelStage):
+            total = sum(s.weight for s in stage.segments)
+            segments = ", ".join(
+                tr.t(
+                    "bonus_segment_again" if s.again else "bonus_segment",
+                    pays=tr.number(s.pays),
+                    again=s.again,
+                    weight=s.weight,
+                    total=total,
+                )
+                for s in stage.segments
+            )
+            key = "bonus_wheel_one" if stage.spins == 1 else "bonus_wheel"
+            out = [tr.t(key, spins=stage.spins, segments=segments)]
+            if stage.max_spins is not None and stage.max_spins > stage.spins:
+                out.append(tr.t("bonus_wheel_cap", max_spins=stage.max_spins))
+            return out
+        total = sum(w for _, w in stage.values)
+        values = ", ".join(
+            tr.t("bonus_multiplier_value", multiplier=v, weight=w, total=total)
+            for v, w in stage.values
+        )
+        return [tr.t("bonus_multiplier", values=values)]
 
     def jackpots(self) -> Section:
         return Section(

@@ -30,6 +30,7 @@ LOADERS = {
         "certify/model/features.py",
         "certify/model/hold.py",
         "certify/model/screens.py",
+        "certify/model/bonusgame.py",
     ],
     "jurisdiction": ["certify/model/jurisdiction.py"],
     "link": ["certify/model/links.py"],

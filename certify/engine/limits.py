@@ -204,7 +204,8 @@ class _Bounds:
                     )
         tables: list[tuple[str, str, list[int]]] = []
         if self.m.bonus is not None:
-            tables.append(("bonus.awards", "award", [a.weight for a in self.m.bonus.awards]))
+            where = "bonus.stages" if self.m.bonus.stages else "bonus.awards"
+            tables.append((where, "award", [a.weight for a in self.m.bonus.awards]))
         fs = self.m.free_spins
         if fs is not None and fs.expanding_symbol:
             draws = [w for _, w in fs.expanding_symbol]
@@ -374,7 +375,8 @@ class _Bounds:
             terms.append((most * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
         if m.bonus is not None:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
-            terms.append((a.pays * total_bet, f"bonus.awards[{i}].pays", "bonus"))
+            key = "bonus.stages" if m.bonus.stages else f"bonus.awards[{i}].pays"
+            terms.append((a.pays * m.bonus_bet(level), key, "bonus"))
         terms += self.screen_feature_terms(li, level, terms)
         fs = m.free_spins
         if fs is not None and self.feature_len:
@@ -620,9 +622,10 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
         yield fs.trigger.count, "free_spins.trigger.count"
     if m.bonus is not None:
         yield m.bonus.trigger.count, "bonus.trigger.count"
+        staged = bool(m.bonus.stages)
         for i, a in enumerate(m.bonus.awards):
-            yield a.pays, f"bonus.awards[{i}].pays"
-            yield a.weight, f"bonus.awards[{i}].weight"
+            yield a.pays, "bonus.stages" if staged else f"bonus.awards[{i}].pays"
+            yield a.weight, "bonus.stages" if staged else f"bonus.awards[{i}].weight"
     yield from _feature_integers(m)
 
 

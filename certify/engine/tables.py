@@ -697,7 +697,8 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
     total_bet = machine.total_bet(level)
     scatter = _scatter_table(machine, tables.counted_names, level, False)
     bonus = np.array(
-        [a.pays * total_bet for a in machine.bonus.awards] if machine.bonus else [0], dtype=np.int64
+        [a.pays * machine.bonus_bet(level) for a in machine.bonus.awards] if machine.bonus else [0],
+        dtype=np.int64,
     )
     mult = tables.fs_mult if tables.fs_own_pays else 1
     credits_fs = [

@@ -33,7 +33,18 @@ from fractions import Fraction
 from typing import Any
 
 from certify.kinds import MACHINE
-from certify.model.schema import Bonus, FreeSpins, Jackpot, Machine, PayEntry, Rules, Symbol
+from certify.model.schema import (
+    Bonus,
+    BonusStage,
+    FreeSpins,
+    Jackpot,
+    Machine,
+    PayEntry,
+    PickStage,
+    Rules,
+    Symbol,
+    WheelStage,
+)
 
 CANONICAL_SCHEMA = MACHINE.schema
 ABSENT = "(absent)"
@@ -361,9 +372,39 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
 def _bonus(bonus: Bonus | None) -> dict[str, Any] | None:
     if bonus is None:
         return None
-    return {
+    out: dict[str, Any] = {
         "trigger": {"symbol": bonus.trigger.symbol, "count": bonus.trigger.count},
         "awards": [{"pays": a.pays, "weight": a.weight} for a in bonus.awards],
+    }
+    if bonus.unit != "total_bet":  # written only when set: older prints stay the same
+        out["unit"] = bonus.unit
+    if bonus.stages:
+        out["stages"] = [_stage(s) for s in bonus.stages]
+    return out
+
+
+def _stage(stage: BonusStage) -> dict[str, Any]:
+    """A bonus game's stage as declared (its compiled awards are fingerprinted beside it)."""
+    if isinstance(stage, PickStage):
+        return {
+            "kind": "pick",
+            "prizes": ["stop" if p is None else p for p in stage.prizes],
+            "picks": stage.picks,
+            "safe": stage.safe,
+            "match_multiplier": stage.match_multiplier,
+        }
+    if isinstance(stage, WheelStage):
+        return {
+            "kind": "wheel",
+            "segments": [
+                {"pays": s.pays, "again": s.again, "weight": s.weight} for s in stage.segments
+            ],
+            "spins": stage.spins,
+            "max_spins": stage.max_spins,
+        }
+    return {
+        "kind": "multiplier",
+        "values": [{"multiplier": m, "weight": w} for m, w in stage.values],
     }
 
 

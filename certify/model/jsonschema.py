@@ -151,6 +151,54 @@ SPINS = {
     "description": "spins awarded by trigger count, e.g. {3 = 10, 4 = 15}, or one number",
 }
 
+BONUS_STAGE: Schema = {
+    "oneOf": [
+        _obj(
+            {
+                "kind": {"const": "pick"},
+                "prizes": _array(
+                    {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "stop"}]},
+                    "hidden prizes (x the unit) and stops",
+                ),
+                "picks": _int(1, "picks made (default: until a stop)"),
+                "safe": _int(0, "the first picks never reveal a stop"),
+                "match_multiplier": _int(1, "all picks the same prize: their sum x this"),
+            },
+            ("kind", "prizes"),
+        ),
+        _obj(
+            {
+                "kind": {"const": "wheel"},
+                "segments": _array(
+                    _obj(
+                        {
+                            "pays": _int(0, "x the unit"),
+                            "again": _int(0, "extra spins"),
+                            "weight": _int(1, "relative weight"),
+                        },
+                        ("weight",),
+                    )
+                ),
+                "spins": _int(1, "spins the wheel starts with"),
+                "max_spins": _int(1, "at most this many spins in all"),
+            },
+            ("kind", "segments"),
+        ),
+        _obj(
+            {
+                "kind": {"const": "multiplier"},
+                "values": _array(
+                    _obj(
+                        {"multiplier": _int(1), "weight": _int(1, "relative weight")},
+                        ("multiplier", "weight"),
+                    )
+                ),
+            },
+            ("kind", "values"),
+        ),
+    ]
+}
+
 
 # -- machine ---------------------------------------------------------------------------------
 
@@ -349,14 +397,18 @@ def machine_schema() -> Schema:
         "bonus": _obj(
             {
                 "trigger": TRIGGER,
+                "unit": _str("prizes x the total bet or x the line bet", ("total_bet", "line_bet")),
                 "awards": _array(
                     _obj(
                         {"pays": _int(0, "x total bet"), "weight": _int(1, "relative weight")},
                         ("pays", "weight"),
                     )
                 ),
+                "stages": _array(BONUS_STAGE, "the bonus game's rules, played in order"),
             },
-            ("trigger", "awards"),
+            ("trigger",),
+            "one of awards and stages",
+            oneOf=[{"required": ["awards"]}, {"required": ["stages"]}],
         ),
         "jackpots": _array(
             _obj(

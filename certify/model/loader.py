@@ -14,6 +14,7 @@ from typing import Any
 from certify.codes import Code
 from certify.errors import ModelError, Problem
 from certify.kinds import MACHINE
+from certify.model.bonusgame import compile_awards, read_stages
 from certify.model.features import (
     check_counting_reels,
     check_features,
@@ -28,6 +29,7 @@ from certify.model.reader import Reader, join
 from certify.model.rules import check_anywhere, check_rules, read_rules
 from certify.model.schema import (
     ANY,
+    BONUS_UNITS,
     SYMBOL_KINDS,
     Bonus,
     BonusAward,
@@ -770,16 +772,28 @@ def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:
     if raw is None:
         return None
     where = "bonus"
-    t = rd.table(raw, where, ("trigger", "awards"))
+    t = rd.table(raw, where, ("trigger",), ("awards", "stages", "unit"))
     trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("bonus", "scatter"))
-    awards = []
+    unit = rd.string(t, "unit", where, BONUS_UNITS, "total_bet") or "total_bet"
+    if ("awards" in t) == ("stages" in t):
+        rd.error(
+            where,
+            "give the prizes as `awards` or as the game's `stages` (one of the two)",
+            Code.MISSING_KEY,
+        )
+        return None
+    if "stages" in t:
+        stages = read_stages(rd, t["stages"], join(where, "stages"))
+        awards = compile_awards(rd, stages, join(where, "stages")) if stages else ()
+        return Bonus(trigger, awards, unit, stages)
+    written = []
     for i, spec in enumerate(rd.array(t, "awards", where) or []):
         at = join(join(where, "awards"), i)
         a = rd.table(spec, at, ("pays", "weight"))
-        awards.append(
+        written.append(
             BonusAward(rd.integer(a, "pays", at, 0) or 0, rd.integer(a, "weight", at, 1) or 1)
         )
-    return Bonus(trigger, tuple(awards))
+    return Bonus(trigger, tuple(written), unit)
 
 
 def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> tuple:

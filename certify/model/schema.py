@@ -170,11 +170,68 @@ class BonusAward:
 
 
 @dataclass(frozen=True)
+class PickStage:
+    """A pick game: hidden prizes revealed one by one (without replacement).
+
+    ``prizes`` holds each hidden item's pay, ``None`` for a stop; ``picks``
+    the picks made (``None``: until a stop, or until none is left); the first
+    ``safe`` picks never reveal a stop; where every pick of at least two shows
+    the same prize, their sum is multiplied by ``match_multiplier``.
+    """
+
+    prizes: tuple[int | None, ...]
+    picks: int | None = None
+    safe: int = 0
+    match_multiplier: int = 1
+    kind: str = "pick"
+
+
+@dataclass(frozen=True)
+class WheelSegment:
+    """One segment of a wheel: its pay, the extra spins it gives, its weight."""
+
+    pays: int
+    again: int
+    weight: int
+
+
+@dataclass(frozen=True)
+class WheelStage:
+    """A wheel spun ``spins`` times; ``again`` segments add spins, ``max_spins`` in all."""
+
+    segments: tuple[WheelSegment, ...]
+    spins: int = 1
+    max_spins: int | None = None
+    kind: str = "wheel"
+
+
+@dataclass(frozen=True)
+class MultiplierStage:
+    """A multiplier drawn by weight for the whole bonus prize: (multiplier, weight) pairs."""
+
+    values: tuple[tuple[int, int], ...]
+    kind: str = "multiplier"
+
+
+BonusStage = PickStage | WheelStage | MultiplierStage
+BONUS_UNITS = ("total_bet", "line_bet")
+
+
+@dataclass(frozen=True)
 class Bonus:
-    """A pick/wheel bonus triggered by a symbol count."""
+    """A bonus triggered by a symbol count: one award drawn by weight.
+
+    ``awards`` is the prize distribution the engines and the exact calculator
+    play. A file gives it directly, or gives the bonus game's ``stages`` (pick,
+    wheel, multiplier), whose exact prize distribution the loader compiles into
+    ``awards`` (:mod:`certify.model.bonusgame`). ``unit``: prizes are x the
+    total bet, or x the bet on one line (``"line_bet"``).
+    """
 
     trigger: Trigger
     awards: tuple[BonusAward, ...]
+    unit: str = "total_bet"
+    stages: tuple[BonusStage, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -299,6 +356,11 @@ class Machine:
     def bet_unit(self) -> int:
         """Credits wagered per credit of bet level (lines, or ways cost)."""
         return self.lines if self.evaluation == "lines" else self.cost  # type: ignore[return-value]
+
+    def bonus_bet(self, level: int) -> int:
+        """Credits a bonus prize of 1 pays at a bet level (total bet, or the line bet)."""
+        unit = self.bonus.unit if self.bonus is not None else "total_bet"
+        return level if unit == "line_bet" else self.total_bet(level)
 
     def scatter_bet(self, level: int) -> int:
         """Credits a scatter pay of 1 pays at a bet level (total bet, or the line bet)."""

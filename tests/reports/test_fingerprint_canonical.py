@@ -242,7 +242,11 @@ _COVERED = {
         "expanding_symbol",
     },
     "BonusAward": {"pays", "weight"},
-    "Bonus": {"trigger", "awards"},
+    "Bonus": {"trigger", "awards", "unit", "stages"},
+    "PickStage": {"prizes", "picks", "safe", "match_multiplier", "kind"},
+    "WheelStage": {"segments", "spins", "max_spins", "kind"},
+    "WheelSegment": {"pays", "again", "weight"},
+    "MultiplierStage": {"values", "kind"},
     "Jackpot": {
         "id",
         "kind",

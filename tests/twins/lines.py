@@ -67,6 +67,7 @@ from fractions import Fraction
 from functools import cache
 
 from certify.model.schema import ANY, Machine
+from twins.bonusgame import bonus_prize_moments
 
 
 def free_pays_view(m: Machine) -> Machine:
@@ -394,11 +395,9 @@ def cycle(m: Machine, strips, weights):
 def bonus_moments(m: Machine, li: int) -> tuple[Fraction, Fraction]:
     if m.bonus is None:
         return Fraction(0), Fraction(0)
-    tb = m.total_bet(m.bet_levels[li])
-    total = sum(a.weight for a in m.bonus.awards)
-    e1 = sum(Fraction(a.weight, total) * a.pays * tb for a in m.bonus.awards)
-    e2 = sum(Fraction(a.weight, total) * (a.pays * tb) ** 2 for a in m.bonus.awards)
-    return e1, e2
+    bet = m.bonus_bet(m.bet_levels[li])
+    e1, e2 = bonus_prize_moments(m.bonus)
+    return e1 * bet, e2 * bet * bet
 
 
 def option_machines(m: Machine) -> list[Machine]:

@@ -30,6 +30,7 @@ import random
 from fractions import Fraction
 
 from certify.model.schema import ANY, Machine
+from twins.bonusgame import bonus_prize_moments
 
 
 def matches(m: Machine, token: str, symbol: str) -> tuple[bool, int]:
@@ -208,14 +209,12 @@ def cycle(strips, weights):
         yield stops, w
 
 
-def _bonus(m: Machine, li: int):
+def _bonus(m: Machine, li: int) -> tuple[Fraction, Fraction]:
     if m.bonus is None:
         return Fraction(0), Fraction(0)
-    tb = m.total_bet(m.bet_levels[li])
-    total = sum(a.weight for a in m.bonus.awards)
-    e1 = sum(Fraction(a.weight * a.pays * tb, total) for a in m.bonus.awards)
-    e2 = sum(Fraction(a.weight * (a.pays * tb) ** 2, total) for a in m.bonus.awards)
-    return e1, e2
+    bet = m.bonus_bet(m.bet_levels[li])
+    e1, e2 = bonus_prize_moments(m.bonus)
+    return e1 * bet, e2 * bet * bet
 
 
 def _bonus_hit(m: Machine, top) -> bool:
