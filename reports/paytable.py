@@ -23,6 +23,7 @@ from certify.model.schema import (
     Bonus,
     BonusStage,
     Jackpot,
+    LadderStage,
     Machine,
     PayEntry,
     PickStage,
@@ -561,6 +562,18 @@ class _Glass:
             if stage.max_spins is not None and stage.max_spins > stage.spins:
                 out.append(tr.t("bonus_wheel_cap", max_spins=stage.max_spins))
             return out
+        if isinstance(stage, LadderStage):
+            total = stage.climb + stage.collect + stage.lose
+            return [
+                tr.t(
+                    "bonus_ladder" if stage.lose else "bonus_ladder_safe",
+                    rungs=", ".join(tr.number(r) for r in stage.rungs),
+                    climb=stage.climb,
+                    collect=stage.collect,
+                    lose=stage.lose,
+                    total=total,
+                )
+            ]
         total = sum(w for _, w in stage.values)
         values = ", ".join(
             tr.t("bonus_multiplier_value", multiplier=v, weight=w, total=total)

@@ -5,9 +5,10 @@ bonus game's ``stages``, played in order:
 
 * ``pick``: hidden prizes (and stops) revealed one by one without replacement;
 * ``wheel``: a weighted wheel spun ``spins`` times, some segments spinning again;
+* ``ladder``: rungs of rising prizes, each step climbing, collecting or losing;
 * ``multiplier``: a multiplier drawn by weight for the whole bonus prize.
 
-The prize is the sum of the pick and wheel stages' prizes times the product of
+The prize is the sum of the pick, wheel and ladder stages' prizes times the product of
 the multiplier stages' draws. The stages are independent, so the law of the
 prize is exact: each stage's law by a forward pass over its states (counts of
 the prizes left, picks made; spins left and made), in fractions, then their
@@ -28,6 +29,7 @@ from certify.model.reader import Reader, join
 from certify.model.schema import (
     BonusAward,
     BonusStage,
+    LadderStage,
     MultiplierStage,
     PickStage,
     WheelSegment,
@@ -52,6 +54,7 @@ def read_stages(rd: Reader, raw: Any, where: str) -> tuple[BonusStage, ...]:
     readers: dict[str, Callable[[Reader, dict[str, Any], str], BonusStage]] = {
         "pick": _pick,
         "wheel": _wheel,
+        "ladder": _ladder,
         "multiplier": _multiplier,
     }
     for i, spec in enumerate(raw):
@@ -69,7 +72,7 @@ def read_stages(rd: Reader, raw: Any, where: str) -> tuple[BonusStage, ...]:
             if len(rd.errors) == before:
                 stages.append(stage)
     if stages and all(isinstance(s, MultiplierStage) for s in stages):
-        rd.error(where, "needs a pick or wheel stage (a multiplier alone pays nothing)", Code.TYPE)
+        rd.error(where, "needs a stage that pays (a multiplier alone pays nothing)", Code.TYPE)
     return tuple(stages)
 
 
@@ -128,6 +131,27 @@ def _wheel(rd: Reader, t: dict[str, Any], at: str) -> WheelStage:
     return WheelStage(tuple(segments), spins, cap)
 
 
+def _ladder(rd: Reader, t: dict[str, Any], at: str) -> LadderStage:
+    rd.table(t, at, ("kind", "rungs", "climb", "collect"), ("lose",))
+    rungs = [
+        r
+        for j, v in enumerate(rd.array(t, "rungs", at) or [])
+        if (r := rd.check_int(v, join(join(at, "rungs"), j), 0)) is not None
+    ]
+    climb = rd.integer(t, "climb", at, 0) or 0
+    collect = rd.integer(t, "collect", at, 0) or 0
+    lose = rd.integer(t, "lose", at, 0, 0) or 0
+    if len(rungs) > MAX_SPINS:
+        rd.error(join(at, "rungs"), f"at most {MAX_SPINS} rungs, got {len(rungs)}", Code.RANGE)
+    if len(rungs) > 1 and collect + lose == 0:
+        rd.error(
+            at, "`collect` or `lose` must have a weight (else every game ends on top)", Code.RANGE
+        )
+    if len(rungs) > 1 and climb == 0:
+        rd.error(join(at, "climb"), "must be at least 1 where there is a rung to climb", Code.RANGE)
+    return LadderStage(tuple(rungs), climb, collect, lose)
+
+
 def _multiplier(rd: Reader, t: dict[str, Any], at: str) -> MultiplierStage:
     rd.table(t, at, ("kind", "values"))
     values = []
@@ -177,9 +201,17 @@ def prize_law(stages: Iterable[BonusStage]) -> Law:
             whole = sum(w for _, w in stage.values)
             factor = _combine(factor, {m: Fraction(w, whole) for m, w in stage.values}, int.__mul__)
         else:
-            law = pick_law(stage) if isinstance(stage, PickStage) else wheel_law(stage)
-            total = _combine(total, law, int.__add__)
+            total = _combine(total, stage_law(stage), int.__add__)
     return _combine(total, factor, int.__mul__)
+
+
+def stage_law(stage: PickStage | WheelStage | LadderStage) -> Law:
+    """The exact law of one paying stage's prize."""
+    if isinstance(stage, PickStage):
+        return pick_law(stage)
+    if isinstance(stage, WheelStage):
+        return wheel_law(stage)
+    return ladder_law(stage)
 
 
 def _combine(a: Law, b: Law, op: Any) -> Law:
@@ -259,6 +291,26 @@ def wheel_law(stage: WheelStage) -> Law:
                 raise _TooLarge(f"the wheel needs more than {MAX_WORK} steps to enumerate")
         frontier, denominator, made = step, denominator * whole, made + 1
     return dict(out)
+
+
+def ladder_law(stage: LadderStage) -> Law:
+    """Law of a ladder's prize.
+
+    The game reaches rung ``k`` (1-based) with probability ``c^(k-1)`` and ends
+    there by collecting (``k`` below the top) or on top; every lose ends with 0
+    (``c``: the climb's share of the weights).
+    """
+    whole = stage.climb + stage.collect + stage.lose
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    reach = Fraction(1)
+    for k, prize in enumerate(stage.rungs):
+        if k == len(stage.rungs) - 1:
+            out[prize] += reach
+            break
+        out[prize] += reach * Fraction(stage.collect, whole)
+        out[0] += reach * Fraction(stage.lose, whole)
+        reach *= Fraction(stage.climb, whole)
+    return {k: p for k, p in out.items() if p}
 
 
 class _TooLarge(ValueError):

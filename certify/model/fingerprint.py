@@ -38,6 +38,7 @@ from certify.model.schema import (
     BonusStage,
     FreeSpins,
     Jackpot,
+    LadderStage,
     Machine,
     PayEntry,
     PickStage,
@@ -401,6 +402,14 @@ def _stage(stage: BonusStage) -> dict[str, Any]:
             ],
             "spins": stage.spins,
             "max_spins": stage.max_spins,
+        }
+    if isinstance(stage, LadderStage):
+        return {
+            "kind": "ladder",
+            "rungs": list(stage.rungs),
+            "climb": stage.climb,
+            "collect": stage.collect,
+            "lose": stage.lose,
         }
     return {
         "kind": "multiplier",

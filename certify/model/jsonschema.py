@@ -186,6 +186,16 @@ BONUS_STAGE: Schema = {
         ),
         _obj(
             {
+                "kind": {"const": "ladder"},
+                "rungs": _array(_int(0), "each rung's prize, bottom to top"),
+                "climb": _int(0, "weight of climbing a rung"),
+                "collect": _int(0, "weight of ending with the rung's prize"),
+                "lose": _int(0, "weight of ending with nothing"),
+            },
+            ("kind", "rungs", "climb", "collect"),
+        ),
+        _obj(
+            {
                 "kind": {"const": "multiplier"},
                 "values": _array(
                     _obj(

@@ -213,7 +213,23 @@ class MultiplierStage:
     kind: str = "multiplier"
 
 
-BonusStage = PickStage | WheelStage | MultiplierStage
+@dataclass(frozen=True)
+class LadderStage:
+    """A ladder of rising prizes ("collect or lose").
+
+    The game starts on the bottom rung, holding its prize; each step climbs a
+    rung, collects (ends with the rung's prize) or loses (ends with 0) by the
+    weights; the top rung ends it with its prize.
+    """
+
+    rungs: tuple[int, ...]
+    climb: int
+    collect: int
+    lose: int = 0
+    kind: str = "ladder"
+
+
+BonusStage = PickStage | WheelStage | MultiplierStage | LadderStage
 BONUS_UNITS = ("total_bet", "line_bet")
 
 

@@ -24,10 +24,11 @@ from certify.engine import compile_machine, simulate
 from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.model import load_machine
-from certify.model.bonusgame import pick_law, prize_law, wheel_law
+from certify.model.bonusgame import ladder_law, pick_law, prize_law, stage_law, wheel_law
 from certify.model.loader import parse_machine
 from certify.model.schema import (
     Bonus,
+    LadderStage,
     MultiplierStage,
     PickStage,
     Trigger,
@@ -90,11 +91,23 @@ def test_laws_by_hand():
     assert mean(law) == 5 * (1 - F(1, 4**10)) * F(5, 4)
 
 
+def test_a_ladder_by_hand():
+    """Rungs 5, 10, 50; climb 2, collect 1, lose 1 (of 4). From rung 1: collect 5
+    (1/4), lose (1/4), climb (1/2); from rung 2: collect 10 (1/8), lose (1/8), climb
+    to the top, 50 (1/4). So 0: 3/8, 5: 1/4, 10: 1/8, 50: 1/4; mean 5/4 + 10/8 +
+    50/4 = 15. Without `lose` (climb 1, collect 1): 5 (1/2), 10 (1/4), 50 (1/4)."""
+    law = ladder_law(LadderStage((5, 10, 50), 2, 1, 1))
+    assert law == {0: F(3, 8), 5: F(1, 4), 10: F(1, 8), 50: F(1, 4)}
+    assert mean(law) == 15
+    assert ladder_law(LadderStage((5, 10, 50), 1, 1)) == {5: F(1, 2), 10: F(1, 4), 50: F(1, 4)}
+    assert ladder_law(LadderStage((7,), 0, 0)) == {7: F(1)}
+
+
 @st.composite
 def stages(draw):
     """A pick stage (1-6 items, stops or not, picks or until a stop, safe picks,
-    a match multiplier), a wheel (1-3 segments, again or not, a cap) and maybe a
-    multiplier stage."""
+    a match multiplier), a wheel (1-3 segments, again or not, a cap), a ladder
+    (1-4 rungs, losing or not) and maybe a multiplier stage."""
     prizes = draw(st.lists(st.integers(0, 6), min_size=1, max_size=4))
     stops = draw(st.integers(0, 2))
     items = tuple(prizes) + (None,) * stops
@@ -108,7 +121,11 @@ def stages(draw):
     )
     spins = draw(st.integers(1, 2))
     wheel = WheelStage(segments, spins, spins + draw(st.integers(0, 2)))
-    out = [pick, wheel]
+    rungs = tuple(draw(st.lists(st.integers(0, 9), min_size=1, max_size=4)))
+    ladder = LadderStage(
+        rungs, draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(0, 2))
+    )
+    out = [pick, wheel, ladder]
     if draw(st.booleans()):
         values = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3, unique=True))
         out.append(MultiplierStage(tuple((v, draw(st.integers(1, 3))) for v in values)))
@@ -120,12 +137,11 @@ def stages(draw):
 def test_the_compiled_law_equals_every_play(drawn):
     """Each stage's law equals the twin's plays, item by item; the whole prize's
     first two moments equal the twin's."""
-    for stage in drawn[:2]:
+    for stage in drawn[:3]:
         twin: dict[int, Fraction] = defaultdict(Fraction)
         for p, prize in plays(stage):
             twin[prize] += p
-        law = pick_law(stage) if isinstance(stage, PickStage) else wheel_law(stage)
-        assert law == {k: v for k, v in twin.items() if v}
+        assert stage_law(stage) == {k: v for k, v in twin.items() if v}
     law = prize_law(drawn)
     bonus = Bonus(Trigger("B", 1), (), "total_bet", tuple(drawn))
     e1, e2 = bonus_prize_moments(bonus)
@@ -222,7 +238,12 @@ def test_the_unit_by_hand(unit, rtp):
             "bonus.stages[0].max_spins",
             "missing_key",
         ),
-        ("[[bonus.stages]]\nkind = 'ladder'\n", "bonus.stages[0].kind", "choice"),
+        ("[[bonus.stages]]\nkind = 'trail'\n", "bonus.stages[0].kind", "choice"),
+        (
+            "[[bonus.stages]]\nkind = 'ladder'\nrungs = [1, 2]\nclimb = 1\ncollect = 0\n",
+            "bonus.stages[0]",
+            "range",
+        ),
         (
             "[[bonus.stages]]\nkind = 'multiplier'\nvalues = [{multiplier = 2, weight = 1}]\n",
             "bonus.stages",
@@ -247,7 +268,7 @@ def test_bad_stages_are_located(extra, path, code):
 
 def test_the_pay_glass_tells_the_rules():
     """The pay-glass states each stage in the player's words, and the largest and
-    average prize (81 and 17.64 x the line bet: the twin's mean, see below)."""
+    average prize (the largest 105: (19 + 8 + 8) x 3; the mean: the twin's)."""
     m = load_machine(RULES / "bonus_games.toml")
     e1, _ = bonus_prize_moments(m.bonus)
     glass = glass_in(m, translation("en"))
@@ -260,4 +281,4 @@ def test_the_pay_glass_tells_the_rules():
     assert "At most 4 spins in all." in text
     assert "×3 (1 in 4)" in text
     assert f"the average prize is {float(e1):.2f} × the bet per line" in text
-    assert "The largest prize is 81 × the bet per line" in text
+    assert "The largest prize is 105 × the bet per line" in text

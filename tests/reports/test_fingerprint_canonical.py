@@ -247,6 +247,7 @@ _COVERED = {
     "WheelStage": {"segments", "spins", "max_spins", "kind"},
     "WheelSegment": {"pays", "again", "weight"},
     "MultiplierStage": {"values", "kind"},
+    "LadderStage": {"rungs", "climb", "collect", "lose", "kind"},
     "Jackpot": {
         "id",
         "kind",

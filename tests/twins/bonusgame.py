@@ -12,15 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from certify.model.schema import Bonus, MultiplierStage, PickStage, WheelStage
+from certify.model.schema import Bonus, LadderStage, MultiplierStage, PickStage, WheelStage
 
 
-def plays(stage: PickStage | WheelStage) -> Iterator[tuple[Fraction, int]]:
-    """Each complete play of a pick or wheel stage: (probability, prize)."""
+def plays(stage: PickStage | WheelStage | LadderStage) -> Iterator[tuple[Fraction, int]]:
+    """Each complete play of a pick, wheel or ladder stage: (probability, prize)."""
     if isinstance(stage, PickStage):
         yield from _picks(stage, tuple(range(len(stage.prizes))), [], Fraction(1))
-    else:
+    elif isinstance(stage, WheelStage):
         yield from _spins(stage, stage.spins, 0, 0, Fraction(1))
+    else:
+        yield from _steps(stage, 0, Fraction(1))
 
 
 def _picks(stage: PickStage, hidden: tuple[int, ...], shown: list[int], p: Fraction):
@@ -52,6 +54,19 @@ def _spins(stage: WheelStage, left: int, made: int, prize: int, p: Fraction):
     whole = sum(s.weight for s in stage.segments)
     for s in stage.segments:
         yield from _spins(stage, left - 1 + s.again, made + 1, prize + s.pays, p * s.weight / whole)
+
+
+def _steps(stage: LadderStage, rung: int, p: Fraction):
+    if rung == len(stage.rungs) - 1:  # the top rung pays
+        yield p, stage.rungs[rung]
+        return
+    whole = stage.climb + stage.collect + stage.lose
+    if stage.collect:
+        yield p * stage.collect / whole, stage.rungs[rung]
+    if stage.lose:
+        yield p * stage.lose / whole, 0
+    if stage.climb:
+        yield from _steps(stage, rung + 1, p * stage.climb / whole)
 
 
 def bonus_prize_moments(bonus: Bonus) -> tuple[Fraction, Fraction]:
