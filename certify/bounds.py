@@ -13,3 +13,7 @@ MAX_SCREENS = 1000
 """Screens of one cascade: the work of one spin (simulate, exact, the probe)."""
 MAX_RESPINS = 1000
 """Respins of hold and spin: the work of one feature (its chain, its play)."""
+
+LINE_BONUS_TAG = (
+    1 << 40
+)  # credits the kernels add per line playing a line bonus (limits keep wins below)

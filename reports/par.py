@@ -280,7 +280,7 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
         out.append(
             Section(
                 "bonus",
-                f"Bonus: {bonus.trigger.count}+ x {bonus.trigger.symbol}, "
+                f"Bonus: {_bonus_start(machine)}, "
                 f"awards (x {bonus.unit.replace('_', ' ')}) and weights"
                 + (" (the exact prize law of the bonus game's stages)" if bonus.stages else ""),
                 ("award", "pays", "weight", "probability_given_trigger"),
@@ -289,6 +289,15 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
             )
         )
     return out
+
+
+def _bonus_start(machine: Machine) -> str:
+    """What starts the bonus: its trigger count, and the lines that play it."""
+    bonus = machine.bonus
+    assert bonus is not None
+    starts = [f"{bonus.trigger.count}+ x {bonus.trigger.symbol}"] if bonus.trigger else []
+    starts += [f"a line of {' '.join(machine.pays[i].combo)}" for i in machine.line_bonus_entries]
+    return " or ".join(starts)
 
 
 def _level_section(certificate: dict[str, Any]) -> Section:

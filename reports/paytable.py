@@ -493,8 +493,11 @@ class _Glass:
         tr, m, bonus = self.tr, self.m, self.m.bonus
         assert bonus is not None
         line = bonus.unit == "line_bet"
+        starts = [
+            tr.t("bonus_line_start", combo=" ".join(m.pays[i].combo)) for i in m.line_bonus_entries
+        ]
         if bonus.stages:
-            return Section(tr.t("bonus"), tuple(self.bonus_game_rules(bonus)))
+            return Section(tr.t("bonus"), (*starts, *self.bonus_game_rules(bonus)))
         rows = tuple(
             Row(
                 (tr.t("bonus_award_line" if line else "bonus_award", pays=a),),
@@ -502,19 +505,27 @@ class _Glass:
             )
             for a in sorted({award.pays for award in bonus.awards})
         )
-        key = "bonus_trigger_line" if line else "bonus_trigger"
-        text = tr.t(key, count=bonus.trigger.count, symbol=bonus.trigger.symbol)
+        if bonus.trigger is not None:
+            key = "bonus_trigger_line" if line else "bonus_trigger"
+            text = [tr.t(key, count=bonus.trigger.count, symbol=bonus.trigger.symbol)]
+        else:
+            text = [tr.t("bonus_prizes_line" if line else "bonus_prizes")]
         return Section(
-            tr.t("bonus"), (text,), columns=(tr.t("award"), *self.level_columns()), rows=rows
+            tr.t("bonus"),
+            (*starts, *text),
+            columns=(tr.t("award"), *self.level_columns()),
+            rows=rows,
         )
 
     def bonus_game_rules(self, bonus: Bonus) -> list[str]:
         """The bonus game's rules, stage by stage, then its largest and average prize."""
         tr = self.tr
         unit = tr.t("bonus_unit_line" if bonus.unit == "line_bet" else "bonus_unit_total")
-        out = [
-            tr.t("bonus_game", count=bonus.trigger.count, symbol=bonus.trigger.symbol, unit=unit)
-        ]
+        t = bonus.trigger
+        if t is not None:
+            out = [tr.t("bonus_game", count=t.count, symbol=t.symbol, unit=unit)]
+        else:
+            out = [tr.t("bonus_game_rules", unit=unit)]
         for stage in bonus.stages:
             out += self.bonus_stage_rules(stage)
         total = sum(a.weight for a in bonus.awards)

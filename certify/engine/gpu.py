@@ -33,7 +33,7 @@ from certify.engine.kernel_inputs import (
 )
 from certify.engine.rng import chunk_states
 from certify.engine.simulate import extras_flag, fast_flag, ways_flag
-from certify.engine.tables import HIST_BINS, GameTables
+from certify.engine.tables import HIST_BINS, GameTables, line_bonus_variant
 from certify.errors import UsageError
 from certify.model.screens import is_screen_game
 
@@ -204,6 +204,7 @@ def _to_device(inputs: Any) -> Any:
 
 def _device_tables(tables: GameTables, level_index: int) -> dict[str, Any]:
     """The kernel inputs of one level on the GPU (sent once, then kept with the tables)."""
+    tables = line_bonus_variant(tables, "tag")  # a line bonus: its lines marked, as on the CPU
     key = ("cuda", level_index)
     if key not in tables.prefix_cache:
         px = prefix_tables(tables, level_index)

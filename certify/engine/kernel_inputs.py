@@ -124,6 +124,7 @@ class GameInputs(NamedTuple):
     ways_bit_entry: np.ndarray  # (bits,) entry of each mask bit, longest entries first
     ways_shorter: np.ndarray  # (bits,) uint64 bits of the same family's shorter entries
     ways_rival: np.ndarray  # (bits,) uint64 bits of the same family's other entries of its length
+    line_bonus_tag: int  # base-game line wins: each multiple of it is a line playing the bonus
 
 
 class SpinScore(NamedTuple):
@@ -448,6 +449,7 @@ def game_inputs(t: GameTables) -> GameInputs:
         ways_bit_entry=ways_bit_order(t) if ways_masked(t) else np.zeros(1, dtype=np.int64),
         ways_shorter=ways_family_bits(t, shorter=True),
         ways_rival=ways_family_bits(t, shorter=False),
+        line_bonus_tag=t.line_bonus_tag,
     )
 
 

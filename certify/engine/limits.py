@@ -40,7 +40,7 @@ from fractions import Fraction
 from math import ceil, prod
 from typing import Any
 
-from certify.bounds import MAX_RESPINS, MAX_SCREENS
+from certify.bounds import LINE_BONUS_TAG, MAX_RESPINS, MAX_SCREENS
 from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
@@ -105,6 +105,7 @@ def machine_limits(machine: Machine, chunk_spins: int = CHUNK_SPINS) -> Limits:
         b.features()
         b.feature_length()
         b.wins()
+        b.line_bonus()
         b.recursion()
         b.hold_work()
         b.capped_features()
@@ -162,7 +163,7 @@ class _Bounds:
         names = [sp.symbol for sp in m.scatter_pays]
         if m.free_spins is not None:
             names.append(m.free_spins.trigger.symbol)
-        if m.bonus is not None:
+        if m.bonus is not None and m.bonus.trigger is not None:
             names.append(m.bonus.trigger.symbol)
         return list(dict.fromkeys(names))
 
@@ -377,6 +378,9 @@ class _Bounds:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
             key = "bonus.stages" if m.bonus.stages else f"bonus.awards[{i}].pays"
             terms.append((a.pays * m.bonus_bet(level), key, "bonus"))
+            if m.line_bonus_entries:  # every line may play it
+                at = f"pays[{m.line_bonus_entries[0]}].bonus"
+                terms.append(((m.lines or 1) * a.pays * m.bonus_bet(level), at, "line bonus"))
         terms += self.screen_feature_terms(li, level, terms)
         fs = m.free_spins
         if fs is not None and self.feature_len:
@@ -387,6 +391,26 @@ class _Bounds:
             label = f"free spins ({_fmt(self.feature_len)} spins: {self.feature_how()})"
             terms.append((feature, where, label))
         return terms
+
+    def line_bonus(self) -> None:
+        """Bounds of a line bonus's mark in the kernels' line wins.
+
+        The kernels add LINE_BONUS_TAG credits per line that plays the bonus: the
+        other line wins of a spin stay below it, every line's mark fits 64 bits.
+        """
+        m = self.m
+        if not m.line_bonus_entries:
+            return
+        at = f"pays[{m.line_bonus_entries[0]}].bonus"
+        for li, level in enumerate(m.bet_levels):
+            lines, _ = self.line_bound(li, level)
+            if lines >= LINE_BONUS_TAG or (m.lines or 1) * LINE_BONUS_TAG > INT64_MAX // 2:
+                self.error(
+                    at,
+                    f"a line bonus needs the line wins of a spin below 2^40 credits "
+                    f"(up to {_fmt(lines)} at bet level {level})",
+                )
+                return
 
     def screen_feature_terms(
         self, li: int, level: int, terms: list[tuple[int, str, str]]
@@ -621,7 +645,8 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
         yield from _weights(fs.weights, "free_spins.weights")
         yield fs.trigger.count, "free_spins.trigger.count"
     if m.bonus is not None:
-        yield m.bonus.trigger.count, "bonus.trigger.count"
+        if m.bonus.trigger is not None:
+            yield m.bonus.trigger.count, "bonus.trigger.count"
         staged = bool(m.bonus.stages)
         for i, a in enumerate(m.bonus.awards):
             yield a.pays, "bonus.stages" if staged else f"bonus.awards[{i}].pays"
@@ -670,7 +695,7 @@ def _bounded_counts(m: Machine) -> Iterator[tuple[int, str, int, str]]:
         yield sp.count, f"scatter_pays[{i}].count", MAX_WINDOW, window
     for key in ("free_spins", "bonus", "hold_and_spin"):
         feature = getattr(m, key)
-        if feature is not None:
+        if feature is not None and feature.trigger is not None:
             yield feature.trigger.count, f"{key}.trigger.count", MAX_WINDOW, window
     if m.cascade is not None:
         why = "the screens one spin may play (each spin plays up to max_screens screens)"

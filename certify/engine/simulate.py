@@ -23,7 +23,7 @@ from certify.engine.kernel_inputs import (
 from certify.engine.prefix import PrefixTables
 from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
 from certify.engine.screens import is_screen_game, run_screen_chunks
-from certify.engine.tables import HIST_BINS, GameTables, compile_machine
+from certify.engine.tables import HIST_BINS, GameTables, compile_machine, line_bonus_variant
 from certify.model.schema import Machine
 from certify.model.screens import cluster_pays_of
 
@@ -138,6 +138,7 @@ def extras_flag(t: GameTables) -> int | None:
         or bool(t.full_window_mult.size)
         or t.fs_draw_weights.shape[0] > 1
         or t.fs_each_mult.shape[0] > 1
+        or t.line_bonus_tag > 0
     )
     return 1 if uses else None
 
@@ -161,6 +162,7 @@ def run_chunks(
     """
     if is_screen_game(tables.machine):  # cascades, cluster pays: their own kernel
         return run_screen_chunks(tables, level_index, seed, first_chunk, sizes, stream)
+    tables = line_bonus_variant(tables, "tag")  # a line bonus: its lines marked for the kernel
     n = sizes.shape[0]
     px = prefix_tables(tables, level_index)
     lt = tables.levels[level_index]

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from certify.bounds import LINE_BONUS_TAG
 from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.fullwindow import full_window_arrays
 from certify.engine.hold import hold_arrays
@@ -154,6 +155,7 @@ class GameTables:
     full_window_mult: np.ndarray = field(  # (targets,) multiplier of a window full of each
         default_factory=lambda: np.ones(0, dtype=np.int64)
     )
+    line_bonus_tag: int = 0  # credits that mark a line bonus in the kernels' line wins (0: none)
 
     @property
     def fs_spin_mult(self) -> int:
@@ -227,7 +229,7 @@ def compile_machine(machine: Machine) -> GameTables:
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
     hold = machine.hold_and_spin
-    trigger = bonus.trigger if bonus else (hold.trigger if hold else None)
+    trigger = (bonus.trigger if bonus else None) or (hold.trigger if hold else None)
     n_entries = len(machine.pays)
     tables = GameTables(
         machine=machine,
@@ -274,6 +276,7 @@ def compile_machine(machine: Machine) -> GameTables:
         **full_window_arrays(
             machine, play.symbols, [base.window] if free is base else [base.window, free.window]
         ),
+        line_bonus_tag=LINE_BONUS_TAG if machine.line_bonus_entries else 0,
     )
     levels = tuple(
         _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
@@ -331,7 +334,7 @@ def _counted_symbols(machine: Machine) -> list[str]:
         names.append(sp.symbol)
     if machine.free_spins is not None:
         names.append(machine.free_spins.trigger.symbol)
-    if machine.bonus is not None:
+    if machine.bonus is not None and machine.bonus.trigger is not None:
         names.append(machine.bonus.trigger.symbol)
     return list(dict.fromkeys(names))
 
@@ -686,7 +689,9 @@ def _scatter_table(machine: Machine, names: tuple[str, ...], level: int, free: b
     return scatter
 
 
-def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> LevelTables:
+def _level_tables(
+    machine: Machine, tables: GameTables, li: int, level: int, credit_mode: str = ""
+) -> LevelTables:
     credits = [e.credits(li, level) for e in machine.pays]
     free_credits = [e.free_credits(li, level) for e in machine.pays]
     rank = list(credits)
@@ -696,6 +701,8 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         rank[index] = JACKPOT_RANK
     total_bet = machine.total_bet(level)
     scatter = _scatter_table(machine, tables.counted_names, level, False)
+    if credit_mode:  # a line bonus's variant (see :func:`line_bonus_variant`); ranks stay
+        credits, scatter = _line_bonus_credits(machine, credits, scatter, credit_mode)
     bonus = np.array(
         [a.pays * machine.bonus_bet(level) for a in machine.bonus.awards] if machine.bonus else [0],
         dtype=np.int64,
@@ -741,6 +748,43 @@ def _level_tables(machine: Machine, tables: GameTables, li: int, level: int) -> 
         else None,
         expand_pay=expansion_pays(machine, credits_fs, tables.expand_symbols),
     )
+
+
+def _line_bonus_credits(
+    machine: Machine, credits: list[int], scatter: np.ndarray, mode: str
+) -> tuple[list[int], np.ndarray]:
+    """Base-game credits and scatter table of a line bonus's variant.
+
+    ``"tag"``: each line paying a bonus entry adds :data:`LINE_BONUS_TAG` (the
+    kernels count the lines by it and draw a prize for each); ``"plain"``:
+    only the bonus lines pay, 1 credit each (the cycle then sums the number
+    of bonus lines ``n`` and ``n^2``); ``"plus"``: the game's credits plus 1
+    per bonus line (the cycle sums ``(F + n)^2``).
+    """
+    bonus = set(machine.line_bonus_entries)
+    if mode == "plain":
+        return [1 if i in bonus else 0 for i in range(len(credits))], np.zeros_like(scatter)
+    add = LINE_BONUS_TAG if mode == "tag" else 1
+    return [c + add if i in bonus else c for i, c in enumerate(credits)], scatter
+
+
+def line_bonus_variant(tables: GameTables, mode: str) -> GameTables:
+    """``tables`` with every level's base-game credits of a line bonus's ``mode``.
+
+    Kept with the tables (its own prefix cache); ``tables`` itself when the
+    game has no line bonus.
+    """
+    if not tables.machine.line_bonus_entries:
+        return tables
+    key = ("line_bonus", mode)
+    if key not in tables.prefix_cache:
+        play = play_machine(tables.machine)
+        levels = tuple(
+            _level_tables(play, tables, li, level, mode)
+            for li, level in enumerate(tables.machine.bet_levels)
+        )
+        tables.prefix_cache[key] = dataclasses.replace(tables, levels=levels, prefix_cache={})
+    return tables.prefix_cache[key]
 
 
 def _automaton(

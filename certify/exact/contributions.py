@@ -359,7 +359,7 @@ def _scatter_rows(
 
 def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
     """Bonus award credits, their probabilities given a trigger, and the mean award."""
-    if tables.bonus_counted < 0:
+    if tables.machine.bonus is None or tables.hold_on:
         return [], [], 0.0
     weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(np.int64)
     total = int(weights.sum())
@@ -474,7 +474,9 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
         if tables.bonus_counted >= 0
         else 0.0
     )
-    bonus_combo = (m.bonus.trigger.symbol,) * m.bonus.trigger.count if m.bonus else ()
+    starters = {m.pays[i].combo for i in m.line_bonus_entries}
+    p_bonus += sum(r.probability or 0.0 for r in rows if r.combo in starters)  # bonus lines
+    bonus_combo = m.bonus_combo or next(iter(starters), ())
     awards = [
         Contribution(
             "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb, 1
@@ -531,7 +533,7 @@ def _free_spins(
             Contribution(
                 "free_spins",
                 "bonus",
-                (m.bonus.trigger.symbol,) * m.bonus.trigger.count,
+                m.bonus_combo,
                 None,
                 n_spins * p_bonus,
                 n_spins * p_bonus * bonus_mean / tb,

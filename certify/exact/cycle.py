@@ -21,6 +21,7 @@ from certify.engine.tables import (
     LevelTables,
     ReelSet,
     compile_machine,
+    line_bonus_variant,
     pool_ids,
     ways_sums,
 )
@@ -455,6 +456,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     hit = 0.0
     fs_p = bonus_p = 0.0
     line_sum = sum(base.wb)
+    lines = line_bonus_sums(tables, lt, base)
     for b in range(base.w.shape[0]):
         wgt = float(base.w[b])
         if wgt == 0:
@@ -463,14 +465,16 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         ef, ef2 = fs_moments.get(count, (0.0, 0.0))
         eb, eb2 = bonus.get(j, (0.0, 0.0))
         extra = ef + eb
-        mean += base.wb[b] + wgt * extra
-        var_sum += base.wb2[b] + 2 * base.wb[b] * extra + wgt * (ef2 + (eb2 + 2 * ef * eb))
+        spin = base.wb[b] + lines.mean[b]  # the lines' wins and the bonus games they play
+        mean += spin + wgt * extra
+        var_sum += base.wb2[b] + lines.square[b] + 2 * spin * extra
+        var_sum += wgt * (ef2 + (eb2 + 2 * ef * eb))
         triggered = count in fs_moments or j > 0
-        hit += wgt if triggered else float(base.hit[b])
+        hit += wgt if triggered else float(lines.hit[b])
         fs_mean += wgt * ef
-        bonus_mean += wgt * eb
+        bonus_mean += wgt * eb + lines.mean[b]
         fs_p += wgt if count in fs_moments else 0.0
-        bonus_p += wgt if j > 0 else 0.0
+        bonus_p += wgt if j > 0 else float(lines.played[b])
     tb = lt.total_bet
     ew = mean / total
     scatter = scatter_mean(tables, tables.base, lt)
@@ -495,6 +499,51 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         pool_hits=_added(
             hold_pool_hits(tables, base, free), full_pool_hits(tables, lt, base, free)
         ),
+    )
+
+
+@dataclass(frozen=True)
+class LineBonusSums:
+    """What the bonus games that lines play add to a phase's buckets.
+
+    Per bucket: ``mean`` = sum of w E[S] and ``square`` = sum of w E[S^2 + 2 F S]
+    (``F`` the spin's other wins, ``S`` the prizes of its ``n`` bonus lines),
+    ``hit`` the weight of spins that pay or play a bonus, ``played`` of those
+    with ``n >= 1``.
+    """
+
+    mean: np.ndarray
+    square: np.ndarray
+    hit: np.ndarray
+    played: np.ndarray
+
+
+def line_bonus_sums(tables: GameTables, lt: LevelTables, base: _Buckets) -> LineBonusSums:
+    """The base game's line-bonus sums, from two more walks of its cycle.
+
+    Given a spin's ``n`` bonus lines, its ``n`` prizes are independent draws
+    of mean ``mu`` and second moment ``m2``: ``E[S | n] = n mu`` and
+    ``E[S^2 | n] = n m2 + n (n - 1) mu^2``. The walk with only the bonus lines
+    paying, 1 credit each, sums ``n`` and ``n^2``; the walk with the game's
+    credits plus 1 per bonus line sums ``(F + n)^2``, so
+    ``sum F n = (sum (F + n)^2 - sum F^2 - sum n^2) / 2``. Zeros without a line bonus.
+    """
+    if not tables.machine.line_bonus_entries:
+        zero = np.zeros(base.w.shape[0])
+        return LineBonusSums(zero, zero, base.hit.astype(np.float64), zero)
+    plain, plus = (line_bonus_variant(tables, mode) for mode in ("plain", "plus"))
+    only = enumerate_cycle(plain, plain.levels[lt.level_index], 0)
+    both = enumerate_cycle(plus, plus.levels[lt.level_index], 0)
+    weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
+    mu, m2 = bonus_moments(lt.bonus_pay, weights)
+    n1 = np.array([float(x) for x in only.wb])
+    n2 = only.wb2.astype(np.float64)
+    fn = (both.wb2 - base.wb2 - n2) / 2.0
+    return LineBonusSums(
+        mean=mu * n1,
+        square=2.0 * mu * fn + m2 * n1 + mu * mu * (n2 - n1),
+        hit=both.hit.astype(np.float64),
+        played=only.hit.astype(np.float64),
     )
 
 
@@ -688,10 +737,8 @@ def _awards(
                 "free_spins", (m.free_spins.trigger.symbol,) * m.free_spins.trigger.count, 0, fs_p
             )
         )
-    if m.bonus is not None:
-        out.append(
-            AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0, bonus_p)
-        )
+    if m.bonus_combo:
+        out.append(AwardExact("bonus", m.bonus_combo, 0, bonus_p))
     if m.hold_and_spin is not None:
         trigger = m.hold_and_spin.trigger
         out.append(AwardExact("hold_and_spin", (trigger.symbol,) * trigger.count, 0, bonus_p))

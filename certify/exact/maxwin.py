@@ -75,7 +75,7 @@ def _enumerated(tables: GameTables, lt: LevelTables) -> MaxWin | None:
     from certify.model.screens import cascade_of, is_screen_game
 
     features = tables.fs_counted >= 0 or tables.hold_on or bool(tables.expand_symbols)
-    if features:
+    if features or tables.line_bonus_tag:  # lines that play the bonus: bounded below
         return None
     if is_screen_game(tables.machine):
         if tables.bonus_counted >= 0 or cascade_of(tables.machine) is None:
@@ -185,6 +185,9 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
     base, how = _spin_bound(tables, lt, tables.base, 0)
     parts = [how]
     total = base + _bonus_bound(tables, lt)
+    if tables.line_bonus_tag:  # every line may play the bonus in the base game
+        total += tables.paylines.shape[0] * int(lt.bonus_pay.max(initial=0))
+        parts.append("every line playing the bonus at its largest award")
     if tables.fs_counted >= 0:
         spins = _most_free_spins(tables)
         if spins is None:

@@ -440,10 +440,8 @@ def _awards(
                 "free_spins", (m.free_spins.trigger.symbol,) * m.free_spins.trigger.count, 0, fs_p
             )
         )
-    if m.bonus is not None:
-        out.append(
-            AwardExact("bonus", (m.bonus.trigger.symbol,) * m.bonus.trigger.count, 0, bonus_p)
-        )
+    if m.bonus_combo:
+        out.append(AwardExact("bonus", m.bonus_combo, 0, bonus_p))
     return out
 
 

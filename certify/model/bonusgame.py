@@ -30,6 +30,7 @@ from certify.model.schema import (
     BonusAward,
     BonusStage,
     LadderStage,
+    Machine,
     MultiplierStage,
     PickStage,
     WheelSegment,
@@ -163,6 +164,58 @@ def _multiplier(rd: Reader, t: dict[str, Any], at: str) -> MultiplierStage:
         if m is not None and w is not None:
             values.append((m, w))
     return MultiplierStage(tuple(values))
+
+
+def check_line_bonus(rd: Reader, m: Machine) -> None:
+    """``[[pays]] bonus = true``: a line of bonus symbols that plays the bonus game.
+
+    Lines games only, its tokens bonus symbols (no wild stands for them, so
+    no wild multiplier), not with rules or features that would multiply or
+    cap it (located errors); a ``[bonus]`` without a ``trigger`` needs one.
+    """
+    entries = m.line_bonus_entries
+    if m.bonus is not None and m.bonus.trigger is None and not entries:
+        rd.error(
+            "bonus.trigger",
+            "is required unless a [[pays]] entry has `bonus = true`",
+            Code.MISSING_KEY,
+        )
+    kinds = {s.name: s.kind for s in m.symbols}
+    for i in entries:
+        at = join(join("pays", i), "bonus")
+        e = m.pays[i]
+        if m.bonus is None:
+            rd.error(at, "the game has no [bonus] for the line to play", Code.MISSING_KEY)
+        if m.evaluation != "lines" or e.anywhere:
+            rd.error(
+                at,
+                "a line bonus is a run of bonus symbols on a payline from reel 1",
+                Code.RULE_NOT_APPLICABLE,
+            )
+        odd = [t for t in e.combo if kinds.get(t) != "bonus"]
+        if odd:
+            rd.error(at, f"its combo must be symbols of kind bonus, not {odd[0]!r}", Code.BAD_KIND)
+        for reason in _line_bonus_conflicts(m, e.combo):
+            rd.error(at, f"a line bonus is not played {reason}", Code.UNSUPPORTED)
+
+
+def _line_bonus_conflicts(m: Machine, combo: tuple[str, ...]) -> list[str]:
+    out = []
+    if m.rules.direction == "both":
+        out.append('with [rules] direction = "both"')
+    if m.rules.win_cap is not None:
+        out.append("with [rules] win_cap")
+    if m.full_window_pays:
+        out.append("with [[full_window_pays]]")
+    if m.cascade is not None or m.evaluation == "cluster" or any(s.sticky for s in m.symbols):
+        out.append("in a screen game (cascade, cluster pays, sticky wilds)")
+    if any(j.trigger_combo == combo for j in m.jackpots):
+        out.append("on a jackpot's combo")
+    fs = m.free_spins
+    free = (fs.strips or m.strips) if fs is not None else ()
+    if free and all(token in free[r] for r, token in enumerate(combo)):
+        out.append("in the free spins (it plays in the base game): their reels must not show it")
+    return out
 
 
 def compile_awards(

@@ -156,6 +156,8 @@ def _pay(p: PayEntry) -> dict[str, Any]:
         out["free_spins_multiplier"] = False
     if p.free_spins_pays is not None:
         out["free_spins_pays"] = p.free_spins_pays
+    if p.bonus:
+        out["bonus"] = True
     return out
 
 
@@ -374,7 +376,9 @@ def _bonus(bonus: Bonus | None) -> dict[str, Any] | None:
     if bonus is None:
         return None
     out: dict[str, Any] = {
-        "trigger": {"symbol": bonus.trigger.symbol, "count": bonus.trigger.count},
+        "trigger": {"symbol": bonus.trigger.symbol, "count": bonus.trigger.count}
+        if bonus.trigger is not None
+        else None,
         "awards": [{"pays": a.pays, "weight": a.weight} for a in bonus.awards],
     }
     if bonus.unit != "total_bet":  # written only when set: older prints stay the same

@@ -266,6 +266,7 @@ def machine_schema() -> Schema:
             "anywhere": _bool("lines: counts the symbol anywhere on the line (Double Diamond)"),
             "free_spins_multiplier": _bool("false: paid as is in free spins (IGT Cleopatra)"),
             "free_spins_pays": _int(0, "the entry's pays during free spins, instead of pays"),
+            "bonus": _bool("lines of bonus symbols: the line also plays the [bonus] game"),
         },
         ("combo",),
         oneOf=[{"required": ["pays"]}, {"required": ["pays_by_level"]}],
@@ -416,8 +417,8 @@ def machine_schema() -> Schema:
                 ),
                 "stages": _array(BONUS_STAGE, "the bonus game's rules, played in order"),
             },
-            ("trigger",),
-            "one of awards and stages",
+            (),
+            "one of awards and stages; trigger unless a [[pays]] entry plays it",
             oneOf=[{"required": ["awards"]}, {"required": ["stages"]}],
         ),
         "jackpots": _array(

@@ -14,7 +14,7 @@ from typing import Any
 from certify.codes import Code
 from certify.errors import ModelError, Problem
 from certify.kinds import MACHINE
-from certify.model.bonusgame import compile_awards, read_stages
+from certify.model.bonusgame import check_line_bonus, compile_awards, read_stages
 from certify.model.features import (
     check_counting_reels,
     check_features,
@@ -64,7 +64,14 @@ _TOP_OPTIONAL = (
     "cascade",
     "cluster_pays",
 )
-PAY_KEYS = ("pays", "pays_by_level", "anywhere", "free_spins_multiplier", "free_spins_pays")
+PAY_KEYS = (
+    "pays",
+    "pays_by_level",
+    "anywhere",
+    "free_spins_multiplier",
+    "free_spins_pays",
+    "bonus",
+)
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -179,6 +186,8 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         source=file,
         **reels,
     )
+    check_line_bonus(rd, machine)
+    rd.raise_if_errors()
     screen = screen_problems(machine, file)
     if screen:
         raise ModelError(rd.problems + screen)
@@ -562,8 +571,11 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
             if not anywhere:
                 _warn_impossible(rd, ctx, key, where)
             free_pays = _free_spins_pays(rd, t, where)
+            plays_bonus = rd.boolean(t, "bonus", where, False)
             entries.append(
-                PayEntry(len(entries), key, pays, by_level, anywhere, multiplied, free_pays)
+                PayEntry(
+                    len(entries), key, pays, by_level, anywhere, multiplied, free_pays, plays_bonus
+                )
             )
     return tuple(entries)
 
@@ -772,8 +784,12 @@ def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:
     if raw is None:
         return None
     where = "bonus"
-    t = rd.table(raw, where, ("trigger",), ("awards", "stages", "unit"))
-    trigger = _trigger(rd, t.get("trigger", {}), join(where, "trigger"), ctx, ("bonus", "scatter"))
+    t = rd.table(raw, where, (), ("trigger", "awards", "stages", "unit"))
+    trigger = (
+        _trigger(rd, t["trigger"], join(where, "trigger"), ctx, ("bonus", "scatter"))
+        if "trigger" in t
+        else None
+    )
     unit = rd.string(t, "unit", where, BONUS_UNITS, "total_bet") or "total_bet"
     if ("awards" in t) == ("stages" in t):
         rd.error(

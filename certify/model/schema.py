@@ -47,6 +47,7 @@ class PayEntry:
     anywhere: bool = False  # counts of the symbol anywhere on the line, not a run from reel 1
     free_spins_multiplier: bool = True  # False: paid as is in free spins
     free_spins_pays: int | None = None  # the entry's pays during free spins (None: ``pays``)
+    bonus: bool = False  # a line paying it plays the [bonus] game too (base game)
 
     def credits(self, level_index: int, level: int) -> int:
         """Credits this entry pays on one line (or one way) at a bet level."""
@@ -244,7 +245,7 @@ class Bonus:
     total bet, or x the bet on one line (``"line_bet"``).
     """
 
-    trigger: Trigger
+    trigger: Trigger | None  # None: only lines start it (``[[pays]] bonus = true``)
     awards: tuple[BonusAward, ...]
     unit: str = "total_bet"
     stages: tuple[BonusStage, ...] = ()
@@ -372,6 +373,17 @@ class Machine:
     def bet_unit(self) -> int:
         """Credits wagered per credit of bet level (lines, or ways cost)."""
         return self.lines if self.evaluation == "lines" else self.cost  # type: ignore[return-value]
+
+    @property
+    def line_bonus_entries(self) -> tuple[int, ...]:
+        """Pay entries whose lines also play the bonus game (``bonus = true``)."""
+        return tuple(e.index for e in self.pays if e.bonus)
+
+    @property
+    def bonus_combo(self) -> tuple[str, ...]:
+        """The bonus trigger as a combo (its symbol ``count`` times); () if only lines start it."""
+        t = self.bonus.trigger if self.bonus is not None else None
+        return (t.symbol,) * t.count if t is not None else ()
 
     def bonus_bet(self, level: int) -> int:
         """Credits a bonus prize of 1 pays at a bet level (total bet, or the line bet)."""

@@ -224,6 +224,7 @@ _COVERED = {
         "anywhere",
         "free_spins_multiplier",
         "free_spins_pays",
+        "bonus",
     },
     "ScatterPay": {"symbol", "count", "pays", "free_spins_pays"},
     "Trigger": {"symbol", "count"},

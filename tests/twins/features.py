@@ -178,6 +178,8 @@ def _check(m: Machine) -> None:
         raise NotImplementedError("screen games: see twins.hold and twins.screens")
     if any(s.multipliers for s in m.symbols):
         raise NotImplementedError("drawn wild multipliers: twins.lines.brute_force")
+    if m.line_bonus_entries:
+        raise NotImplementedError("lines that play the bonus: twins.lines.brute_force")
     if m.free_spins is not None and m.free_spins.options:
         if not all(o.weight for o in m.free_spins.options):
             raise ValueError("a game with free-spin options: play each option alone")
@@ -223,7 +225,11 @@ def _free_value(
     mult = fs.multiplier if mult is None else mult
     x = Fraction(mult * (value - fixed) + fixed)
     x2 = x * x
-    if m.bonus and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+    if (
+        m.bonus
+        and m.bonus.trigger
+        and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count
+    ):
         x2 += 2 * x * eb + eb2
         x += eb
     return x, x2
@@ -371,7 +377,11 @@ def brute_force(m: Machine, li: int) -> dict:
             b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
         triggered = False
-        if m.bonus and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+        if (
+            m.bonus
+            and m.bonus.trigger
+            and base.counted(m, landed, m.bonus.trigger.symbol) >= m.bonus.trigger.count
+        ):
             e2 += 2 * e1 * eb + eb2
             e1 += eb
             triggered = True

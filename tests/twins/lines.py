@@ -441,8 +441,16 @@ def brute_force(m: Machine, li: int) -> dict:
         if cap is not None:
             b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
-        triggered = False
-        if m.bonus and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+        lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
+        if lines:  # n independent prizes: E[S] = n E[B], E[S^2] = n E[B^2] + n (n-1) E[B]^2
+            p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
+            e1, e2 = e1 + p1, e2 + 2 * e1 * p1 + p2
+        triggered = lines > 0
+        if (
+            m.bonus
+            and m.bonus.trigger
+            and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count
+        ):
             e2 += 2 * e1 * eb + eb2
             e1 += eb
             triggered = True
@@ -515,7 +523,11 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         for mult, chance in draws:  # the spin's multiplier: fixed, or drawn for it
             x = Fraction(mult * (value - fixed) + fixed)
             x2 = x * x
-            if m.bonus and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count:
+            if (
+                m.bonus
+                and m.bonus.trigger
+                and counted(m, win, m.bonus.trigger.symbol) >= m.bonus.trigger.count
+            ):
                 x2 += 2 * x * eb + eb2
                 x += eb
             p = Fraction(w, total_w) * chance
@@ -561,7 +573,7 @@ def _scatter_counts(m: Machine, strips, weights) -> dict[tuple, int]:
     names = sorted(
         {s.symbol for s in m.scatter_pays}
         | ({fs.trigger.symbol} if fs else set())
-        | ({bonus.trigger.symbol} if bonus else set())
+        | ({bonus.trigger.symbol} if bonus and bonus.trigger else set())
     )
     dist: dict[tuple, int] = {(0,) * len(names): 1}
     for r, strip in enumerate(strips):
@@ -643,7 +655,11 @@ def _reel_set_means(m: Machine, li: int, strips, weights, retrigger: bool = Fals
         else:
             spins = fs.spins_for(n) if fs and n >= fs.trigger.count else 0
         awards[spins] = awards.get(spins, Fraction(0)) + Fraction(w, total)
-        if m.bonus and dict(counts)[m.bonus.trigger.symbol] >= m.bonus.trigger.count:
+        if (
+            m.bonus
+            and m.bonus.trigger
+            and dict(counts)[m.bonus.trigger.symbol] >= m.bonus.trigger.count
+        ):
             bonus += Fraction(w, total)
     return (
         line,

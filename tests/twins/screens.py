@@ -218,7 +218,8 @@ def _bonus(m: Machine, li: int) -> tuple[Fraction, Fraction]:
 
 
 def _bonus_hit(m: Machine, top) -> bool:
-    return m.bonus is not None and top.get(m.bonus.trigger.symbol, 0) >= m.bonus.trigger.count
+    t = m.bonus.trigger if m.bonus is not None else None
+    return t is not None and top.get(t.symbol, 0) >= t.count
 
 
 def _free_spin(m: Machine, li: int, eb, eb2):

@@ -1,0 +1,208 @@
+"""Bonus games started by a line (``[[pays]] bonus = true``).
+
+Real cabinets start their bonus from a line of bonus symbols (slotopol's NetEnt
+Diamond Dogs, Sim Salabim, Megajack Champagne, Neon Bananas' Lucky Slot). Oracles:
+a hand count, the twin (tests/twins/lines.py counts each window's bonus lines and
+adds their n independent prizes, where the calculator walks the cycle three
+times), simulation inside the exact interval, and the PAR rows adding up.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+
+import pytest
+from feature_games import R, machine_of, pays_of, strips_of, with_symbols
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from twins import lines as twin
+
+from certify.engine import compile_machine, simulate
+from certify.errors import ModelError
+from certify.exact import compute_exact
+from certify.exact.contributions import level_contributions
+from certify.model.loader import parse_machine
+from certify.outcomes.model import replay_model
+from certify.stats import z_value
+from reports.paytable import glass_in
+from reports.translations import translation
+
+GAME = """
+schema = "slotcert/machine@1"
+[machine]
+id = "LINE-BONUS"
+name = "line bonus"
+[bet]
+denomination = "0.01"
+currency = "EUR"
+lines = 5
+duplicate_lines = "allow"
+bet_levels = [1, 2]
+[symbols]
+A = {kind = "regular"}
+B = {kind = "bonus"}
+[reels]
+rows = 1
+strips = [["A", "B"], ["A", "B"], ["A", "B"]]
+paylines = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
+[[pays]]
+combo = ["A", "A", "A"]
+pays = 4
+[[pays]]
+combo = ["B", "B", "B"]
+pays = 0
+bonus = true
+[bonus]
+unit = "line_bet"
+awards = [{pays = 10, weight = 1}, {pays = 20, weight = 1}]
+"""
+
+
+def _game(text: str = GAME):
+    return parse_machine(tomllib.loads(text), "<t>")[0]
+
+
+def test_by_hand():
+    """3 reels of A/B, 1 row, the same line 5 times (a total bet of 5 per level).
+    A A A (1/8) pays 4 on each line: 20. B B B (1/8) plays the bonus on each of
+    the 5 lines: 5 independent prizes of 10 or 20 x the line bet (E[B] = 15,
+    E[B^2] = 250), so E[S] = 75 and E[S^2] = 5 x 250 + 20 x 15^2 = 5750.
+    Return (20 + 75) / 8 / 5 = 19/8; E[W^2] = (400 + 5750) / 8 = 768.75, / 5^2 =
+    30.75; variance 30.75 - (19/8)^2 = 1607/64; 2 of 8 spins pay."""
+    ex = compute_exact(_game())
+    assert ex is not None
+    for level in ex.levels:
+        assert level.rtp == pytest.approx(19 / 8, rel=1e-14)
+        assert level.variance == pytest.approx(1607 / 64, rel=1e-13)
+        assert level.hit_frequency == pytest.approx(1 / 4, rel=1e-14)
+        assert level.bonus_rtp == pytest.approx(75 / 40, rel=1e-14)
+        assert level.line_rtp == pytest.approx(20 / 40, rel=1e-14)
+
+
+def test_the_simulation_draws_a_prize_per_line():
+    """2,000,000 spins fall within z(0.999) standard errors of 19/8. A kernel that
+    drew one prize per spin (not per line) would return (20 + 15) / 40 = 7/8, and
+    one that kept the line mark would pay 2^40 credits a line."""
+    tables = compile_machine(_game())
+    sim = simulate(tables, 0, 2_000_000, 5)
+    assert abs(sim.rtp - 19 / 8) <= z_value(0.999) * sim.std_error
+    assert abs(7 / 8 - 19 / 8) > 30 * sim.std_error
+    assert sim.max_win < 1 << 40
+
+
+def test_par_rows_add_up_and_count_bonus_plays():
+    """The PAR's bonus rows count 5/8 bonus plays per spin (5 lines x 1/8), and the
+    rows add up to the exact return."""
+    tables = compile_machine(_game())
+    ex = compute_exact(tables)
+    assert ex is not None
+    for lt in tables.levels:
+        lc = level_contributions(tables, lt)
+        assert lc.bonus_trigger_probability == pytest.approx(5 / 8, rel=1e-14)
+        assert lc.base_rtp == pytest.approx(ex.levels[lt.level_index].rtp, rel=1e-13)
+
+
+@st.composite
+def line_bonus_games(draw):
+    """Lines games (2 rows, 2 lines) whose B lines play a bonus: B B or B B B (pays
+    0-2) with ``bonus = true``, a wild that does not stand for B, a bonus of 1-3
+    awards or a pick stage, x the total or the line bet, sometimes also started by
+    3 B anywhere, sometimes free spins on strips without B."""
+    symbols = {"A": R, "W": "{kind = 'wild', multiplier = 2}", "B": "{kind = 'bonus'}"}
+    strips = with_symbols(draw, strips_of(draw, ["A", "W", "B"]), ["B", "B", "B"])
+    table = pays_of(
+        [(["A", "A"], draw(st.integers(0, 3))), (["A", "A", "A"], draw(st.integers(1, 9)))]
+    )
+    for n in sorted(draw(st.sets(st.sampled_from([2, 3]), min_size=1))):
+        table += f"[[pays]]\ncombo = {['B'] * n}\npays = {draw(st.integers(0, 2))}\nbonus = true\n"
+    unit = draw(st.sampled_from(["total_bet", "line_bet"]))
+    extra = f"[bonus]\nunit = '{unit}'\n"
+    if draw(st.booleans()):
+        extra += "trigger = {symbol = 'B', count = 3}\n"
+    if draw(st.booleans()):
+        awards = draw(
+            st.lists(st.tuples(st.integers(0, 9), st.integers(1, 3)), min_size=1, max_size=3)
+        )
+        extra += (
+            "awards = [" + ", ".join(f"{{pays = {p}, weight = {w}}}" for p, w in awards) + "]\n"
+        )
+    else:
+        prizes = draw(st.lists(st.integers(0, 6), min_size=1, max_size=3))
+        extra += f"[[bonus.stages]]\nkind = 'pick'\nprizes = {prizes + ['stop']}\n"
+    if draw(st.booleans()):
+        symbols["S"] = "{kind = 'scatter'}"
+        strips = with_symbols(draw, strips, ["S", "S"])
+        free = [["A", "W", "S"], ["A", "S"], ["W", "A"]]
+        extra += (
+            "[free_spins]\ntrigger = {symbol = 'S', count = 2}\nspins = 2\nmultiplier = 2\n"
+            f"retrigger = true\nmax_spins = 4\nstrips = {free}\n"
+        )
+    return machine_of(strips, symbols, table, extra)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_bonus_games())
+def test_twin_equals_exact(machine):
+    """Random line-bonus games: exact = the twin's brute force to 1e-12."""
+    refs = [twin.brute_force(machine, li) for li in range(len(machine.bet_levels))]
+    exact = compute_exact(machine)
+    assert exact is not None
+    for li, ref in enumerate(refs):
+        level = exact.levels[li]
+        assert level.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12, abs=1e-12)
+        assert level.hit_frequency == pytest.approx(float(ref["hit_frequency"]), abs=1e-12)
+        second = float(ref["variance"] + ref["rtp"] ** 2)
+        tol = 1e-12 * (1 + second)
+        assert level.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=tol)
+
+
+def test_the_pay_glass_and_replay_say_it():
+    glass = glass_in(_game(), translation("en"))
+    text = " ".join(" ".join(s.paragraphs) for s in glass.sections)
+    assert "Each played line showing B B B from the leftmost reel plays the bonus once" in text
+    assert "The bonus awards one of these prizes, as multiples of the bet per line:" in text
+    assert "lines that play the bonus game" in replay_model(_game()).not_replayed
+
+
+def _refused(old: str, new: str) -> list[tuple[str, str]]:
+    with pytest.raises(ModelError) as err:
+        _game(GAME.replace(old, new))
+    return [(p.path, p.code) for p in err.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "code"),
+    [
+        ('combo = ["B", "B", "B"]', 'combo = ["B", "A", "B"]', "pays[1].bonus", "bad_kind"),
+        ("[bonus]\n", "[bonus]\ntrigger = {symbol = 'B', count = 3}\n", None, None),
+        ("bonus = true\n", "", "bonus.trigger", "missing_key"),
+        ("[bonus]\n", "[rules]\nwin_cap = 100\n[bonus]\n", "pays[1].bonus", "unsupported"),
+        ("[bonus]\n", "[rules]\ndirection = 'both'\n[bonus]\n", "pays[1].bonus", "unsupported"),
+        (
+            "[bonus]\n",
+            "[free_spins]\ntrigger = {symbol = 'B', count = 3}\nspins = 1\n[bonus]\n",
+            "pays[1].bonus",
+            "unsupported",
+        ),
+    ],
+)
+def test_refusals_are_located(old, new, path, code):
+    if path is None:  # both a trigger and a line: valid
+        assert _game(GAME.replace(old, new)).bonus.trigger is not None
+        return
+    assert (path, code) in _refused(old, new)
+
+
+def test_without_a_bonus_table_it_is_located():
+    text = GAME[: GAME.index("[bonus]")]
+    with pytest.raises(ModelError) as err:
+        _game(text)
+    assert ("pays[1].bonus", "missing_key") in [(p.path, p.code) for p in err.value.problems]
+
+
+def test_twin_by_hand_too():
+    """The twin's figure on the hand-counted game (a check of the oracle itself)."""
+    ref = twin.brute_force(_game(), 0)
+    assert ref["rtp"] == Fraction(19, 8)
+    assert ref["variance"] == Fraction(1607, 64)
