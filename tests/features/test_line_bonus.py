@@ -206,3 +206,37 @@ def test_twin_by_hand_too():
     ref = twin.brute_force(_game(), 0)
     assert ref["rtp"] == Fraction(19, 8)
     assert ref["variance"] == Fraction(1607, 64)
+
+
+def test_diamond_dogs_reproduced():
+    """NetEnt Diamond Dogs as slotopol plays it (tests/data/real/netent_diamond_dogs.toml;
+    slotopol game/slot/netent/diamonddogs, reel set "87.228472" of its data file,
+    whose header reads "symbols: 35.8(lined) + 15.19(scatter) = 50.990861%;
+    ne12 bonuses: hit rate 1/1412.9, rtp = 21.233092%; RTP = 50.991(sym) +
+    21.233(ne12) + 0.062015*241.95(fg) = 87.228472%"). The server's figures are
+    its own brute force over the 42,802,056 combinations, rounded to 6 places."""
+    from pathlib import Path
+
+    from certify.model import load_machine
+
+    path = Path(__file__).parents[1] / "data" / "real" / "netent_diamond_dogs.toml"
+    ex = compute_exact(load_machine(path))
+    assert ex is not None
+    level = ex.levels[0]
+    assert level.rtp * 100 == pytest.approx(87.228472, abs=5e-7)
+    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(50.990861, abs=5e-7)
+    assert level.bonus_rtp * 100 == pytest.approx(21.233092, abs=5e-7)
+    assert level.free_spins_rtp * 100 == pytest.approx(0.062015 * 241.95, abs=5e-4)
+
+
+def test_diamond_dogs_simulates_inside_the_interval():
+    """400,000 spins of the real game land within z(0.999) standard errors of its
+    exact return (the kernels' prizes per bonus line against the calculator's walks)."""
+    from pathlib import Path
+
+    from certify.model import load_machine
+
+    path = Path(__file__).parents[1] / "data" / "real" / "netent_diamond_dogs.toml"
+    tables = compile_machine(load_machine(path))
+    sim = simulate(tables, 0, 400_000, 13)
+    assert abs(sim.rtp - 0.87228472) <= z_value(0.999) * sim.std_error
