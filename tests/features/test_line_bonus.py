@@ -240,3 +240,23 @@ def test_diamond_dogs_simulates_inside_the_interval():
     tables = compile_machine(load_machine(path))
     sim = simulate(tables, 0, 400_000, 13)
     assert abs(sim.rtp - 0.87228472) <= z_value(0.999) * sim.std_error
+
+
+def test_simsalabim_reproduced():
+    """NetEnt Simsalabim as slotopol plays it (tests/data/real/netent_simsalabim.toml;
+    slotopol game/slot/netent/simsalabim, which plays Diamond Dogs' bonus; reel set
+    "84.545047", headed "symbols: 38.853(lined) + 13.276(scatter) = 52.128888%;
+    ne12 bonuses: hit rate 1/1728, rtp = 17.361111%; RTP = 52.129(sym) +
+    17.361(ne12) + 0.053168*283.16(fg) = 84.545047%"). A second game on the same
+    rule, with free spins awarded by count (10, 20, 30)."""
+    from pathlib import Path
+
+    from certify.model import load_machine
+
+    path = Path(__file__).parents[1] / "data" / "real" / "netent_simsalabim.toml"
+    ex = compute_exact(load_machine(path))
+    assert ex is not None
+    level = ex.levels[0]
+    assert level.rtp * 100 == pytest.approx(84.545047, abs=5e-7)
+    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(52.128888, abs=5e-7)
+    assert level.bonus_rtp * 100 == pytest.approx(17.361111, abs=5e-7)
