@@ -16,6 +16,7 @@ import pytest
 from feature_games import R, machine_of, pays_of, strips_of, with_symbols
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_features_property import assert_twin_equals_exact
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
@@ -144,17 +145,9 @@ def line_bonus_games(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line_bonus_games())
 def test_twin_equals_exact(machine):
-    """Random line-bonus games: exact = the twin's brute force to 1e-12."""
-    refs = [twin.brute_force(machine, li) for li in range(len(machine.bet_levels))]
-    exact = compute_exact(machine)
-    assert exact is not None
-    for li, ref in enumerate(refs):
-        level = exact.levels[li]
-        assert level.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12, abs=1e-12)
-        assert level.hit_frequency == pytest.approx(float(ref["hit_frequency"]), abs=1e-12)
-        second = float(ref["variance"] + ref["rtp"] ** 2)
-        tol = 1e-12 * (1 + second)
-        assert level.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=tol)
+    """Random line-bonus games: exact = the lines twin's brute force to 1e-12 (the
+    features twin refuses line bonuses)."""
+    assert_twin_equals_exact(machine, twin.brute_force)
 
 
 def test_the_pay_glass_and_replay_say_it():
