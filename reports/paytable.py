@@ -22,6 +22,7 @@ from certify.model.schema import (
     ANY,
     Bonus,
     BonusStage,
+    FullWindowPay,
     Jackpot,
     LadderStage,
     Machine,
@@ -230,6 +231,16 @@ class _Glass:
 
     def tokens(self, combo: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(self.tr.t("any_symbol") if tok == ANY else tok for tok in combo)
+
+    def _full_window_shows(self, fw: FullWindowPay) -> str:
+        """What a full-window entry needs, in words: the window or its reels, and the wilds."""
+        symbol = self.tokens((fw.symbol,))[0]
+        if fw.reels is None:
+            shows = self.tr.t("full_window_all", symbol=symbol)
+        else:
+            reels = ", ".join(str(r) for r in fw.reels)
+            shows = self.tr.t("full_window_reels", reels=reels, symbol=symbol)
+        return shows + self.tr.t("full_window_wilds" if fw.wilds_count else "full_window_own")
 
     def marked(self, entry: PayEntry) -> tuple[str, ...]:
         """An entry's tokens, marked ◊ (anywhere on the line), ‡ (not multiplied in free spins)."""
@@ -448,11 +459,11 @@ class _Glass:
             names = ", ".join(name for name, _ in fs.expanding_symbol)
             text.append(tr.t("expanding_symbol", symbols=names))
         for fw in m.full_window_pays:
-            symbol = self.tokens((fw.symbol,))[0]
+            shows = self._full_window_shows(fw)
             if fw.jackpot and fw.multiplier == 0:
-                text.append(tr.t("full_window_pool_only", symbol=symbol, jackpot=fw.jackpot))
+                text.append(tr.t("full_window_pool_only", shows=shows, jackpot=fw.jackpot))
                 continue
-            text.append(tr.t("full_window", symbol=symbol, multiplier=fw.multiplier))
+            text.append(tr.t("full_window", shows=shows, multiplier=fw.multiplier))
             if fw.jackpot:
                 text.append(tr.t("full_window_pool", jackpot=fw.jackpot))
         if m.heights is not None:

@@ -4,10 +4,10 @@ A window is full of a symbol when *every* cell shows it or a wild that
 substitutes for it, so the test is a conjunction over the reels: each column
 (as the lines evaluate it, after expanding wilds and wilds in free spins) gets
 a bit mask of the *targets* it passes, and a spin's window is full of a target
-when the bit survives the AND of its columns' masks. An entry with ``reels = k``
-(the first k reels filled, SPEC 3.1a) is the same test with the columns after
-reel k passing its targets at every stop: a table transform, the kernels and
-the exact enumeration of full windows are unchanged.
+when the bit survives the AND of its columns' masks. An entry with ``reels``
+(the first k reels, or any set of reels, filled: SPEC 3.1a) is the same test
+with the other columns passing its targets at every stop: a table transform,
+the kernels and the exact enumeration of full windows are unchanged.
 
 Targets: one per ``symbol`` entry (the symbol, or a wild substituting for it),
 one per group entry (a member, members may mix, or a wild substituting for a
@@ -29,14 +29,14 @@ from certify.model.schema import ANY, Machine, Symbol
 MAX_TARGETS = 64  # one bit each in a uint64 mask
 
 
-Target = tuple[str, frozenset[str] | None, int, bool, int, bool]
+Target = tuple[str, frozenset[str] | None, int, bool, tuple[int, ...], bool]
 
 
 def full_window_targets(machine: Machine) -> list[Target]:
     """(label, symbols a cell may show, multiplier, any wild counts, reels, wilds) of each target.
 
-    ``reels``: the target is judged on reels 1 to ``reels`` only (an entry's
-    ``reels`` key; the machine's reels when unset); the later columns pass it.
+    ``reels``: the reels (1-based) the target is judged on (an entry's ``reels``
+    key; every reel when unset); the other columns pass it.
     ``wilds``: the entry's ``wilds_count`` (False: a wild cell counts only as
     itself, so only a window of the wild itself is full of it).
 
@@ -47,7 +47,8 @@ def full_window_targets(machine: Machine) -> list[Target]:
     groups = dict(machine.groups)
     out: list[Target] = []
     for entry in machine.full_window_pays:
-        k, mult, wilds = entry.reels or machine.reels, entry.multiplier, entry.wilds_count
+        k = entry.reels or tuple(range(1, machine.reels + 1))
+        mult, wilds = entry.multiplier, entry.wilds_count
         if entry.symbol == ANY:
             for s in machine.symbols:
                 if s.kind != "wild":
@@ -105,8 +106,11 @@ def column_masks(window: np.ndarray, symbols: tuple[Symbol, ...], targets: list)
     masks = np.full(window.shape[:2], np.uint64((1 << len(targets)) - 1), dtype=np.uint64)
     for row in range(window.shape[2]):
         masks &= per_symbol[window[:, :, row]]
-    for t, (*_, reels, _) in enumerate(targets):  # columns after the target's reels pass it
-        masks[reels:, :] |= np.uint64(1 << t)
+    for t, judged in enumerate(targets):  # columns off the target's reels pass it
+        reels = judged[4]
+        for r in range(masks.shape[0]):
+            if r + 1 not in reels:
+                masks[r, :] |= np.uint64(1 << t)
     return masks
 
 

@@ -54,15 +54,23 @@ def full_window_stops(tables: GameTables, phase: int) -> tuple[np.ndarray, np.nd
 
 
 def full_window_count_bound(tables: GameTables) -> int:
-    """An upper bound of the full windows :func:`full_window_stops` enumerates (both phases)."""
+    """An upper bound of the rows :func:`full_window_stops` holds at any reel (both phases).
+
+    Per target, the product of the stops passing it on each reel so far (a
+    window full of several targets is counted once per target); the
+    enumeration's rows after a reel are at most the sum over targets.
+    """
     if not tables.full_window_mult.size:
         return 0
     total = 0
     for ps, reels in enumerate(reel_sets(tables)):
-        n = 1
-        for r in range(reels.length.shape[0]):
-            n *= int(np.count_nonzero(tables.full_window_mask[ps, r, : reels.length[r]]))
-        total += n
+        for t in range(tables.full_window_mult.shape[0]):
+            bit, n, most = np.uint64(1 << t), 1, 0
+            for r in range(reels.length.shape[0]):
+                column = tables.full_window_mask[ps, r, : reels.length[r]]
+                n *= int(np.count_nonzero(column & bit))
+                most = max(most, n)
+            total += most
     return total
 
 

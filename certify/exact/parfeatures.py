@@ -324,7 +324,8 @@ def full_window_table(tables: GameTables, lt: LevelTables, extra_rtp: float) -> 
         hit = (alive & np.uint64(bits)) != 0 if alive.size else np.zeros(0, dtype=bool)
         p = int(weight[hit].sum()) / total if weight.size else 0.0
         pool = (fw.jackpot or "",) if pools else ()
-        rows.append((fw.symbol, fw.multiplier, *pool, p, _one_in(p), None))
+        label = fw.symbol if fw.reels is None else f"{fw.symbol} on reels {_reels(fw.reels)}"
+        rows.append((label, fw.multiplier, *pool, p, _one_in(p), None))
     blank = ("",) if pools else ()
     rows.append(("(all targets: what the multipliers add)", None, *blank, None, None, extra_rtp))
     columns = ("target", "multiplier", *(("jackpot",) if pools else ()), "probability", "one_in")
@@ -337,6 +338,13 @@ def full_window_table(tables: GameTables, lt: LevelTables, extra_rtp: float) -> 
         rows,
         ("rtp_contribution",),
     )
+
+
+def _reels(reels: tuple[int, ...]) -> str:
+    """Reel numbers as the PAR writes them: ``1-3``, ``2-4``, ``1,3,5``."""
+    if list(reels) == list(range(reels[0], reels[-1] + 1)):
+        return f"{reels[0]}-{reels[-1]}"
+    return ",".join(str(r) for r in reels)
 
 
 # --- sticky wilds ----------------------------------------------------------------------------

@@ -59,15 +59,24 @@ def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str,
     if rd.boolean(t, "wilds_count", where, False):
         out["wilds_count"] = True
     if "reels" in t:
-        raw = rd.array(t, "reels", where) or []
-        checked = [rd.check_int(r, join(join(where, "reels"), i), 1) for i, r in enumerate(raw)]
-        reels = [r for r in checked if r is not None]
-        if len(set(reels)) != len(reels):
-            rd.error(join(where, "reels"), "names a reel twice", Code.DUPLICATE)
-        if not raw:
-            rd.error(join(where, "reels"), "must name at least one reel", Code.TYPE)
-        out["reels"] = tuple(sorted(reels))
+        out["reels"] = reel_numbers(rd, t["reels"], join(where, "reels"))
     return out
+
+
+def reel_numbers(rd: Reader, raw: Any, where: str, n_reels: int = 0) -> tuple[int, ...]:
+    """An array of reel numbers (1-based, each once, at most ``n_reels`` where given), sorted."""
+    if not isinstance(raw, list) or not raw:
+        rd.error(where, "must be a non-empty array of reel numbers", Code.TYPE)
+        return ()
+    checked = [rd.check_int(r, join(where, i), 1) for i, r in enumerate(raw)]
+    reels = [r for r in checked if r is not None]
+    if len(set(reels)) != len(reels):
+        rd.error(where, "names a reel twice", Code.DUPLICATE)
+    for i, r in enumerate(reels):
+        if n_reels and r > n_reels:
+            at = join(where, i)
+            rd.error(at, f"must be at most the machine's {n_reels} reels, got {r}", Code.RANGE)
+    return tuple(sorted(set(reels)))
 
 
 def read_drawn_multipliers(rd: Reader, raw: dict[str, Any], at: str) -> tuple[tuple[int, int], ...]:
@@ -134,8 +143,9 @@ def read_full_window_pays(
     """``[[full_window_pays]]``: one symbol, group or ANY filling the window multiplies the wins.
 
     With ``reels = k`` only reels 1 to k must be filled (2 <= k <= the machine's
-    reels). ``jackpot`` names one of ``pools`` (the ``[[jackpots]]`` ids) that
-    the window wins; with it ``multiplier`` may be 0 (the lines are not paid).
+    reels); with ``reels = [2, 3, 4]`` only those reels (any two or more).
+    ``jackpot`` names one of ``pools`` (the ``[[jackpots]]`` ids) that the window
+    wins; with it ``multiplier`` may be 0 (the lines are not paid).
     ``wilds_count = false``: a wild cell counts only as itself.
     """
     if raw is None:
@@ -154,13 +164,7 @@ def read_full_window_pays(
             rd.error(
                 join(where, "symbol"), f'unknown symbol or group "{symbol}"', Code.UNKNOWN_SYMBOL
             )
-        reels = rd.integer(t, "reels", where, 2) if "reels" in t else None
-        if reels is not None and n_reels and reels > n_reels:
-            rd.error(
-                join(where, "reels"),
-                f"must be at most the machine's {n_reels} reels, got {reels}",
-                Code.RANGE,
-            )
+        reels = _full_window_reels(rd, t, where, n_reels)
         jackpot = _full_window_pool(rd, t, where, pools)
         multiplier = rd.integer(t, "multiplier", where, 0 if jackpot else 1)
         wilds = t.get("wilds_count", True)
@@ -170,12 +174,28 @@ def read_full_window_pays(
             FullWindowPay(
                 str(symbol),
                 1 if multiplier is None else multiplier,
-                None if reels == n_reels else reels,
+                None if reels == tuple(range(1, n_reels + 1)) else reels,
                 jackpot,
                 wilds is not False,
             )
         )
     return tuple(out)
+
+
+def _full_window_reels(rd: Reader, t: dict, where: str, n_reels: int) -> tuple[int, ...] | None:
+    """The reels a full-window entry judges: ``k`` (reels 1 to k) or an array of reel numbers."""
+    if "reels" not in t:
+        return None
+    raw, at = t["reels"], join(where, "reels")
+    if isinstance(raw, list):
+        reels = reel_numbers(rd, raw, at, n_reels)
+        if len(reels) < 2:
+            rd.error(at, "must name at least two reels", Code.RANGE)
+        return reels or None
+    k = rd.integer(t, "reels", where, 2)
+    if k is not None and n_reels and k > n_reels:
+        rd.error(at, f"must be at most the machine's {n_reels} reels, got {k}", Code.RANGE)
+    return tuple(range(1, k + 1)) if k is not None else None
 
 
 def _full_window_pool(rd: Reader, t: dict, where: str, pools: frozenset[str]) -> str | None:

@@ -187,6 +187,9 @@ def _rules(machine: Machine) -> dict[str, Any]:
         for key in ("reels", "jackpot"):  # unset, as before the keys existed: older prints stay
             if entry[key] is None:
                 del entry[key]
+        reels = entry.get("reels")
+        if reels and list(reels) == list(range(1, len(reels) + 1)):
+            entry["reels"] = len(reels)  # reels 1 to k print as k, as before arrays existed
         if entry["wilds_count"]:
             del entry["wilds_count"]
     return out

@@ -467,7 +467,17 @@ def machine_schema() -> Schema:
                 "multiplier": _int(
                     0, "multiplies the spin's line or ways wins (0 only with `jackpot`)"
                 ),
-                "reels": _int(2, "only reels 1 to this one must be filled (default: every reel)"),
+                "reels": {
+                    "oneOf": [
+                        _int(2, "only reels 1 to this one must be filled"),
+                        _array(
+                            {"type": "integer", "minimum": 1},
+                            "only these reels (1-based) must be filled",
+                            2,
+                        ),
+                    ],
+                    "description": "the reels judged (default: every reel)",
+                },
                 "jackpot": _str("the id of a [[jackpots]] pool the full window wins"),
                 "wilds_count": {
                     "type": "boolean",

@@ -272,7 +272,8 @@ class Jackpot:
 class FullWindowPay:
     """The whole window shows one symbol (wilds counting as it): line wins x ``multiplier``.
 
-    ``reels``: only reels 1 to ``reels`` must be filled (None: every reel).
+    ``reels``: only these reels (1-based, sorted) must be filled (None: every reel);
+    ``reels = k`` in the file reads as reels 1 to k.
     ``jackpot``: the id of a ``[[jackpots]]`` pool the window wins (the first
     listed entry with a pool that the window fills); ``multiplier`` may then
     be 0 (the window pays its pool instead of its lines: Novomatic Ultra Sevens).
@@ -280,7 +281,7 @@ class FullWindowPay:
 
     symbol: str  # a symbol, a group or ANY
     multiplier: int
-    reels: int | None = None
+    reels: tuple[int, ...] | None = None
     jackpot: str | None = None
     wilds_count: bool = True  # False: a wild cell counts only as itself (Novomatic's Filled)
 

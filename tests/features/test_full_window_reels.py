@@ -1,8 +1,10 @@
-"""Full-window pays on the first k reels (``[[full_window_pays]] reels = k``, SPEC 3.1a).
+"""Full-window pays on some reels (``[[full_window_pays]] reels = k`` or ``[2, 3, 4]``).
 
 References: hand counts (docstrings), the pure-Python twin's brute force
-(``tests/twins/features.py``, which judges the cells of reels 1 to k), and for
-the real game AGT Cherry Hot a plain enumerator written in this file.
+(``tests/twins/features.py``, which judges the cells of the entry's reels), for
+the real game AGT Cherry Hot a plain enumerator written in this file, and for
+AGT Valentine's Day and CT Halloween Hot (blocks of whole reels through reel 3)
+slotopol's own brute-force figures printed in their data files.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from certify.model.fingerprint import fingerprint
 
 W = "{kind = 'wild'}"
 CHERRY_HOT = DATA / "real" / "agt_cherry_hot.toml"
+VALENTINES_DAY = DATA / "real" / "agt_valentines_day.toml"
+HALLOWEEN_HOT = DATA / "real" / "ct_halloween_hot.toml"
 
 
 def test_the_first_reels_filled_multiply():
@@ -37,6 +41,28 @@ def test_the_first_reels_filled_multiply():
     )
 
 
+@pytest.mark.parametrize("reels", ["[2, 3]", "[1, 3]", "[3, 2]"])
+def test_any_reels_filled_multiply(reels):
+    """The same game, A x3 judged on two reels other than the first two. Reels 2 and 3
+    pass A only at stop 2 (W over A), so the windows (s, 2, 2) qualify: top rows
+    A W W (A A A: 10), B W W (B B B: 5), W W W (W W W: 20), 35 credits, tripled:
+    (125 + 70) / 27 = 195/27. Reels 1 and 3: windows (2, s, 2), top rows W A W (10),
+    W B W (5), W W W (20), the same 35 credits. The order written does not matter."""
+    check(
+        game(f"[[full_window_pays]]\nsymbol = 'A'\nreels = {reels}\nmultiplier = 3\n"),
+        Fraction(195, 27),
+    )
+
+
+def test_reels_as_a_prefix_array_is_the_count():
+    two = game("[[full_window_pays]]\nsymbol = 'A'\nreels = 2\nmultiplier = 3\n")
+    listed = game("[[full_window_pays]]\nsymbol = 'A'\nreels = [1, 2]\nmultiplier = 3\n")
+    middle = game("[[full_window_pays]]\nsymbol = 'A'\nreels = [2, 3]\nmultiplier = 3\n")
+    assert listed.full_window_pays == two.full_window_pays
+    assert fingerprint(listed) == fingerprint(two)
+    assert fingerprint(middle) != fingerprint(two)
+
+
 def test_reels_equal_to_the_machine_is_the_whole_window():
     plain = game("[[full_window_pays]]\nsymbol = 'A'\nmultiplier = 3\n")
     every = game("[[full_window_pays]]\nsymbol = 'A'\nreels = 3\nmultiplier = 3\n")
@@ -46,11 +72,20 @@ def test_reels_equal_to_the_machine_is_the_whole_window():
     assert fingerprint(two) != fingerprint(plain)
 
 
-@pytest.mark.parametrize("reels,message", [(4, "at most the machine's 3 reels"), (1, "at least 2")])
-def test_reels_out_of_range_is_located(reels, message):
+@pytest.mark.parametrize(
+    "reels,message,path",
+    [
+        (4, "at most the machine's 3 reels", "reels"),
+        (1, "at least 2", "reels"),
+        ("[2]", "at least two reels", "reels"),
+        ("[2, 4]", "at most the machine's 3 reels", "reels[1]"),
+        ("[0, 2]", "at least 1", "reels[0]"),
+    ],
+)
+def test_reels_out_of_range_is_located(reels, message, path):
     with pytest.raises(ModelError) as err:
         game(f"[[full_window_pays]]\nsymbol = 'A'\nreels = {reels}\nmultiplier = 3\n")
-    (p,) = [p for p in err.value.problems if p.path == "full_window_pays[0].reels"]
+    (p,) = [p for p in err.value.problems if p.path == f"full_window_pays[0].{path}"]
     assert message in p.message and p.code == "range"
 
 
@@ -61,7 +96,10 @@ def reel_fill_games(draw):
     entries = ""
     for _ in range(draw(st.integers(1, 3))):
         target = draw(st.sampled_from(["A", "B", "ANY", "AB"]))
-        k = draw(st.integers(2, 4))
+        k = draw(
+            st.integers(2, 4)
+            | st.lists(st.integers(1, 4), min_size=2, max_size=4, unique=True).map(str)
+        )
         mult = draw(st.integers(2, 5))
         entries += f"[[full_window_pays]]\nsymbol = '{target}'\nreels = {k}\nmultiplier = {mult}\n"
     free = draw(st.booleans())
@@ -181,3 +219,29 @@ def test_real_game_cherry_hot():
     assert level.rtp == pytest.approx(float(reference), abs=1e-9)
     assert level.rtp == pytest.approx(0.87545004, abs=5e-9)
     assert level.scatter_rtp == pytest.approx(0.056286, abs=5e-7)
+
+
+@pytest.mark.parametrize(
+    "path,printed,lined,scatter",
+    [
+        (VALENTINES_DAY, 0.89243786, 0.78184, 0.1106),
+        (HALLOWEEN_HOT, 0.85764169, 0.78943, 0.068212),
+    ],
+)
+def test_real_games_with_blocks_through_the_middle_reel(path, printed, lined, scatter):
+    """AGT "Valentine's Day" (reel set "89.243786") and CT Interactive "Halloween Hot"
+    (reel set "85.764169") of slotopol/server (``game/slot/agt/valentinesday``,
+    ``game/slot/ct/halloweenhot``), both 5x3 scanned at their ``LNum`` of 5 lines: a
+    block of n >= 3 whole reels through reel 3 full of one symbol (the server's
+    ``FillMult``) multiplies the spin's line wins by n - 1 (Valentine's Day: soul, toy,
+    balloon, hearts) or n (Halloween Hot: any symbol, a wild only as itself). The
+    references are the server's brute force over every stop combination printed in
+    the data files: "RTP = 78.184(lined) + 11.06(scatter) = 89.243786%" and
+    "RTP = 78.943(lined) + 6.8212(scatter) = 85.764169%"; the multiplier is in the
+    lined part, so a wrong block (the first reels, or no block) misses it."""
+    exact = compute_exact(load_machine(path))
+    assert exact is not None
+    level = exact.levels[0]
+    assert level.rtp == pytest.approx(printed, abs=5e-9)
+    assert level.scatter_rtp == pytest.approx(scatter, abs=5e-5)
+    assert level.rtp - level.scatter_rtp == pytest.approx(lined, abs=5e-6)

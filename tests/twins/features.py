@@ -129,7 +129,8 @@ def full_window_multiplier(m: Machine, win: Window) -> int:
 def window_fills(m: Machine, fw: FullWindowPay, win: Window) -> bool:
     """Whether ``win`` is full of the entry's symbol, group or ANY (wilds counting, unless
     ``wilds_count = false``: then every cell shows the symbol itself, or a group member)."""
-    cells = [s for col in win[: fw.reels or len(win)] for s in col]
+    reels = fw.reels or range(1, len(win) + 1)
+    cells = [s for r in reels for s in win[r - 1]]
     if not fw.wilds_count:
         if fw.symbol == ANY:
             return len(set(cells)) == 1
