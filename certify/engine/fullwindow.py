@@ -94,7 +94,9 @@ def cell_passes(
     return sym.kind == "wild" and any(name in target for name in sym.substitutes)
 
 
-def column_masks(window: np.ndarray, symbols: tuple[Symbol, ...], targets: list) -> np.ndarray:
+def column_masks(
+    window: np.ndarray, symbols: tuple[Symbol, ...], targets: list[Target]
+) -> np.ndarray:
     """(reels, stops) uint64: bit ``t`` set when the column at that stop passes target ``t``."""
     per_symbol = np.zeros(len(symbols), dtype=np.uint64)
     for i, sym in enumerate(symbols):
@@ -106,10 +108,9 @@ def column_masks(window: np.ndarray, symbols: tuple[Symbol, ...], targets: list)
     masks = np.full(window.shape[:2], np.uint64((1 << len(targets)) - 1), dtype=np.uint64)
     for row in range(window.shape[2]):
         masks &= per_symbol[window[:, :, row]]
-    for t, judged in enumerate(targets):  # columns off the target's reels pass it
-        reels = judged[4]
-        for r in range(masks.shape[0]):
-            if r + 1 not in reels:
+    for t, (*_, judged, _) in enumerate(targets):  # columns off the target's reels pass it
+        for r in range(window.shape[0]):
+            if r + 1 not in judged:
                 masks[r, :] |= np.uint64(1 << t)
     return masks
 
