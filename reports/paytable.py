@@ -210,6 +210,9 @@ class _Glass:
             jackpot = self.jackpot_for(entry.combo, lv)
             if jackpot is None:
                 cells.append(self.credits_cell(entry.credits(k, lv)))
+            elif jackpot.keep_pay:  # the prize and the pool
+                paid, pool = self.credits_cell(entry.credits(k, lv)), self.jackpot_cell(jackpot)
+                cells.append(Cell(f"{paid.text} + {pool.text}", paid.handpaid or pool.handpaid))
             else:
                 cells.append(self.jackpot_cell(jackpot))
         return tuple(cells)
@@ -620,7 +623,8 @@ class _Glass:
         if j.mystery is not None:
             out.append(tr.t("jackpot_mystery"))
         elif j.trigger_combo is not None:
-            out.append(tr.t("jackpot_combo", combo=" ".join(self.tokens(j.trigger_combo))))
+            key = "jackpot_combo_kept" if j.keep_pay else "jackpot_combo"
+            out.append(tr.t(key, combo=" ".join(self.tokens(j.trigger_combo))))
         hs = self.m.hold_and_spin
         if hs is not None and j.id in hs.jackpot_names():
             out.append(tr.t("jackpot_hold", id=j.id))

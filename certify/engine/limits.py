@@ -320,7 +320,7 @@ class _Bounds:
     def jackpot_entries(self, level: int) -> set[int]:
         out = set()
         for jp in self.m.jackpots:
-            if jp.trigger_combo is None:
+            if jp.trigger_combo is None or jp.keep_pay:  # a kept pay bounds the win too
                 continue
             if jp.min_bet_level is not None and level < jp.min_bet_level:
                 continue

@@ -654,11 +654,14 @@ def pool_ids(machine: Machine) -> frozenset[str]:
     return frozenset(j.id for j in machine.jackpots)
 
 
-def jackpot_entries(machine: Machine, level: int) -> dict[int, str]:
-    """Pay entries replaced by a jackpot at ``level``: entry index -> jackpot id."""
+def jackpot_entries(machine: Machine, level: int, kept: bool = True) -> dict[int, str]:
+    """Pay entries that win a jackpot at ``level``: entry index -> jackpot id.
+
+    ``kept`` False: only the entries the jackpot replaces (not ``keep_pay``).
+    """
     out = {}
     for jp in machine.jackpots:
-        if jp.trigger_combo is None:
+        if jp.trigger_combo is None or (jp.keep_pay and not kept):
             continue
         if jp.min_bet_level is not None and level < jp.min_bet_level:
             continue
@@ -696,8 +699,10 @@ def _level_tables(
     free_credits = [e.free_credits(li, level) for e in machine.pays]
     rank = list(credits)
     jackpots = jackpot_entries(machine, level)
+    replaced = jackpot_entries(machine, level, kept=False)
     for index in jackpots:
-        credits[index] = free_credits[index] = 0
+        if index in replaced:
+            credits[index] = free_credits[index] = 0
         rank[index] = JACKPOT_RANK
     total_bet = machine.total_bet(level)
     scatter = _scatter_table(machine, tables.counted_names, level, False)

@@ -432,6 +432,8 @@ def _jackpot(j: Jackpot) -> dict[str, Any]:
             "combo": None if j.trigger_combo is None else list(j.trigger_combo),
             "min_bet_level": j.min_bet_level,
         }
+        if j.keep_pay:  # only when set: older fingerprints stay
+            trigger["keep_pay"] = True
     return {
         "id": j.id,
         "kind": j.kind,

@@ -137,6 +137,16 @@ JACKPOT_TRIGGER = _obj(
     description="exactly one of combo or mystery",
     oneOf=[{"required": ["combo"]}, {"required": ["mystery"]}],
 )
+MACHINE_JACKPOT_TRIGGER = {  # a machine's pool may keep the line's pay (links may not)
+    **JACKPOT_TRIGGER,
+    "properties": {
+        **JACKPOT_TRIGGER["properties"],
+        "keep_pay": {
+            "type": "boolean",
+            "description": "with combo: the line pays its fixed pay as well as the jackpot",
+        },
+    },
+}
 OVERFLOW = _str("where contributions above cap go", ("reserve", "next-reset"))
 SPINS = {
     "oneOf": [
@@ -428,7 +438,7 @@ def machine_schema() -> Schema:
                     "kind": _str("", ("standalone", "linked")),
                     "contribution": _money("fraction of coin-in added to the pool, in [0, 1)"),
                     "reset": _money("money the pool restarts at after a hit"),
-                    "trigger": JACKPOT_TRIGGER,
+                    "trigger": MACHINE_JACKPOT_TRIGGER,
                     "cap": _money("pool cap; contributions above it go to overflow"),
                     "overflow": OVERFLOW,
                     "reserve_rate": _money("hidden fraction of coin-in funding the next reset"),

@@ -832,10 +832,10 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
         cap = rd.money(t, "cap", where, default=None)
         if cap is not None and cap < reset:
             rd.error(join(where, "cap"), f'cap "{cap}" is below the reset "{reset}"', Code.RANGE)
-        combo, min_level, mystery = (
+        combo, min_level, mystery, keep_pay = (
             _jackpot_trigger(rd, t["trigger"], where, ctx, levels)
             if "trigger" in t
-            else (None, None, None)  # won in hold and spin or a full window: _hold_pools
+            else (None, None, None, False)  # won in hold and spin or a full window: _hold_pools
         )
         _jackpot_identity(rd, t, where, [j.id for j in out])
         out.append(
@@ -854,6 +854,7 @@ def _jackpots(rd: Reader, raw: Any, ctx: _Context, levels: tuple[int, ...]) -> t
                 min_bet_level=min_level,
                 mystery=mystery,
                 link=rd.string(t, "link", where, default=None),
+                keep_pay=keep_pay,
             )
         )
     if total >= 1:
@@ -896,10 +897,15 @@ def _jackpot_trigger(
     rd: Reader, raw: Any, where: str, ctx: _Context, levels: tuple[int, ...]
 ) -> tuple:
     at = join(where, "trigger")
-    t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery"))
+    t = rd.table(raw, at, (), ("combo", "min_bet_level", "mystery", "keep_pay"))
     if ("combo" in t) == ("mystery" in t):
         rd.error(at, "needs exactly one of `combo` or `mystery`", Code.JACKPOT_TRIGGER)
-        return None, None, None
+        return None, None, None, False
+    keep_pay = rd.boolean(t, "keep_pay", at, False)
+    if keep_pay and "mystery" in t:
+        rd.error(
+            join(at, "keep_pay"), "only a `combo` trigger has a pay to keep", Code.JACKPOT_TRIGGER
+        )
     min_level = rd.integer(t, "min_bet_level", at, 1, default=None)
     if min_level is not None and min_level not in levels:
         rd.error(
@@ -908,7 +914,7 @@ def _jackpot_trigger(
             Code.RANGE,
         )
     if "mystery" in t:
-        return None, min_level, read_mystery(rd, t, at)
+        return None, min_level, read_mystery(rd, t, at), False
     combo = tuple(rd.array(t, "combo", at) or [])
     for j, token in enumerate(combo):
         if not ctx.token_ok(token):
@@ -923,7 +929,7 @@ def _jackpot_trigger(
             f"{list(combo)} is not one of the [[pays]] combos; a jackpot replaces a line pay",
             Code.JACKPOT_TRIGGER,
         )
-    return combo, min_level, None
+    return combo, min_level, None, bool(keep_pay)
 
 
 def _jackpot_identity(rd: Reader, t: dict, where: str, seen: list[str]) -> None:

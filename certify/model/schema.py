@@ -266,6 +266,7 @@ class Jackpot:
     min_bet_level: int | None = None
     mystery: Decimal | None = None
     link: str | None = None
+    keep_pay: bool = False  # a combo trigger: the line pays its fixed pay as well as the pool
 
 
 @dataclass(frozen=True)

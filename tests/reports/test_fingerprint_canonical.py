@@ -261,6 +261,7 @@ _COVERED = {
         "min_bet_level",
         "mystery",
         "link",
+        "keep_pay",
     },
 }
 

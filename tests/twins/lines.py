@@ -173,7 +173,9 @@ def is_jackpot(m: Machine, entry, li: int) -> bool:
 
 
 def credits(m: Machine, entry, li: int) -> int:
-    return 0 if is_jackpot(m, entry, li) else entry.credits(li, m.bet_levels[li])
+    """The entry's line pay at the level: 0 where a jackpot replaces it (not ``keep_pay``)."""
+    kept = any(jp.keep_pay and jp.trigger_combo == entry.combo for jp in m.jackpots)
+    return 0 if is_jackpot(m, entry, li) and not kept else entry.credits(li, m.bet_levels[li])
 
 
 def is_wild(m: Machine, symbol: str) -> bool:
