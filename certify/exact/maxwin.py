@@ -251,7 +251,6 @@ def _bonus_bound(tables: GameTables, lt: LevelTables) -> int:
     if not tables.hold_on:
         return int(lt.bonus_pay.max(initial=0))
     hs = tables.machine.hold_and_spin
-    assert hs is not None  # hold_on: the machine has [hold_and_spin]
     progressive = pool_ids(tables.machine)
     prizes = dict(hs.jackpots)
     values = [

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the feature modules import this one; their types are named only
-    from certify.model.hold import HoldAndSpin
-    from certify.model.screens import Cascade, ClusterPay
+from typing import Any
 
 SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
 ANY = "ANY"
@@ -365,9 +361,9 @@ class Machine:
     option_label: str | None = None  # set on the variants of a game with free-spin options
     full_window_pays: tuple[FullWindowPay, ...] = ()
     heights: tuple[tuple[tuple[int, int], ...], ...] | None = None  # per reel: (rows, weight)
-    hold_and_spin: HoldAndSpin | None = None  # SPEC 3.1b
-    cascade: Cascade | None = None  # SPEC 3.1b
-    cluster_pays: tuple[ClusterPay, ...] = ()
+    hold_and_spin: Any = None  # certify.model.hold.HoldAndSpin (SPEC 3.1b)
+    cascade: Any = None  # certify.model.screens.Cascade (SPEC 3.1b)
+    cluster_pays: tuple[Any, ...] = ()  # certify.model.screens.ClusterPay
     source: str = field(default="", compare=False)
 
     @property
