@@ -65,8 +65,11 @@ def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str,
 
 def reel_numbers(rd: Reader, raw: Any, where: str, n_reels: int = 0) -> tuple[int, ...]:
     """An array of reel numbers (1-based, each once, at most ``n_reels`` where given), sorted."""
-    if not isinstance(raw, list) or not raw:
-        rd.error(where, "must be a non-empty array of reel numbers", Code.TYPE)
+    if not isinstance(raw, list):
+        rd.error(where, "must be an array of reel numbers", Code.TYPE)
+        return ()
+    if not raw:
+        rd.error(where, "must name at least one reel", Code.TYPE)
         return ()
     checked = [rd.check_int(r, join(where, i), 1) for i, r in enumerate(raw)]
     reels = [r for r in checked if r is not None]

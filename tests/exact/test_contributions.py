@@ -29,6 +29,8 @@ PER_PART = {
     "ct_burning_brilliants.toml",
     "ct_win_storm.toml",
     "agt_cherry_hot.toml",
+    "agt_valentines_day.toml",
+    "ct_halloween_hot.toml",
     "hold-5x3-20.toml",
     "small_sticky.toml",
     "small_full_window.toml",
