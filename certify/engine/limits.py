@@ -317,21 +317,11 @@ class _Bounds:
 
     # -- the largest win of one spin --------------------------------------------------------
 
-    def jackpot_entries(self, level: int) -> set[int]:
-        out = set()
-        for jp in self.m.jackpots:
-            if jp.trigger_combo is None or jp.keep_pay:  # a kept pay bounds the win too
-                continue
-            if jp.min_bet_level is not None and level < jp.min_bet_level:
-                continue
-            out |= {e.index for e in self.m.pays if e.combo == jp.trigger_combo}
-        return out
-
     def line_bound(self, li: int, level: int) -> tuple[int, str]:
         """Largest line (or ways) credits of one screen, and the key that sets it."""
         m = self.m
         mult = max((s.multiplier for s in m.symbols if s.kind == "wild"), default=1)
-        jackpots = self.jackpot_entries(level)
+        jackpots = jackpot_entries(self.m, level, kept=False)  # a kept pay bounds the win too
         best, key = 0, "pays"
         if m.evaluation == "ways":
             families: dict[str, int] = {}
@@ -709,3 +699,20 @@ def _weights(weights: tuple | None, path: str) -> Iterator[tuple[int, str]]:
     for r, row in enumerate(weights or ()):
         for s, w in enumerate(row):
             yield w, f"{path}[{r}][{s}]"
+
+
+def jackpot_entries(machine: Machine, level: int, kept: bool = True) -> dict[int, str]:
+    """Pay entries that win a jackpot at ``level``: entry index -> jackpot id.
+
+    ``kept`` False: only the entries the jackpot replaces (not ``keep_pay``).
+    """
+    out = {}
+    for jp in machine.jackpots:
+        if jp.trigger_combo is None or (jp.keep_pay and not kept):
+            continue
+        if jp.min_bet_level is not None and level < jp.min_bet_level:
+            continue
+        for e in machine.pays:
+            if e.combo == jp.trigger_combo:
+                out[e.index] = jp.id
+    return out

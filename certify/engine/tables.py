@@ -17,7 +17,7 @@ from certify.bounds import LINE_BONUS_TAG
 from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.fullwindow import full_window_arrays
 from certify.engine.hold import hold_arrays
-from certify.engine.limits import check_machine
+from certify.engine.limits import check_machine, jackpot_entries
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, Symbol
 from certify.model.screens import is_screen_game
@@ -652,23 +652,6 @@ JACKPOT_RANK = 10**15
 def pool_ids(machine: Machine) -> frozenset[str]:
     """The machine's progressive pools (a hold-and-spin prize naming one pays that pool)."""
     return frozenset(j.id for j in machine.jackpots)
-
-
-def jackpot_entries(machine: Machine, level: int, kept: bool = True) -> dict[int, str]:
-    """Pay entries that win a jackpot at ``level``: entry index -> jackpot id.
-
-    ``kept`` False: only the entries the jackpot replaces (not ``keep_pay``).
-    """
-    out = {}
-    for jp in machine.jackpots:
-        if jp.trigger_combo is None or (jp.keep_pay and not kept):
-            continue
-        if jp.min_bet_level is not None and level < jp.min_bet_level:
-            continue
-        for e in machine.pays:
-            if e.combo == jp.trigger_combo:
-                out[e.index] = jp.id
-    return out
 
 
 def has_free_spins_pays(machine: Machine) -> bool:
