@@ -135,6 +135,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     rd.raise_if_errors()
     ctx = _Context(symbols, dict(groups), reels["strips"], len(bet["bet_levels"]))
     ctx.evaluation = reels["evaluation"]
+    ctx.show_free_strips(data.get("free_spins"))
     rules = read_rules(rd, data.get("rules"), reels["evaluation"])
     pays = _pays(rd, data.get("pays", []), ctx)
     ctx.pay_combos = {e.combo for e in pays}
@@ -503,6 +504,16 @@ class _Context:
         self.symbols, self.groups, self.strips, self.n_levels = symbols, groups, strips, n_levels
         self.pay_combos: set[tuple[str, ...]] = set()
         self.evaluation = "lines"
+        self.shown = [set(strip) for strip in strips]
+
+    def show_free_strips(self, raw_free: Any) -> None:
+        """Add the free spins' own strips (as written) to what each reel can show."""
+        raw = raw_free.get("strips") if isinstance(raw_free, dict) else None
+        if not isinstance(raw, list):
+            return
+        for shown, strip in zip(self.shown, raw, strict=False):
+            if isinstance(strip, list):
+                shown.update(s for s in strip if isinstance(s, str) and s in self.symbols)
 
     def token_ok(self, token: Any) -> bool:
         return isinstance(token, str) and (
@@ -612,7 +623,7 @@ def _pay_value(rd: Reader, t: dict, where: str, n_levels: int) -> tuple:
 
 def _warn_impossible(rd: Reader, ctx: _Context, combo: tuple[str, ...], where: str) -> None:
     for j, token in enumerate(combo):
-        if not any(ctx.matches(token, s) for s in set(ctx.strips[j])):
+        if not any(ctx.matches(token, s) for s in ctx.shown[j]):
             rd.warn(
                 join(where, "combo"),
                 f'{list(combo)} can never occur: nothing on reel {j + 1} matches "{token}"',
