@@ -335,9 +335,13 @@ class _Glass:
         )
 
     def count_label(self, symbol: str, count: int, counts: list[int]) -> str:
-        """``N SC`` when a higher count has its own entry, else ``N or more SC``."""
-        key = "scatter_sequence" if count >= max(counts) else "scatter_sequence_exact"
-        return self.tr.t(key, count=count, symbol=symbol)
+        """``N or more SC`` for the highest count, else ``N SC`` or ``N to M SC`` up to the next."""
+        if count >= max(counts):
+            return self.tr.t("scatter_sequence", count=count, symbol=symbol)
+        last = min(c for c in counts if c > count) - 1
+        if last > count:
+            return self.tr.t("scatter_sequence_range", count=count, last=last, symbol=symbol)
+        return self.tr.t("scatter_sequence_exact", count=count, symbol=symbol)
 
     def counting_rules(self, names: list[str]) -> list[str]:
         """How each symbol is counted, where not on every cell: its reels, wilds counting."""
@@ -379,7 +383,9 @@ class _Glass:
         counts = [c for c, _ in table]
         return "; ".join(
             self.tr.t(
-                "free_spins_award", spins=s, sequence=self.count_label(fs.trigger.symbol, c, counts)
+                "free_spins_award" if s else "free_spins_award_none",
+                spins=s,
+                sequence=self.count_label(fs.trigger.symbol, c, counts),
             )
             for c, s in table
         )

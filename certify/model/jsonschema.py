@@ -387,8 +387,17 @@ def machine_schema() -> Schema:
                 },
                 "max_spins": _int(1, "cap on the spins of one feature"),
                 "retrigger_spins": {
-                    **SPINS,
-                    "description": "spins a retrigger adds by count (default: spins)",
+                    "oneOf": [
+                        {
+                            "type": "object",
+                            "minProperties": 1,
+                            "propertyNames": {"pattern": "^[0-9]+$"},
+                            "additionalProperties": {"type": "integer", "minimum": 0},
+                        },
+                        {"type": "integer", "minimum": 1},
+                    ],
+                    "description": "spins a retrigger adds by count (default: spins); keys"
+                    " and awards may be 0: {0 = 1, 2 = 0} plays until a spin shows 2",
                 },
                 "strips": STRIPS,
                 "weights": WEIGHTS,

@@ -740,11 +740,18 @@ def _retrigger_spins(
     if retrigger not in (True, "once"):
         rd.error(at, 'needs free_spins.retrigger = true or "once"', Code.MISSING_KEY)
         return []
-    return _spins_table(rd, t["retrigger_spins"], at, trigger_count)
+    return _spins_table(rd, t["retrigger_spins"], at, trigger_count, least=0)
 
 
-def _spins_table(rd: Reader, raw: Any, at: str, trigger_count: int) -> list[tuple[int, int]]:
-    """Spins awarded by trigger count: a table such as {3 = 10, 4 = 15}, or one number."""
+def _spins_table(
+    rd: Reader, raw: Any, at: str, trigger_count: int, least: int = 1
+) -> list[tuple[int, int]]:
+    """Spins awarded by trigger count: a table such as {3 = 10, 4 = 15}, or one number.
+
+    ``least`` is the smallest count key and award: 0 in ``retrigger_spins``, where a
+    free spin showing none adds spins (``{0 = 1, 2 = 0}``: free games that go on
+    until one shows two scatters).
+    """
     if isinstance(raw, int) and not isinstance(raw, bool):
         return [(trigger_count, rd.check_int(raw, at, 1) or 1)]
     spins = []
@@ -753,10 +760,10 @@ def _spins_table(rd: Reader, raw: Any, at: str, trigger_count: int) -> list[tupl
         return []
     for key, value in raw.items():
         where = join(at, key)
-        if not (key.isascii() and key.isdigit()) or int(key) < 1:  # not '²'
+        if not (key.isascii() and key.isdigit()) or int(key) < least:  # not '²'
             rd.error(where, f"key must be a trigger count, got {key!r}", Code.TYPE)
             continue
-        spins.append((int(key), rd.check_int(value, where, 1) or 1))
+        spins.append((int(key), rd.check_int(value, where, least) or least))
     if spins and min(k for k, _ in spins) > trigger_count:
         rd.error(at, f"no spins for the trigger count {trigger_count}", Code.SPINS_MISSING)
     return sorted(spins)

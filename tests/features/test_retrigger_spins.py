@@ -2,7 +2,9 @@
 
 Real cabinets print two tables: "3 scatters award 10 free spins" and "3 scatters
 during the free spins add 5" (slotopol's Red Roo, Champagne, King of Clovers:
-``ScatFreespinReg`` against ``ScatFreespinBon``). Oracles: hand calculations in
+``ScatFreespinReg`` against ``ScatFreespinBon``), and free games that go on until one shows a stop combination
+(AGT Sun City: ``retrigger_spins = {0 = 1, 2 = 0}``, each free spin without two
+scatters adding one more). Oracles: hand calculations in
 the docstrings (exact fractions), the pure-Python twin (tests/twins/lines.py,
 its own award lookup), and simulation inside the exact interval.
 """
@@ -192,3 +194,63 @@ def test_bad_retrigger_spins_is_located(tmp_path, retrigger, respins, message):
     with pytest.raises(ModelError) as err:
         load_machine(path)
     assert message in str(err.value)
+
+
+UNTIL = "{0 = 1, 3 = 0}"  # every free spin adds one more, but one showing 3 S
+
+
+def test_free_games_until_a_stop_combination_by_hand(tmp_path):
+    """1 free spin, each free spin below 3 S adding 1 (``{0 = 1, 3 = 0}``): the feature
+    plays until a free spin shows 3 S (p = 1/8), N geometric with E[N] = 8. Each spin
+    is worth v = 3/8 and N is a stopping time of the i.i.d. spins, so by Wald the
+    feature is worth 8 x 3/8 = 3; return = 3/8 + 1/8 x 3 = 3/4."""
+    m = T.game(tmp_path, body("true", UNTIL), AS)
+    assert [m.free_spins.retrigger_for(c) for c in range(4)] == [1, 1, 1, 0]
+    assert compute_exact(m).levels[0].rtp == pytest.approx(0.75, rel=1e-14)
+
+
+def test_free_games_until_a_stop_equal_the_twin_and_the_simulation(tmp_path):
+    """Capped at 5 spins, the twin's brute force = exact (return, variance, hit
+    frequency, 1e-12); uncapped, the simulation lies inside the exact interval."""
+    m = T.game(tmp_path, body("true", UNTIL, cap="5"), AS)
+    lvl, ref = compute_exact(m).levels[0], twin.brute_force(m, 0)
+    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
+    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
+    assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
+    (tmp_path / "free").mkdir()
+    tables = compile_machine(T.game(tmp_path / "free", body("true", UNTIL), AS))
+    exact = compute_exact(tables).levels[0]
+    n = 400_000
+    sim = simulate(tables, 0, n, seed=3)
+    assert abs(sim.rtp - exact.rtp) < z_value(0.999) * exact.sigma / math.sqrt(n)
+
+
+def test_outcome_replay_holds_the_machine_to_the_stop(tmp_path):
+    """A log of a machine whose free games go on until 3 S passes against its model and
+    fails the feature check against the game whose free spin is a single one."""
+    (tmp_path / "on").mkdir()
+    (tmp_path / "off").mkdir()
+    T.game(tmp_path / "on", body("true", UNTIL), AS)
+    T.game(tmp_path / "off", body("false", None), AS)
+    log = tmp_path / "log.jsonl"
+    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 4, log)
+    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
+    assert good.verdict == "pass" and good.mismatch_count == 0
+    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
+    assert bad.verdict == "fail"
+    assert {m["kind"] for m in bad.mismatches} == {"feature"}
+
+
+def test_sun_city_published_figure():
+    """AGT Sun City, reel set "96.211839" of slotopol's suncity_data.yaml: "symbols:
+    88.915(lined); free games hit rate: 1/400; RTP = 88.915(sym) + 116.75(fg)*25/400 =
+    96.211839%", the bon reels "116.750367%, free games hit rate 1/25"
+    (tests/data/real/SOURCES.md): 2 scatters start free games that end on the next 2."""
+    from testpaths import DATA
+
+    m = load_machine(DATA / "real" / "agt_sun_city.toml")
+    lvl = compute_exact(m).levels[0]
+    assert lvl.line_rtp * 100 == pytest.approx(88.914941, abs=5e-7)
+    assert lvl.free_spins_rtp * 100 == pytest.approx(116.750367 * 25 / 400, abs=5e-7)
+    assert lvl.fs_probability == pytest.approx(1 / 400, rel=1e-12)
+    assert round(lvl.rtp * 100, 6) == 96.211839

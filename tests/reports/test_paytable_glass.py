@@ -97,13 +97,19 @@ def test_hand_pay_above_the_limit(small_machine):
 
 
 def test_only_the_highest_count_reads_or_more(small_machine):
+    """A count with the next key above it reads ``N SC``; a gap before the next key
+    reads ``N to M SC`` (4 SC award the 3-count's 8 spins: "the largest key at or
+    below the count"), and an award of 0 reads "no more free spins"."""
     scatters = (ScatterPay("SC", 3, 2), ScatterPay("SC", 4, 10), ScatterPay("SC", 5, 50))
     fs = dataclasses.replace(small_machine.free_spins, spins=((3, 8), (5, 20)))
     machine = dataclasses.replace(small_machine, scatter_pays=scatters, free_spins=fs)
     text = _texts(pay_glass(machine)[1])
     assert "\n3 SC | 10 cr." in text and "\n4 SC | 50 cr." in text
     assert "\n5 or more SC | 250 cr." in text
-    assert "3 SC: 8 free spins; 5 or more SC: 20 free spins." in text
+    assert "3 to 4 SC: 8 free spins; 5 or more SC: 20 free spins." in text
+    fs = dataclasses.replace(fs, retrigger=True, retrigger_spins=((0, 1), (2, 0)))
+    text = _texts(pay_glass(dataclasses.replace(machine, free_spins=fs))[1])
+    assert "A retrigger adds: 0 to 1 SC: 1 free spins; 2 or more SC: no more free spins." in text
 
 
 def test_standalone_mystery_jackpot_and_ways_game(small_machine):
