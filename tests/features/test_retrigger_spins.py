@@ -2,9 +2,9 @@
 
 Real cabinets print two tables: "3 scatters award 10 free spins" and "3 scatters
 during the free spins add 5" (slotopol's Red Roo, Champagne, King of Clovers:
-``ScatFreespinReg`` against ``ScatFreespinBon``), and free games that go on until one shows a stop combination
-(AGT Sun City: ``retrigger_spins = {0 = 1, 2 = 0}``, each free spin without two
-scatters adding one more). Oracles: hand calculations in
+``ScatFreespinReg`` against ``ScatFreespinBon``), and free games that go on until
+one shows a stop combination (AGT Sun City: ``retrigger_spins = {0 = 1, 2 = 0}``,
+each free spin without two scatters adding one more). Oracles: hand calculations in
 the docstrings (exact fractions), the pure-Python twin (tests/twins/lines.py,
 its own award lookup), and simulation inside the exact interval.
 """
