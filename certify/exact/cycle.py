@@ -625,6 +625,7 @@ def bonus_by_bucket(tables: GameTables, lt: LevelTables) -> dict[int, tuple[floa
         return {}
     if tables.hold_on:
         hs, tb = tables.machine.hold_and_spin, lt.total_bet
+        assert hs is not None  # hold_on: the machine has the feature
         cells = tables.machine.rows * tables.machine.reels
         return {
             start: (float(h.mean * tb), float(h.second_moment * tb * tb))

@@ -152,6 +152,7 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     hold_means: dict[int, float] = {}
     if tables.hold_on:
         hs, cells = tables.machine.hold_and_spin, tables.machine.rows * tables.machine.reels
+        assert hs is not None  # hold_on: the machine has the feature
         hold_means = {
             start: float(h.mean) * lt.total_bet
             for start, h in hold_exact_by_start(hs, cells, pool_ids(tables.machine)).items()

@@ -251,6 +251,7 @@ def _bonus_bound(tables: GameTables, lt: LevelTables) -> int:
     if not tables.hold_on:
         return int(lt.bonus_pay.max(initial=0))
     hs = tables.machine.hold_and_spin
+    assert hs is not None  # hold_on: the machine has the feature
     progressive = pool_ids(tables.machine)
     prizes = dict(hs.jackpots)
     values = [

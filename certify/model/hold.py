@@ -14,80 +14,18 @@ path instead of raising.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from certify.codes import Code
 from certify.model.reader import Reader, join
-from certify.model.schema import Symbol, Trigger
+from certify.model.schema import HoldAndSpin, HoldValue, Symbol, Trigger
 
 ENGINE_BOUND = (1 << 32) - 1
 """Largest denominator / weight total the engine's bounded draws take exactly."""
 
 _REQUIRED = ("trigger", "respins", "cell_probability", "values")
 _OPTIONAL = ("full_window", "jackpots")
-
-
-@dataclass(frozen=True)
-class HoldValue:
-    """One value a locked coin can carry.
-
-    Parameters
-    ----------
-    weight : int
-        Relative weight of this value among ``HoldAndSpin.values`` (>= 1).
-    pays : int or None
-        Multiple of the total bet paid, or None for a jackpot value.
-    jackpot : str or None
-        Name of the jackpot paid (a key of ``HoldAndSpin.jackpots`` or the id
-        of one of the machine's ``[[jackpots]]`` pools), or None.
-
-    """
-
-    weight: int
-    pays: int | None
-    jackpot: str | None
-
-
-@dataclass(frozen=True)
-class HoldAndSpin:
-    """A hold-and-spin feature (cash-on-reels respins).
-
-    Parameters
-    ----------
-    trigger : Trigger
-        At least ``count`` of the coin ``symbol`` (kind ``"bonus"``) anywhere
-        in the window start the feature; those coins are locked and count.
-    respins : int
-        Respins left at the start and after every respin that locks a coin.
-    cell_probability : Fraction
-        Exact chance that an empty cell shows a coin on one respin, in (0, 1).
-    values : tuple of HoldValue
-        The weighted values each locked coin draws, independently.
-    full_window : str or None
-        Jackpot awarded as well when every cell is locked.
-    jackpots : tuple of (str, int)
-        Fixed prizes, x total bet, by name (file order). A name that is the id
-        of a machine ``[[jackpots]]`` pool pays that progressive pool instead.
-
-    """
-
-    trigger: Trigger
-    respins: int
-    cell_probability: Fraction
-    values: tuple[HoldValue, ...]
-    full_window: str | None
-    jackpots: tuple[tuple[str, int], ...]
-
-    def jackpot_names(self) -> tuple[str, ...]:
-        """Every jackpot the feature can award: the table's, then others named."""
-        names = [name for name, _ in self.jackpots]
-        named = [v.jackpot for v in self.values] + [self.full_window]
-        for name in named:
-            if name is not None and name not in names:
-                names.append(name)
-        return tuple(names)
 
 
 def read_hold_and_spin(

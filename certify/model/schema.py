@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any
+from fractions import Fraction
 
 SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
 ANY = "ANY"
@@ -328,6 +328,106 @@ class Rules:
     line_pays: str = "best"
 
 
+DEFAULT_MAX_SCREENS = 50
+"""Screens of one cascade sequence at most, where ``[cascade] max_screens`` is not set."""
+
+
+@dataclass(frozen=True)
+class HoldValue:
+    """One value a locked coin can carry.
+
+    Parameters
+    ----------
+    weight : int
+        Relative weight of this value among ``HoldAndSpin.values`` (>= 1).
+    pays : int or None
+        Multiple of the total bet paid, or None for a jackpot value.
+    jackpot : str or None
+        Name of the jackpot paid (a key of ``HoldAndSpin.jackpots`` or the id
+        of one of the machine's ``[[jackpots]]`` pools), or None.
+
+    """
+
+    weight: int
+    pays: int | None
+    jackpot: str | None
+
+
+@dataclass(frozen=True)
+class HoldAndSpin:
+    """A hold-and-spin feature (cash-on-reels respins).
+
+    Parameters
+    ----------
+    trigger : Trigger
+        At least ``count`` of the coin ``symbol`` (kind ``"bonus"``) anywhere
+        in the window start the feature; those coins are locked and count.
+    respins : int
+        Respins left at the start and after every respin that locks a coin.
+    cell_probability : Fraction
+        Exact chance that an empty cell shows a coin on one respin, in (0, 1).
+    values : tuple of HoldValue
+        The weighted values each locked coin draws, independently.
+    full_window : str or None
+        Jackpot awarded as well when every cell is locked.
+    jackpots : tuple of (str, int)
+        Fixed prizes, x total bet, by name (file order). A name that is the id
+        of a machine ``[[jackpots]]`` pool pays that progressive pool instead.
+
+    """
+
+    trigger: Trigger
+    respins: int
+    cell_probability: Fraction
+    values: tuple[HoldValue, ...]
+    full_window: str | None
+    jackpots: tuple[tuple[str, int], ...]
+
+    def jackpot_names(self) -> tuple[str, ...]:
+        """Every jackpot the feature can award: the table's, then others named."""
+        names = [name for name, _ in self.jackpots]
+        named = [v.jackpot for v in self.values] + [self.full_window]
+        for name in named:
+            if name is not None and name not in names:
+                names.append(name)
+        return tuple(names)
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """A cascade: winning cells vanish, the rest fall, the gap refills.
+
+    Parameters
+    ----------
+    refill : str
+        ``"strip"`` (the stops above the window on the same strip: the whole
+        sequence is fixed by the stops) or ``"random"`` (each new cell drawn
+        independently from the reel's stops by weight).
+    multipliers : tuple of int
+        Win multiplier of the 1st, 2nd, ... screen; the last one repeats.
+    max_screens : int
+        Screens of one sequence at most (the first screen included).
+
+    """
+
+    refill: str
+    multipliers: tuple[int, ...] = (1,)
+    max_screens: int = DEFAULT_MAX_SCREENS
+
+    def multiplier(self, screen: int) -> int:
+        """Multiplier of screen ``screen`` (0: the first screen)."""
+        return self.multipliers[min(screen, len(self.multipliers) - 1)]
+
+
+@dataclass(frozen=True)
+class ClusterPay:
+    """A group of at least ``size`` cells of ``symbol`` pays ``pays`` x total bet."""
+
+    symbol: str
+    size: int
+    pays: int
+
+
 @dataclass(frozen=True)
 class Machine:
     """A parsed, validated machine model."""
@@ -361,9 +461,9 @@ class Machine:
     option_label: str | None = None  # set on the variants of a game with free-spin options
     full_window_pays: tuple[FullWindowPay, ...] = ()
     heights: tuple[tuple[tuple[int, int], ...], ...] | None = None  # per reel: (rows, weight)
-    hold_and_spin: Any = None  # certify.model.hold.HoldAndSpin (SPEC 3.1b)
-    cascade: Any = None  # certify.model.screens.Cascade (SPEC 3.1b)
-    cluster_pays: tuple[Any, ...] = ()  # certify.model.screens.ClusterPay
+    hold_and_spin: HoldAndSpin | None = None  # SPEC 3.1b
+    cascade: Cascade | None = None  # SPEC 3.1b
+    cluster_pays: tuple[ClusterPay, ...] = ()
     source: str = field(default="", compare=False)
 
     @property

@@ -19,53 +19,16 @@ exceed ``max_screens``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from certify.codes import Code
 from certify.errors import Problem
 from certify.model.reader import Reader, join
-from certify.model.schema import Symbol
+from certify.model.schema import DEFAULT_MAX_SCREENS, Cascade, ClusterPay, Symbol
 
 REFILLS = ("strip", "random")
-DEFAULT_MAX_SCREENS = 50
 _CASCADE_OPTIONAL = ("multipliers", "max_screens")
 _CLUSTER_KINDS = ("regular", "wild", "blank")
-
-
-@dataclass(frozen=True)
-class Cascade:
-    """A cascade: winning cells vanish, the rest fall, the gap refills.
-
-    Parameters
-    ----------
-    refill : str
-        ``"strip"`` (the stops above the window on the same strip: the whole
-        sequence is fixed by the stops) or ``"random"`` (each new cell drawn
-        independently from the reel's stops by weight).
-    multipliers : tuple of int
-        Win multiplier of the 1st, 2nd, ... screen; the last one repeats.
-    max_screens : int
-        Screens of one sequence at most (the first screen included).
-
-    """
-
-    refill: str
-    multipliers: tuple[int, ...] = (1,)
-    max_screens: int = DEFAULT_MAX_SCREENS
-
-    def multiplier(self, screen: int) -> int:
-        """Multiplier of screen ``screen`` (0: the first screen)."""
-        return self.multipliers[min(screen, len(self.multipliers) - 1)]
-
-
-@dataclass(frozen=True)
-class ClusterPay:
-    """A group of at least ``size`` cells of ``symbol`` pays ``pays`` x total bet."""
-
-    symbol: str
-    size: int
-    pays: int
 
 
 def read_cascade(rd: Reader, raw: Any, where: str = "cascade") -> Cascade | None:
