@@ -18,6 +18,7 @@ the level's rows) is the certified return, stated again in
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from certify.model.schema import Machine
@@ -388,6 +389,17 @@ def _level_section(certificate: dict[str, Any]) -> Section:
     )
 
 
+def _spin_multiplier_row(machine: Machine) -> list[tuple[str, str]]:
+    """The multiplier each paid spin draws, where the game has one (``[rules]``)."""
+    table = machine.rules.spin_multipliers
+    if not table:
+        return []
+    total = sum(w for _, w in table)
+    mean = Fraction(sum(v * w for v, w in table), total)
+    drawn = ", ".join(f"x{v} ({w}/{total})" for v, w in table)
+    return [("multiplier drawn each paid spin", f"{drawn}; mean {float(mean):.6g}")]
+
+
 def _summary(certificate: dict[str, Any], machine: Machine) -> Section:
     ident = certificate.get("certificate") or {}
     plan = certificate.get("simulation_plan") or {}
@@ -404,6 +416,7 @@ def _summary(certificate: dict[str, Any], machine: Machine) -> Section:
         ("fingerprint", (certificate.get("machine") or {}).get("fingerprint")),
         ("game", game),
         ("credit", f"{machine.denomination} {machine.currency}"),
+        *_spin_multiplier_row(machine),
         ("certificate", ident.get("number")),
         ("issued (UTC)", ident.get("issued_utc")),
         ("lab", (ident.get("lab") or {}).get("name")),

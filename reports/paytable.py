@@ -449,6 +449,18 @@ class _Glass:
             text.append(tr.t("free_spins_strips"))
         return Section(tr.t("free_spins"), tuple(text))
 
+    def spin_multiplier(self) -> list[str]:
+        """The multiplier each paid spin draws (``[rules] spin_multiplier``), in words."""
+        table = self.m.rules.spin_multipliers
+        if not table:
+            return []
+        total = sum(w for _, w in table)
+        values = "; ".join(
+            self.tr.t("free_spins_option_drawn", option=f"x{v}", weight=w, total=total)
+            for v, w in table
+        )
+        return [self.tr.t("spin_multiplier_drawn", multipliers=values)]
+
     def features(self) -> Section:
         """The window features and the features over several screens, in words."""
         m, tr = self.m, self.tr
@@ -463,6 +475,7 @@ class _Glass:
             for key in ("scatter", "wild_in_free_spins", "sticky"):
                 if getattr(s, key):
                     text.append(tr.t("wild_scatter" if key == "scatter" else key, symbol=s.name))
+        text += self.spin_multiplier()
         fs = m.free_spins
         if fs is not None and fs.expanding_symbol:
             names = ", ".join(name for name, _ in fs.expanding_symbol)

@@ -329,13 +329,13 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 spin += scatter_plain(packed, scatter_pay[0])
             else:
                 spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
-        if extras is not None and fs and game.fs_each_cum.shape[0] > 1:  # drawn for this spin
-            each = game.fs_each_cum
+        each = game.fs_each_cum if fs else game.base_each_cum
+        if extras is not None and each.shape[0] > 1:  # a multiplier drawn for this spin
             u, s0, s1, s2, s3 = bounded(each[each.shape[0] - 1], s0, s1, s2, s3)
             k = 0
             while each[k] <= u:
                 k += 1
-            spin *= game.fs_each_mult[k]
+            spin *= game.fs_each_mult[k] if fs else game.base_each_mult[k]
         win += spin * fs_mult if fs else spin
         if not alarm:
             continue

@@ -96,6 +96,8 @@ class GameInputs(NamedTuple):
     fs_retriggers: int  # retriggers allowed in one feature: 0, 1 ("once"), -1 (unlimited)
     fs_each_cum: np.ndarray  # (values,) running weights of the multiplier drawn each free spin
     fs_each_mult: np.ndarray  # (values,) its values ([1]: none drawn)
+    base_each_cum: np.ndarray  # (values,) running weights of the multiplier each paid spin draws
+    base_each_mult: np.ndarray  # (values,) its values ([1]: none drawn)
     fs_draw_cum: np.ndarray  # (options,) running weights of drawn free-spin options ([1]: none)
     fs_draw_spins: np.ndarray  # (options, 2 (max count + 1)) each option's fs_spins
     fs_draw_mult: np.ndarray  # (options,) each option's multiplier
@@ -419,6 +421,8 @@ def game_inputs(t: GameTables) -> GameInputs:
         fs_retriggers=t.fs_retriggers,
         fs_each_cum=np.cumsum(t.fs_each_weights).astype(np.int64),
         fs_each_mult=t.fs_each_mult,
+        base_each_cum=np.cumsum(t.base_each_weights).astype(np.int64),
+        base_each_mult=t.base_each_mult,
         fs_draw_cum=np.cumsum(t.fs_draw_weights).astype(np.int64),
         fs_draw_spins=t.fs_draw_spins,
         fs_draw_mult=t.fs_draw_mult,

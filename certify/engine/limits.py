@@ -216,6 +216,9 @@ class _Bounds:
         if fs is not None and fs.multipliers:
             draw = [w for _, w in fs.multipliers]
             tables.append(("free_spins.multiplier", "multiplier", draw))
+        if self.m.rules.spin_multipliers:
+            draw = [w for _, w in self.m.rules.spin_multipliers]
+            tables.append(("rules.spin_multiplier", "multiplier", draw))
         for s in self.m.symbols:
             if s.multipliers:
                 draw = [w for _, w in s.multipliers]
@@ -356,13 +359,14 @@ class _Bounds:
         m = self.m
         total_bet = m.total_bet(level)
         lines, key = self.line_bound(li, level)
-        terms = [(lines, key, "lines")]
+        drawn = max((v for v, _ in m.rules.spin_multipliers), default=1)  # the paid spin's
+        terms = [(lines * drawn, key, "lines")]
         for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
             i, sp = max(
                 ((i, sp) for i, sp in enumerate(m.scatter_pays) if sp.symbol == name),
                 key=lambda t: max(t[1].pays, t[1].free_pays),
             )
-            most = max(sp.pays, sp.free_pays)
+            most = max(sp.pays * drawn, sp.free_pays)
             terms.append((most * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
         if m.bonus is not None:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
@@ -620,6 +624,9 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
         yield sym.multiplier, f"symbols.{sym.name}.multiplier"
     yield from _pay_integers(m)
     yield from _weights(m.weights, "reels.weights")
+    for value, weight in m.rules.spin_multipliers:
+        yield value, f"rules.spin_multiplier.{value}"
+        yield weight, f"rules.spin_multiplier.{value}"
     fs = m.free_spins
     if fs is not None:
         yield fs.multiplier, "free_spins.multiplier"

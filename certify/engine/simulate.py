@@ -138,6 +138,7 @@ def extras_flag(t: GameTables) -> int | None:
         or bool(t.full_window_mult.size)
         or t.fs_draw_weights.shape[0] > 1
         or t.fs_each_mult.shape[0] > 1
+        or t.base_each_mult.shape[0] > 1
         or t.line_bonus_tag > 0
     )
     return 1 if uses else None

@@ -140,6 +140,12 @@ class GameTables:
     fs_each_weights: np.ndarray = field(  # (values,) their weights
         default_factory=lambda: np.ones(1, dtype=np.int64)
     )
+    base_each_mult: np.ndarray = field(  # (values,) multipliers each paid spin draws ([1]: none)
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
+    base_each_weights: np.ndarray = field(  # (values,) their weights
+        default_factory=lambda: np.ones(1, dtype=np.int64)
+    )
     fs_draw_weights: np.ndarray = field(  # (options,) weights of drawn free-spin options
         default_factory=lambda: np.ones(1, dtype=np.int64)
     )
@@ -178,6 +184,17 @@ class GameTables:
             v = self.fs_each_mult.astype(np.float64)
             return float(np.dot(w, v)), float(np.dot(w, v * v))
         return float(self.fs_spin_mult), float(self.fs_spin_mult) ** 2
+
+    @property
+    def base_mult_moments(self) -> tuple[float, float]:
+        """(E[M], E[M^2]) of the multiplier a paid spin draws (``[rules] spin_multiplier``).
+
+        It multiplies the paid spin's line, ways and scatter win, independently of
+        the stops; (1, 1) where the game has none.
+        """
+        w = self.base_each_weights / self.base_each_weights.sum()
+        v = self.base_each_mult.astype(np.float64)
+        return float(np.dot(w, v)), float(np.dot(w, v * v))
 
     @property
     def fs_retriggers(self) -> int:
@@ -263,6 +280,7 @@ def compile_machine(machine: Machine) -> GameTables:
         fs_respins=fs_respins,
         **_drawn_options(machine, max_count, fs_spins, fs_respins),
         **_each_spin_multipliers(fs),
+        **_paid_spin_multipliers(machine),
         scatter_excl=np.array(
             [1 if n in machine.rules.exclusive_scatters else 0 for n in counted] or [0],
             dtype=np.int64,
@@ -409,6 +427,31 @@ def _each_spin_multipliers(fs: Any) -> dict[str, Any]:
     }
 
 
+def _paid_spin_multipliers(machine: Machine) -> dict[str, Any]:
+    """The ``GameTables`` fields of the multiplier each paid spin draws (x1, weight 1: none)."""
+    table = machine.rules.spin_multipliers or ((1, 1),)
+    return {
+        "base_each_mult": np.array([v for v, _ in table], dtype=np.int64),
+        "base_each_weights": np.array([w for _, w in table], dtype=np.int64),
+    }
+
+
+def _spin_multiplier_limits(machine: Machine, screens: bool) -> list[str]:
+    """Why ``[rules] spin_multiplier`` is not played with this game, if it is not."""
+    what = "a multiplier drawn for each paid spin"
+    out = []
+    if screens:
+        out.append(f"{what} in a screen game (cascade, cluster, sticky, hold)")
+    if machine.rules.win_cap is not None:
+        out.append(f"{what} with rules.win_cap")
+    if machine.line_bonus_entries:
+        out.append(f"{what} with lines that play the bonus game")
+    fs = machine.free_spins
+    if fs is not None and fs.expanding_symbol:
+        out.append(f"{what} with free_spins.expanding_symbol")
+    return out
+
+
 def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
     """(key, what) of the compile-time rules of real games where they are not played.
 
@@ -445,6 +488,8 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
         if s.multipliers and fs is not None and fs.expanding_symbol:
             what = "a drawn wild multiplier with free_spins.expanding_symbol"
             out.append((f"symbols.{s.name}.multiplier", what))
+    if machine.rules.spin_multipliers:
+        out += [("rules.spin_multiplier", w) for w in _spin_multiplier_limits(machine, screens)]
     if fs is not None and fs.options_drawn:
         out += [("free_spins.options", what) for what in _drawn_option_limits(machine, screens)]
     if fs is not None and fs.multipliers:

@@ -460,6 +460,29 @@ def _entry_rows(
     return rows
 
 
+def _drawn_rows(rows: list[Contribution], tables: GameTables) -> list[Contribution]:
+    """Each base row split by the multiplier a paid spin draws (``[rules] spin_multiplier``).
+
+    The draw is independent of the stops: a row of probability ``p`` becomes one
+    row per value ``v`` (probability ``p x P(v)``, multiplier x ``v``), so each row
+    still reads ``pays x multiplier x probability / total bet``.
+    """
+    values, weights = tables.base_each_mult, tables.base_each_weights
+    if values.shape[0] == 1 and values[0] == 1:
+        return rows
+    total = int(weights.sum())
+    return [
+        replace(
+            r,
+            probability=(r.probability or 0.0) * int(w) / total,
+            rtp=r.rtp * int(v) * int(w) / total,
+            multiplier=(r.multiplier or 1) * int(v),
+        )
+        for r in rows
+        for v, w in zip(values, weights, strict=True)
+    ]
+
+
 def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributions:
     """Every award's exact frequency and contribution to return at one bet level."""
     m = tables.machine
@@ -468,6 +491,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
     for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
         rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb, 1))
+    rows = _drawn_rows(rows, tables)
     bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
     p_bonus = (
         trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)

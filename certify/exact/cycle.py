@@ -455,6 +455,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
     fs_mean = bonus_mean = 0.0
     hit = 0.0
     fs_p = bonus_p = 0.0
+    m1, m2 = tables.base_mult_moments  # a drawn multiplier of the paid spin's own win
     line_sum = sum(base.wb)
     lines = line_bonus_sums(tables, lt, base)
     for b in range(base.w.shape[0]):
@@ -465,9 +466,9 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         ef, ef2 = fs_moments.get(count, (0.0, 0.0))
         eb, eb2 = bonus.get(j, (0.0, 0.0))
         extra = ef + eb
-        spin = base.wb[b] + lines.mean[b]  # the lines' wins and the bonus games they play
+        spin = m1 * base.wb[b] + lines.mean[b]  # the lines' wins and the bonus games they play
         mean += spin + wgt * extra
-        var_sum += base.wb2[b] + lines.square[b] + 2 * spin * extra
+        var_sum += m2 * base.wb2[b] + lines.square[b] + 2 * spin * extra
         var_sum += wgt * (ef2 + (eb2 + 2 * ef * eb))
         triggered = count in fs_moments or j > 0
         hit += wgt if triggered else float(lines.hit[b])
@@ -477,7 +478,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         bonus_p += wgt if j > 0 else float(lines.played[b])
     tb = lt.total_bet
     ew = mean / total
-    scatter = scatter_mean(tables, tables.base, lt)
+    scatter = m1 * scatter_mean(tables, tables.base, lt)
     cap_sum = 0.0  # what the win cap takes off (games without features only)
     if spin_score(tables, lt, 0).cap > 0:
         cap_sum = float(line_sum - sum(enumerate_cycle(tables, lt, 0, capped=False).wb))
@@ -486,7 +487,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         level=lt.level,
         total_bet=tb,
         rtp=ew / tb,
-        line_rtp=(line_sum / total - scatter - cap_sum / total) / tb,
+        line_rtp=(m1 * (line_sum / total) - scatter - cap_sum / total) / tb,
         win_cap_rtp=cap_sum / total / tb,
         scatter_rtp=scatter / tb,
         free_spins_rtp=fs_mean / total / tb,

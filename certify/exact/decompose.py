@@ -174,7 +174,7 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
             return sum(float(dist[c]) * m for c, m in hold_means.items() if c < dist.shape[0])
         return trigger_probability(reels, tables.bonus_counted, tables.bonus_min) * eb
 
-    mean = spin_mean(tables.base, 0) + bonus_mean(tables.base)
+    mean = tables.base_mult_moments[0] * spin_mean(tables.base, 0) + bonus_mean(tables.base)
     if tables.fs_counted >= 0:
         ex = tables.fs_mult_moments[0] * spin_mean(tables.free, 1) + bonus_mean(tables.free)
         fs_dist = count_distribution(tables.free, tables.fs_counted)

@@ -127,7 +127,17 @@ def _lines_enumerated(tables: GameTables, lt: LevelTables, lengths: list[int]) -
             awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
     if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
         total = np.minimum(total, lt.cap)
-    return _from_totals(tables, lt, total, combo_weights(reels, stops), triggered, awards)
+    weights = combo_weights(reels, stops)
+    return _from_totals(tables, lt, total, weights, triggered, awards, _spin_multipliers(tables))
+
+
+def _spin_multipliers(tables: GameTables) -> dict[int, float]:
+    """The multiplier a paid spin draws for its own win, by value: probability ({1: 1})."""
+    weights = tables.base_each_weights
+    return {
+        int(v): int(w) / int(weights.sum())
+        for v, w in zip(tables.base_each_mult, weights, strict=True)
+    }
 
 
 def _from_totals(
@@ -137,21 +147,32 @@ def _from_totals(
     weight: np.ndarray,
     triggered: np.ndarray,
     awards: dict[int, float],
+    mults: dict[int, float] | None = None,
 ) -> MaxWin:
-    """Maximum, its probability and the thresholds from every combination's win."""
+    """Maximum, its probability and the thresholds from every combination's win.
+
+    ``mults``: the multiplier the paid spin draws for its own win (not the bonus
+    award), value: probability; None is x1.
+    """
     cycle = float(tables.base.cycle)
+    mults = mults or {1: 1.0}
     plain = total[~triggered]
-    top = max(
+    top = max(mults) * max(
         int(plain.max()) if plain.size else -1,
-        int(total[triggered].max()) + max(awards) if triggered.any() else -1,
+        int(total[triggered].max()) if triggered.any() else -1,
     )
+    if triggered.any():
+        top = max(top, max(mults) * int(total[triggered].max()) + max(awards))
 
     def share(test: Callable[[np.ndarray], np.ndarray]) -> float:
         """P(test(win)) over the cycle, bonus awards mixed in (test takes a win array)."""
-        p = float(weight[~triggered & test(total)].sum()) / cycle
-        for value, q in awards.items():
-            if triggered.any():
-                p += q * float(weight[triggered & test(total + value)].sum()) / cycle
+        p = 0.0
+        for m, pm in mults.items():
+            won = total * m
+            p += pm * float(weight[~triggered & test(won)].sum()) / cycle
+            for value, q in awards.items():
+                if triggered.any():
+                    p += pm * q * float(weight[triggered & test(won + value)].sum()) / cycle
         return p
 
     tb = lt.total_bet
@@ -184,6 +205,9 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
         )
     base, how = _spin_bound(tables, lt, tables.base, 0)
     parts = [how]
+    if tables.base_each_mult.shape[0] > 1:  # a multiplier drawn for the paid spin
+        base *= int(tables.base_each_mult.max())
+        parts.append("x the largest multiplier a paid spin draws")
     total = base + _bonus_bound(tables, lt)
     if tables.line_bonus_tag:  # every line may play the bonus in the base game
         total += tables.paylines.shape[0] * int(lt.bonus_pay.max(initial=0))

@@ -177,6 +177,8 @@ def _rules(machine: Machine) -> dict[str, Any]:
         for key, default in (("both_ways", "sum"), ("line_pays", "best")):
             if getattr(r, key) != default:  # only when set: older fingerprints stay
                 out["rules"][key] = getattr(r, key)
+        if r.spin_multipliers:  # only when set, as above
+            out["rules"]["spin_multiplier"] = {str(v): w for v, w in r.spin_multipliers}
     if machine.option_label is not None:
         out["option_label"] = machine.option_label
     for key in ("full_window_pays", "heights", "hold_and_spin", "cascade", "cluster_pays"):

@@ -476,6 +476,14 @@ def machine_schema() -> Schema:
                 {"type": "string", "minLength": 1}, "only the first that pays, pays", 2
             ),
             "win_cap": _int(1, "a spin's whole win is capped at this x total bet"),
+            "spin_multiplier": {
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": {"pattern": "^[0-9]+$"},
+                "additionalProperties": {"type": "integer", "minimum": 1},
+                "description": "value = weight: each paid spin draws a multiplier of its own"
+                " line, ways and scatter wins",
+            },
         },
         description="rules of real games (SPEC 3.1a; docs/RULES.md)",
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from certify.codes import Code
+from certify.model.features import read_drawn_multipliers
 from certify.model.reader import Reader, join
 from certify.model.schema import (
     ANY,
@@ -35,6 +36,7 @@ RULE_KEYS = (
     "win_cap",
     "both_ways",
     "line_pays",
+    "spin_multiplier",
 )
 LINES_ONLY = ("wild_multiplier", "pure_wild_line", "direction", "both_ways", "line_pays")
 
@@ -70,7 +72,20 @@ def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
         win_cap=rd.integer(t, "win_cap", where, 1, default=None),
         both_ways=_both_ways(rd, t),
         line_pays=_choice(rd, t, "line_pays", LINE_PAYS_RULES),
+        spin_multipliers=_spin_multipliers(rd, t),
     )
+
+
+def _spin_multipliers(rd: Reader, t: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """``spin_multiplier = {1 = 24, 3 = 1}``: the multiplier each paid spin draws."""
+    raw = t.get("spin_multiplier")
+    if raw is None:
+        return ()
+    at = "rules.spin_multiplier"
+    if not isinstance(raw, dict):
+        rd.error(at, "must be a table of value = weight, such as {1 = 24, 3 = 1}", Code.TYPE)
+        return ()
+    return read_drawn_multipliers(rd, raw, at)
 
 
 def _both_ways(rd: Reader, t: dict[str, Any]) -> str:

@@ -315,6 +315,9 @@ class Rules:
         runs ("sum") or only the better of them ("better").
     line_pays : a line pays the entry worth most ("best"), or its longest met
         run ("longest", ties by worth) even where a shorter entry pays more.
+    spin_multipliers : (value, weight) pairs: each paid spin draws one value by
+        weight, which multiplies its line, ways and scatter wins (not bonus
+        awards, not the free spins it starts); empty: none.
 
     """
 
@@ -326,6 +329,7 @@ class Rules:
     win_cap: int | None = None
     both_ways: str = "sum"
     line_pays: str = "best"
+    spin_multipliers: tuple[tuple[int, int], ...] = ()
 
 
 DEFAULT_MAX_SCREENS = 50

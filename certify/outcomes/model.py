@@ -121,6 +121,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "free-spin options drawn at the feature's start (the log does not say which)"
     elif fs is not None and fs.multipliers:
         reason = "a multiplier drawn for each free spin (the log does not say each draw)"
+    elif m.rules.spin_multipliers:
+        reason = "a multiplier drawn for each paid spin (the log does not say each draw)"
     elif m.line_bonus_entries:
         reason = "lines that play the bonus game (the log does not say each line's prize)"
     return ReplayModel(

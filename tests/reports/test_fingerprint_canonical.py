@@ -199,6 +199,7 @@ _COVERED = {
         "scatter_unit",
         "exclusive_scatters",
         "win_cap",
+        "spin_multipliers",
     },
     "FreeSpinOption": {"spins", "multiplier", "weight"},
     "Symbol": {

@@ -432,6 +432,9 @@ def brute_force(m: Machine, li: int) -> dict:
         raise NotImplementedError("win_cap with features")
     eb, eb2 = bonus_moments(m, li)
     feature = _drawn_feature(m, li, eb, eb2) if fs else None
+    draws = paid_spin_multipliers(m)
+    drawn1 = sum(p * v for v, p in draws)
+    drawn2 = sum(p * v * v for v, p in draws)
     total_w = 0
     s1 = s2 = hit = Fraction(0)
     awards = [0] * len(m.pays)
@@ -442,7 +445,7 @@ def brute_force(m: Machine, li: int) -> dict:
                 awards[e] += w
         if cap is not None:
             b = min(b, cap * tb)
-        e1, e2 = Fraction(b), Fraction(b * b)
+        e1, e2 = Fraction(b) * drawn1, Fraction(b * b) * drawn2  # x the spin's drawn multiplier
         lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
         if lines:  # n independent prizes: E[S] = n E[B], E[S^2] = n E[B^2] + n (n-1) E[B]^2
             p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
@@ -499,6 +502,13 @@ def _drawn_feature(m: Machine, li: int, eb, eb2):
         return f1, f2
 
     return start
+
+
+def paid_spin_multipliers(m: Machine) -> list[tuple[int, Fraction]]:
+    """``[rules] spin_multiplier``: (value, probability) of the paid spin's own multiplier."""
+    table = m.rules.spin_multipliers or ((1, 1),)
+    total = sum(w for _, w in table)
+    return [(v, Fraction(w, total)) for v, w in table]
 
 
 def spin_multipliers(fs) -> list[tuple[int, Fraction]]:
@@ -696,6 +706,8 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
     tb = m.total_bet(m.bet_levels[li])
     eb = bonus_moments(m, li)[0]
     line, base_fixed, scatter, starts, p_bonus = _reel_set_means(m, li, m.strips, m.weights)
+    drawn = sum(p * v for v, p in paid_spin_multipliers(m))  # independent of the stops
+    line, scatter = line * drawn, scatter * drawn
     feature = Fraction(0)
     if fs is not None:
         free_strips = (fs.strips, fs.weights) if fs.strips else (m.strips, m.weights)
