@@ -1,0 +1,87 @@
+"""Real games of slotopol/server reproduced to the server's own brute-force figures.
+
+Each file in ``tests/data/real`` (see its SOURCES.md) is written from the game's
+``<game>_rule.go`` and one reel set of its ``<game>_data.yaml``, whose header
+prints the server's brute force over every stop combination. This file holds
+the games whose mechanic has no test of its own elsewhere: a figure here is
+the server's printed one, to the digits it prints (``PRINTED``: total return,
+then the line and scatter parts where printed, in percent).
+
+Server quirk (Katana, Flame Dancer): their printed figures are those of the
+game with its first line selected only (slotopol's scan ran with ``Sel = 1``).
+Without expanding wilds every line has the same mean, so the line count does not
+change a percentage; with them it does. The files are the real 20-line games; the
+test plays them with their first line only (the same rules, ``bet.lines = 1``)
+against the printed figures.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+from testpaths import DATA
+
+from certify.exact import compute_exact
+from certify.model import load_machine
+from certify.model.loader import parse_machine
+
+REAL = DATA / "real"
+
+# file -> (total, lines, scatters) as printed, in percent, with the digits printed
+PRINTED = {
+    # "symbols: 85.482(lined) + 0(scatter) = 85.482465%; RTP = 85.482(sym) +
+    # 0.039512*267(fg) = 96.032104%": 243 ways, scatters on reels 1, 3, 5, FS x3
+    "novomatic_african_simba.toml": ("96.032104", "85.482465", "0"),
+    # "RTP = 92.079(lined) + 2.4242(scatter) = 94.503243%": centre-out lines (ANY)
+    "novomatic_just_jewels.toml": ("94.503243", "92.079", "2.4242"),
+    # "symbols: 64.583(lined) + 4.8809(scatter) = 69.463903%; RTP = 69.464(sym) +
+    # 0.043962*605.75(fg) = 96.093703%": vikings wild in free spins, group entries
+    "novomatic_dragons_deep.toml": ("96.093703", "64.583", "4.8809"),
+    # "RTP = 96.606(lined) + 0(scatter) = 96.605812%": lines paid both ways
+    "novomatic_fruitilicious.toml": ("96.605812", "96.606", "0"),
+}
+# the same, for the game with its first line only (the server's Sel = 1)
+PRINTED_ONE_LINE = {
+    # "symbols: 65.372(lined) + 1.6389(scatter) = 67.010688%; RTP = 67.011(sym) +
+    # 0.055155*477.78(fg) = 93.362435%": a wild that fills its reel in free spins
+    "novomatic_katana.toml": ("93.362435", "65.372", "1.6389"),
+    # "symbols: 49.444(lined) + 1.5678(scatter) = 51.011497%; RTP = 51.011(sym) +
+    # 0.045681*986.81(fg) = 96.090145%": wilds filling reels 2 and 4, four symbols
+    # wild in free spins paying nothing (`pure_wild_line = "wild_award"`)
+    "novomatic_flame_dancer.toml": ("96.090145", "49.444", "1.5678"),
+}
+
+
+def _digits(printed: str) -> float:
+    """Half a unit of the last printed digit (a percent figure)."""
+    decimals = len(printed.partition(".")[2])
+    return 0.5 * 10.0**-decimals
+
+
+def _check(level, printed: tuple[str, str, str]) -> None:
+    total, lines, scatters = printed
+    assert level.rtp * 100 == pytest.approx(float(total), abs=_digits(total))
+    assert level.line_rtp * 100 == pytest.approx(float(lines), abs=_digits(lines))
+    assert level.scatter_rtp * 100 == pytest.approx(float(scatters), abs=_digits(scatters))
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_real_game_reproduced(name):
+    """Our exact figures equal the server's printed ones, every bet level."""
+    for level in compute_exact(load_machine(REAL / name)).levels:
+        _check(level, PRINTED[name])
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED_ONE_LINE))
+def test_real_game_reproduced_on_its_first_line(name):
+    """The game with its first line only equals the server's printed figures (the
+    quirk above); the real game's 20 lines give another, exact, return."""
+    raw = tomllib.loads((REAL / name).read_text())
+    assert raw["bet"]["lines"] == 20
+    raw["bet"]["lines"] = 1
+    raw["reels"]["paylines"] = raw["reels"]["paylines"][:1]
+    one, _ = parse_machine(raw, name)
+    _check(compute_exact(one).levels[0], PRINTED_ONE_LINE[name])
+    full = compute_exact(load_machine(REAL / name)).levels[0]
+    assert abs(full.rtp * 100 - float(PRINTED_ONE_LINE[name][0])) > 1e-4
