@@ -400,6 +400,19 @@ def _spin_multiplier_row(machine: Machine) -> list[tuple[str, str]]:
     return [("multiplier drawn each paid spin", f"{drawn}; mean {float(mean):.6g}")]
 
 
+def _window_factor_rows(machine: Machine) -> list[tuple[str, str]]:
+    """The symbols that multiply the spin by what the reels show (one row each)."""
+    rows = []
+    for s in machine.symbols:
+        if s.window_multiplier != 1:
+            rows.append((f"{s.name} multiplies the spin", f"x{s.window_multiplier} per cell"))
+        if s.full_reel_multipliers:
+            total = sum(w for _, w in s.full_reel_multipliers)
+            drawn = ", ".join(f"x{v} ({w}/{total})" for v, w in s.full_reel_multipliers)
+            rows.append((f"a reel full of {s.name} multiplies the spin", drawn))
+    return rows
+
+
 def _summary(certificate: dict[str, Any], machine: Machine) -> Section:
     ident = certificate.get("certificate") or {}
     plan = certificate.get("simulation_plan") or {}
@@ -417,6 +430,7 @@ def _summary(certificate: dict[str, Any], machine: Machine) -> Section:
         ("game", game),
         ("credit", f"{machine.denomination} {machine.currency}"),
         *_spin_multiplier_row(machine),
+        *_window_factor_rows(machine),
         ("certificate", ident.get("number")),
         ("issued (UTC)", ident.get("issued_utc")),
         ("lab", (ident.get("lab") or {}).get("name")),

@@ -461,6 +461,24 @@ class _Glass:
         )
         return [self.tr.t("spin_multiplier_drawn", multipliers=values)]
 
+    def window_factors(self) -> list[str]:
+        """The symbols that multiply the game by what the reels show, in words."""
+        tr, out = self.tr, []
+        for s in self.m.symbols:
+            if s.window_multiplier != 1:
+                out.append(tr.t("window_multiplier", symbol=s.name, multiplier=s.window_multiplier))
+            table = s.full_reel_multipliers
+            if len(table) == 1:
+                out.append(tr.t("full_reel_multiplier", symbol=s.name, multiplier=table[0][0]))
+            elif table:
+                total = sum(w for _, w in table)
+                values = "; ".join(
+                    tr.t("free_spins_option_drawn", option=f"x{v}", weight=w, total=total)
+                    for v, w in table
+                )
+                out.append(tr.t("full_reel_multiplier_drawn", symbol=s.name, multipliers=values))
+        return out
+
     def features(self) -> Section:
         """The window features and the features over several screens, in words."""
         m, tr = self.m, self.tr
@@ -476,6 +494,7 @@ class _Glass:
                 if getattr(s, key):
                     text.append(tr.t("wild_scatter" if key == "scatter" else key, symbol=s.name))
         text += self.spin_multiplier()
+        text += self.window_factors()
         fs = m.free_spins
         if fs is not None and fs.expanding_symbol:
             names = ", ".join(name for name, _ in fs.expanding_symbol)

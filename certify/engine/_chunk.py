@@ -336,6 +336,9 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
             while each[k] <= u:
                 k += 1
             spin *= game.fs_each_mult[k] if fs else game.base_each_mult[k]
+        if extras is not None and game.factor_on:  # what the reels show multiplies the spin
+            for r in range(stops.shape[0]):
+                spin *= reels.factor[ps, r, stops[r]]
         win += spin * fs_mult if fs else spin
         if not alarm:
             continue

@@ -42,6 +42,7 @@ class ReelInputs(NamedTuple):
     # the group's masks, its packed counts, its stops (16 bits a reel), where its ways start
     ways_group_prod: np.ndarray  # (sets, groups, products) int64: per row, each set bit's
     # entry's ways over the group's reels (1 past the entry's end), in bit order
+    factor: np.ndarray  # (sets, reels, stops) int64: what the stop multiplies the spin's wins by
 
 
 class PrefixInputs(NamedTuple):
@@ -98,6 +99,7 @@ class GameInputs(NamedTuple):
     fs_each_mult: np.ndarray  # (values,) its values ([1]: none drawn)
     base_each_cum: np.ndarray  # (values,) running weights of the multiplier each paid spin draws
     base_each_mult: np.ndarray  # (values,) its values ([1]: none drawn)
+    factor_on: bool  # some stop multiplies the spin's wins (ReelInputs.factor)
     fs_draw_cum: np.ndarray  # (options,) running weights of drawn free-spin options ([1]: none)
     fs_draw_spins: np.ndarray  # (options, 2 (max count + 1)) each option's fs_spins
     fs_draw_mult: np.ndarray  # (options,) each option's multiplier
@@ -187,6 +189,7 @@ def _reel_inputs(t: GameTables) -> ReelInputs:
         ways_sum=_stack([ways_sums(s.window, t.ways_match) if t.is_ways else dummy for s in sets]),
         ways_mask=_stack(masks),
         **ways_group_inputs(t, masks),
+        factor=_stack([s.factor if s.factor is not None else np.ones_like(s.weight) for s in sets]),
     )
 
 
@@ -265,6 +268,7 @@ def ways_group_draw_on(t: GameTables) -> bool:
         and all(int(s.length.max()) <= WAYS_GROUP_VALUES for s in reel_sets(t))
         and not t.expand_symbols
         and not t.full_window_mult.size
+        and not t.factor_on  # the stops' factors multiply the spin
     )
 
 
@@ -423,6 +427,7 @@ def game_inputs(t: GameTables) -> GameInputs:
         fs_each_mult=t.fs_each_mult,
         base_each_cum=np.cumsum(t.base_each_weights).astype(np.int64),
         base_each_mult=t.base_each_mult,
+        factor_on=t.factor_on,
         fs_draw_cum=np.cumsum(t.fs_draw_weights).astype(np.int64),
         fs_draw_spins=t.fs_draw_spins,
         fs_draw_mult=t.fs_draw_mult,

@@ -68,6 +68,8 @@ class Limits:
     max_spin_win : per bet level, the bound on one spin's credits (features included)
     retrigger_ratio : expected spins one free spin adds (None without retrigger)
     capped_work : steps of the capped recursion per feature start (0 when not capped)
+    screen_max : the largest win of one screen the exact kernels sum (before the
+        reels' factors multiply it)
 
     """
 
@@ -76,6 +78,7 @@ class Limits:
     max_spin_win: tuple[int, ...]
     retrigger_ratio: Fraction | None
     capped_work: int
+    screen_max: int = 1
 
 
 def check_machine(
@@ -109,7 +112,9 @@ def machine_limits(machine: Machine, chunk_spins: int = CHUNK_SPINS) -> Limits:
         b.recursion()
         b.hold_work()
         b.capped_features()
-    return Limits(tuple(b.problems), tuple(b.exact), tuple(b.spin_wins), b.rho, b.capped_work)
+    return Limits(
+        tuple(b.problems), tuple(b.exact), tuple(b.spin_wins), b.rho, b.capped_work, b.screen_max
+    )
 
 
 def _fmt(n: int | Fraction | float) -> str:
@@ -131,6 +136,7 @@ class _Bounds:
         self.problems: list[Problem] = []
         self.exact: list[Problem] = []
         self.spin_wins: list[int] = []
+        self.screen_max = 1  # the largest win of one screen the exact kernels sum
         self.rho: Fraction | None = None
         self.capped_work = 0
         self.feature_len = 0  # longest feature in spins (bound), 0 without free spins
@@ -360,6 +366,7 @@ class _Bounds:
         total_bet = m.total_bet(level)
         lines, key = self.line_bound(li, level)
         drawn = max((v for v, _ in m.rules.spin_multipliers), default=1)  # the paid spin's
+        drawn *= window_factor_bound(m)  # and what the reels show
         terms = [(lines * drawn, key, "lines")]
         for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
             i, sp = max(
@@ -461,9 +468,9 @@ class _Bounds:
                     Code.WIN_OVERFLOW,
                 )
             terms = self.spin_terms(li, level)
-            screen_max = max(
-                screen_max, sum(t[0] for t in terms if not t[2].startswith(("bonus", "free")))
-            )
+            screen = sum(t[0] for t in terms if not t[2].startswith(("bonus", "free")))
+            # the exact kernels sum a screen's wins before the reels' factors multiply them
+            screen_max = max(screen_max, screen // window_factor_bound(m))
             spin = sum(t[0] for t in terms)
             self.spin_wins.append(spin)
             if spin > per_chunk:
@@ -482,6 +489,7 @@ class _Bounds:
         """The exact kernels sum weight x win of one screen per reel set in int64."""
         m = self.m
         factor = max(screen_max, m.lines or 1, len(m.pays), 1)
+        self.screen_max = factor
         for key, strips, weights in self.reel_sets():
             cycle = prod(self.reel_total(strips, weights, r) for r in range(len(strips)))
             if cycle * factor > INT64_MAX:
@@ -538,6 +546,39 @@ class _Bounds:
                 f"a cap of {_fmt(cap)} spins: the exact free-spin recursion would take "
                 f"{_fmt(self.capped_work * starts)} steps (at most {_fmt(CAPPED_WORK_MAX)})",
             )
+
+
+def window_factor_bound(m: Machine) -> int:
+    """The most what the reels show can multiply a spin by (1 where nothing does).
+
+    Per reel, the largest product over a window of its cells' ``window_multiplier``
+    (times the largest ``full_reel_multiplier`` where the window is full of the
+    symbol), multiplied over the reels; the larger of the base and free strips.
+    """
+    cell = {s.name: s.window_multiplier for s in m.symbols if s.window_multiplier != 1}
+    full = {
+        s.name: max(v for v, _ in s.full_reel_multipliers)
+        for s in m.symbols
+        if s.full_reel_multipliers
+    }
+    if not cell and not full:
+        return 1
+    sets = [m.strips] + ([m.free_spins.strips] if m.free_spins and m.free_spins.strips else [])
+    best = 1
+    for strips in sets:
+        product = 1
+        for strip in strips:
+            n = len(strip)
+            most = 1
+            for stop in range(n):
+                landed = [strip[(stop + i) % n] for i in range(m.rows)]
+                f = prod(cell.get(c, 1) for c in landed)
+                if len(set(landed)) == 1 and landed[0] in full:
+                    f *= full[landed[0]]
+                most = max(most, f)
+            product *= most
+        best = max(best, product)
+    return best
 
 
 def cascade_probe(m: Machine) -> int | None:

@@ -114,6 +114,7 @@ def fast_flag(t: GameTables, px: PrefixTables) -> int | None:
     ok = (
         not t.expand_symbols  # the expanding symbol reads the free spins' stops
         and not t.full_window_mult.size  # so does the full-window test
+        and not t.factor_on  # and the stops' factors
         and not any(s.weighted for s in reel_sets(t))
         and bool(px.finishes_by_tail(n_reels).all())
     )
@@ -139,6 +140,7 @@ def extras_flag(t: GameTables) -> int | None:
         or t.fs_draw_weights.shape[0] > 1
         or t.fs_each_mult.shape[0] > 1
         or t.base_each_mult.shape[0] > 1
+        or t.factor_on
         or t.line_bonus_tag > 0
     )
     return 1 if uses else None

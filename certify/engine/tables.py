@@ -48,6 +48,9 @@ class ReelSet:
     lookup : (reels, max_total) int32, draw -> stop, when totals are small
     cumulative : (reels, max_len) int64, running weights, for binary search
     counted : (n_counted, reels, max_len) int64, counted symbols in each window
+    factor : (reels, max_len) int64, what the stop multiplies the spin's wins by
+        (``window_multiplier`` cells, a ``full_reel_multiplier`` value drawn into
+        the stop), or None where every stop is x1
 
     """
 
@@ -59,6 +62,7 @@ class ReelSet:
     cumulative: np.ndarray
     counted: np.ndarray
     weighted: bool
+    factor: np.ndarray | None = None
 
     @property
     def cycle(self) -> int:
@@ -186,6 +190,11 @@ class GameTables:
         return float(self.fs_spin_mult), float(self.fs_spin_mult) ** 2
 
     @property
+    def factor_on(self) -> bool:
+        """Whether some stop multiplies the spin's wins (``window_multiplier``, full reels)."""
+        return self.base.factor is not None or self.free.factor is not None
+
+    @property
     def base_mult_moments(self) -> tuple[float, float]:
         """(E[M], E[M^2]) of the multiplier a paid spin draws (``[rules] spin_multiplier``).
 
@@ -212,6 +221,7 @@ def compile_machine(machine: Machine) -> GameTables:
     counted = _counted_symbols(machine)
     check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
     drawn = {s.name: s.multipliers for s in machine.symbols if s.multipliers}
+    factors = window_factors(machine)
 
     def reel_set(strips: tuple, weights: Any, free: bool) -> ReelSet:
         rule = _column_rule(machine, free)
@@ -225,6 +235,7 @@ def compile_machine(machine: Machine) -> GameTables:
             machine.heights,
             machine.counts_on,
             drawn,
+            factors,
         )
 
     base = reel_set(machine.strips, machine.weights, False)
@@ -452,6 +463,37 @@ def _spin_multiplier_limits(machine: Machine, screens: bool) -> list[str]:
     return out
 
 
+def _window_factor_refusals(machine: Machine, screens: bool) -> list[tuple[str, str]]:
+    """(key, what) of each symbol that multiplies the spin in a game that does not play it."""
+    out = []
+    for s in machine.symbols:
+        for key, on in (
+            ("window_multiplier", s.window_multiplier != 1),
+            ("full_reel_multiplier", bool(s.full_reel_multipliers)),
+        ):
+            if on:
+                where = f"symbols.{s.name}.{key}"
+                out += [(where, f"{where} {w}") for w in _window_factor_limits(machine, screens)]
+    return out
+
+
+def _window_factor_limits(machine: Machine, screens: bool) -> list[str]:
+    """Why a symbol that multiplies the spin is not played with this game, if it is not."""
+    out = []
+    if screens:
+        out.append("in a screen game (cascade, cluster, sticky, hold)")
+    if machine.rules.win_cap is not None:
+        out.append("with rules.win_cap")
+    if machine.line_bonus_entries:
+        out.append("with lines that play the bonus game")
+    if machine.full_window_pays:
+        out.append("with [[full_window_pays]]")
+    fs = machine.free_spins
+    if fs is not None and fs.expanding_symbol:
+        out.append("with free_spins.expanding_symbol")
+    return out
+
+
 def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
     """(key, what) of the compile-time rules of real games where they are not played.
 
@@ -490,6 +532,7 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
             out.append((f"symbols.{s.name}.multiplier", what))
     if machine.rules.spin_multipliers:
         out += [("rules.spin_multiplier", w) for w in _spin_multiplier_limits(machine, screens)]
+    out += _window_factor_refusals(machine, screens)
     if fs is not None and fs.options_drawn:
         out += [("free_spins.options", what) for what in _drawn_option_limits(machine, screens)]
     if fs is not None and fs.multipliers:
@@ -582,6 +625,7 @@ def _reel_set(
     heights: tuple | None = None,
     counts_on=None,
     drawn: dict[str, tuple[tuple[int, int], ...]] | None = None,
+    factors: WindowFactors | None = None,
 ) -> ReelSet:
     """Kernel arrays of one set of strips.
 
@@ -592,7 +636,9 @@ def _reel_set(
     :data:`EMPTY`); ``counted`` counts the symbols as they landed
     (``counts_on``: :meth:`Machine.counts_on`, a symbol's reels and wilds).
     A wild with ``drawn`` multipliers splits each stop showing it into one
-    stop per drawn value (see :func:`_draw_multipliers`).
+    stop per drawn value (see :func:`_draw_multipliers`); ``factors`` gives each
+    stop what it multiplies the spin's wins by, a drawn full-reel value split
+    into the stop the same way (see :func:`_window_factor_columns`).
     """
     reels = len(strips)
     columns = [
@@ -601,6 +647,11 @@ def _reel_set(
         )
         for r, strip in enumerate(strips)
     ]
+    stop_factors: list[list[int]] | None = None
+    if factors is not None and factors.any:
+        split = [_window_factor_columns(c, factors) for c in columns]
+        columns = [[c[:3] for c in reel] for reel in split]
+        stop_factors = [[c[3] for c in reel] for reel in split]
     max_len = max(len(c) for c in columns)
     window = np.zeros((reels, max_len, rows), dtype=np.uint8)
     weight = np.zeros((reels, max_len), dtype=np.int64)
@@ -618,6 +669,11 @@ def _reel_set(
     if small:
         for r in range(reels):
             lookup[r, : total[r]] = np.repeat(np.arange(max_len), weight[r])
+    factor = None
+    if stop_factors is not None:
+        factor = np.ones((reels, max_len), dtype=np.int64)
+        for r, values in enumerate(stop_factors):
+            factor[r, : len(values)] = values
     return ReelSet(
         window,
         np.array([len(c) for c in columns], dtype=np.int64),
@@ -627,7 +683,59 @@ def _reel_set(
         cumulative,
         count,
         weighted=bool((weight[weight > 0] != 1).any()) or weights is not None,
+        factor=factor,
     )
+
+
+@dataclass(frozen=True)
+class WindowFactors:
+    """The symbols that multiply a spin's wins by what a reel shows.
+
+    ``cell``: name -> ``window_multiplier`` (each cell showing it, as landed);
+    ``full``: name -> ``full_reel_multiplier`` table (value, weight), a reel
+    showing only it drawing one value.
+    """
+
+    cell: dict[str, int]
+    full: dict[str, tuple[tuple[int, int], ...]]
+
+    @property
+    def any(self) -> bool:
+        """Whether some symbol multiplies the spin."""
+        return bool(self.cell or self.full)
+
+
+def window_factors(machine: Machine) -> WindowFactors:
+    """The machine's :class:`WindowFactors` (empty where no symbol multiplies the spin)."""
+    return WindowFactors(
+        {s.name: s.window_multiplier for s in machine.symbols if s.window_multiplier != 1},
+        {s.name: s.full_reel_multipliers for s in machine.symbols if s.full_reel_multipliers},
+    )
+
+
+def _window_factor_columns(reel: list, factors: WindowFactors) -> list[tuple]:
+    """One reel's columns with what each multiplies the spin by: (shown, landed, weight, x).
+
+    A column whose landed cells all show a ``full`` symbol becomes one column per
+    value (weight x the value's weight); every other column keeps one, weight x
+    the draw's total weight (so the reel's weights keep one scale), as
+    :func:`_draw_multipliers` does for a wild's drawn multiplier.
+    """
+
+    def filled(landed: tuple) -> str | None:
+        return landed[0] if len(set(landed)) == 1 and landed[0] in factors.full else None
+
+    present = sorted({n for _, landed, _ in reel if (n := filled(landed)) is not None})
+    total = {n: sum(w for _, w in factors.full[n]) for n in present}
+    out = []
+    for shown, landed, weight in reel:
+        cells = math.prod(factors.cell.get(c, 1) for c in landed)
+        name = filled(landed)
+        scale = math.prod(total[n] for n in present if n != name)
+        draws = factors.full[name] if name is not None else ((1, 1),)
+        for value, w in draws:
+            out.append((shown, landed, weight * scale * w, cells * value))
+    return out
 
 
 def drawn_name(name: str, value: int) -> str:

@@ -583,6 +583,7 @@ def per_entry_applies(tables: GameTables) -> bool:
         or bool(tables.full_window_mult.size)
         or bool(fs and fs.options_drawn)  # the feature is a mixture over the options
         or bool(fs and fs.multipliers)  # each free spin's multiplier is drawn
+        or tables.factor_on  # what the reels show multiplies the spin
     )
 
 

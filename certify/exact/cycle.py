@@ -26,11 +26,11 @@ from certify.engine.tables import (
     ways_sums,
 )
 from certify.exact import _kernels as k
-from certify.exact import statedp
+from certify.exact import factors, statedp
 from certify.exact.decompose import (
     count_distribution,
     count_vectors,
-    scatter_mean,
+    scatter_mean_tilted,
     scatter_pays_of,
 )
 from certify.exact.features import bonus_moments, feature_moments, spin_classes
@@ -183,8 +183,10 @@ def exact_infeasible(tables: GameTables, max_cycle: int = MAX_CYCLE) -> str | No
             f"full_window_pays: up to {windows:,} full windows to enumerate"
             f" (at most {MAX_FULL_WINDOWS:,})"
         )
-    refusals = machine_limits(tables.machine).exact
-    return "; ".join(str(p) for p in refusals) if refusals else None
+    limits = machine_limits(tables.machine)
+    if limits.exact:
+        return "; ".join(str(p) for p in limits.exact)
+    return factors.overflow(tables, limits.screen_max)
 
 
 def _beyond_cycle(tables: GameTables, max_cycle: int) -> str | None:
@@ -275,6 +277,18 @@ def enumerate_cycle(
     Full windows are then re-scored (:mod:`certify.exact.fullwindow`).
     Awards are counted per award key (see :attr:`LevelTables.award_keys`).
     """
+    if tables.factor_on:  # what the reels show multiplies the spin: tilted cycles
+        plain = _enumerate(factors.untilted(tables), lt, phase, capped)
+        t1, *g1 = factors.tilted(tables, 1)
+        t2, *g2 = factors.tilted(tables, 2)
+        once, twice = _enumerate(t1, lt, phase, capped), _enumerate(t2, lt, phase, capped)
+        k1, k2 = g1[min(phase, 1)], g2[min(phase, 1)]
+        wb = [int(x) * k1 for x in once.wb]
+        return dataclasses.replace(plain, wb=wb, wb2=np.asarray(twice.wb2) * float(k2))
+    return _enumerate(tables, lt, phase, capped)
+
+
+def _enumerate(tables: GameTables, lt: LevelTables, phase: int, capped: bool) -> _Buckets:
     ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
     reels = reel_sets(tables)[ps]
     score = spin_score(tables, lt, phase)
@@ -478,7 +492,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         bonus_p += wgt if j > 0 else float(lines.played[b])
     tb = lt.total_bet
     ew = mean / total
-    scatter = m1 * scatter_mean(tables, tables.base, lt)
+    scatter = m1 * scatter_mean_tilted(tables, lt)
     cap_sum = 0.0  # what the win cap takes off (games without features only)
     if spin_score(tables, lt, 0).cap > 0:
         cap_sum = float(line_sum - sum(enumerate_cycle(tables, lt, 0, capped=False).wb))
@@ -717,7 +731,8 @@ def _awards(
 ) -> list[AwardExact]:
     m = tables.machine
     kind = "ways" if tables.is_ways else "line"
-    per_entry = base.awards @ lt.award_keys  # award keys (pairs of both-ways lines) -> entries
+    # award keys (pairs of both-ways lines) -> entries; a game may pay scatters only
+    per_entry = base.awards @ lt.award_keys if m.pays else np.zeros(0)
     out = [
         AwardExact(kind, e.combo, int(lt.credits[e.index]), float(per_entry[e.index]) / base.total)
         for e in m.pays

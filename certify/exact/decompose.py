@@ -13,6 +13,7 @@ import numpy as np
 
 from certify.engine.limits import hold_feasible
 from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
+from certify.exact.factors import tilt_ratio, tilted_set
 from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
 from certify.exact.hold import hold_exact_by_start
 from certify.model.screens import is_screen_game
@@ -101,6 +102,14 @@ def scatter_mean(
     return total
 
 
+def scatter_mean_tilted(tables: GameTables, lt: LevelTables) -> float:
+    """E[F x scatter pay] of a base spin, ``F`` what the reels show multiplies it by."""
+    reels = tables.base
+    if reels.factor is None:
+        return scatter_mean(tables, reels, lt)
+    return scatter_mean(tables, tilted_set(reels, 1)[0], lt) * tilt_ratio(reels)
+
+
 def trigger_probability(reels: ReelSet, counted: int, minimum: int) -> float:
     """P(at least ``minimum`` counted symbols)."""
     return float(count_distribution(reels, counted)[minimum:].sum())
@@ -164,7 +173,10 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     def spin_mean(reels: ReelSet, phase: int) -> float:
         scatter = lt.scatter_pay if phase == 0 else lt.scatter_pay_fs
         start = int(lt.start[phase])
-        return line_mean(tables, reels, lt, start) + scatter_mean(tables, reels, lt, scatter)
+        ratio = tilt_ratio(reels)  # what the reels show multiplies the spin: E[F]
+        reels = tilted_set(reels, 1)[0]
+        lines = line_mean(tables, reels, lt, start)
+        return ratio * (lines + scatter_mean(tables, reels, lt, scatter))
 
     def bonus_mean(reels: ReelSet) -> float:
         if tables.bonus_counted < 0:

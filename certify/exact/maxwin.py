@@ -125,6 +125,8 @@ def _lines_enumerated(tables: GameTables, lt: LevelTables, lengths: list[int]) -
         awards = {}
         for pays, w in zip(lt.bonus_pay, weights, strict=True):
             awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
+    if reels.factor is not None:  # what the reels show multiplies the spin
+        total = total * np.prod(reels.factor[reel_index, stops], axis=1)
     if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
         total = np.minimum(total, lt.cap)
     weights = combo_weights(reels, stops)
@@ -208,6 +210,9 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
     if tables.base_each_mult.shape[0] > 1:  # a multiplier drawn for the paid spin
         base *= int(tables.base_each_mult.max())
         parts.append("x the largest multiplier a paid spin draws")
+    if tables.base.factor is not None:  # what the reels show multiplies the spin
+        base *= int(np.prod(tables.base.factor.max(axis=1), dtype=object))
+        parts.append("x the largest factor each reel can show")
     total = base + _bonus_bound(tables, lt)
     if tables.line_bonus_tag:  # every line may play the bonus in the base game
         total += tables.paylines.shape[0] * int(lt.bonus_pay.max(initial=0))
@@ -219,6 +224,8 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
                 None, None, "free spins retrigger without a cap: no finite maximum", False
             )
         free, _ = _spin_bound(tables, lt, tables.free, 1)
+        if tables.free.factor is not None:
+            free *= int(np.prod(tables.free.factor.max(axis=1), dtype=object))
         if tables.expand_symbols:  # the drawn symbol's expansion pays on every line
             free += int(lt.expand_pay.max(initial=0))
             parts.append("the expanding symbol's largest pay on every line")

@@ -37,12 +37,36 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
                 Code.NOT_WILD,
             )
     out.update(_counting(rd, t, where, kind))
+    out.update(_window_factors(rd, t, where))
     if out.get("wild_in_free_spins") and kind not in ("regular", "scatter"):
         rd.error(
             join(where, "wild_in_free_spins"),
             f"only regular and scatter symbols take it; this one is {kind}",
             Code.BAD_KIND,
         )
+    return out
+
+
+def _window_factors(rd: Reader, t: dict[str, Any], where: str) -> dict[str, Any]:
+    """``window_multiplier`` and ``full_reel_multiplier``: a symbol that multiplies the spin.
+
+    ``window_multiplier = 2``: each cell showing the symbol (as landed) multiplies
+    the spin's line, ways and scatter wins by 2 (three cells: x8).
+    ``full_reel_multiplier = 3`` or ``{2 = 2, 4 = 1, 8 = 1}``: a reel whose every
+    cell shows it multiplies them by 3, or by a value drawn for that reel.
+    """
+    out: dict[str, Any] = {}
+    value = rd.integer(t, "window_multiplier", where, 2, default=None)
+    if value is not None:
+        out["window_multiplier"] = value
+    raw = t.get("full_reel_multiplier")
+    at = join(where, "full_reel_multiplier")
+    if isinstance(raw, dict):
+        out["full_reel_multipliers"] = read_drawn_multipliers(rd, raw, at)
+    elif raw is not None:
+        fixed = rd.integer(t, "full_reel_multiplier", where, 2, default=None)
+        if fixed is not None:
+            out["full_reel_multipliers"] = ((fixed, 1),)
     return out
 
 

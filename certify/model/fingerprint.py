@@ -129,6 +129,10 @@ def _symbol(s: Symbol) -> dict[str, Any]:
         out["reels"] = list(s.reels)
     if s.multipliers:
         out["multipliers"] = {str(v): w for v, w in s.multipliers}
+    if s.window_multiplier != 1:
+        out["window_multiplier"] = s.window_multiplier
+    if s.full_reel_multipliers:
+        out["full_reel_multipliers"] = {str(v): w for v, w in s.full_reel_multipliers}
     return out
 
 

@@ -259,6 +259,21 @@ def machine_schema() -> Schema:
                 "description": "scatter/bonus: the reels (1-based) it counts on (default all)",
             },
             "wilds_count": _bool("scatter/bonus: every wild cell counts as this symbol too"),
+            "window_multiplier": _int(
+                2, "each cell showing it multiplies the spin's line, ways and scatter wins"
+            ),
+            "full_reel_multiplier": {
+                "oneOf": [
+                    _int(2, "a reel showing only it multiplies the spin's wins by this"),
+                    {
+                        "type": "object",
+                        "minProperties": 1,
+                        "propertyNames": {"pattern": "^[0-9]+$"},
+                        "additionalProperties": {"type": "integer", "minimum": 1},
+                        "description": "value = weight, drawn for each reel showing only it",
+                    },
+                ]
+            },
         },
         ("kind",),
     )

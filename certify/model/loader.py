@@ -282,6 +282,8 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
                 "sticky",
                 "reels",
                 "wilds_count",
+                "window_multiplier",
+                "full_reel_multiplier",
             ),
         )
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"

@@ -34,6 +34,10 @@ class Symbol:
     reels: tuple[int, ...] = ()  # scatter/bonus: the reels (1-based) it counts on; () every reel
     wilds_count: bool = False  # scatter/bonus: every wild cell counts as this symbol too
     plays: str = ""  # engine-only virtual symbols: the symbol this one stands for
+    window_multiplier: int = 1  # each cell showing it (as landed) multiplies the spin's wins
+    # a reel showing only it (as landed) multiplies the spin's wins by a value drawn
+    # for that reel: (value, weight); () none
+    full_reel_multipliers: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,9 @@ def screen_credits(
         spin += scatter_plain(packed, level.scatter_pay[0])
     else:
         spin += scatter_packed(packed, level.scatter_pay[fs], game.scatter_excl)
+    if extras is not None and game.factor_on:  # what the reels show multiplies the spin
+        for r in range(stops.shape[0]):
+            spin *= reels.factor[ps, r, stops[r]]
     return (spin * game.fs_mult if fs else spin), packed
 
 

@@ -115,6 +115,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "screens of a cascade, cluster or sticky-wild game (played on the screen grid)"
     elif m.heights is not None:
         reason = "reels of variable height (the log does not say each reel's height)"
+    elif any(len(s.full_reel_multipliers) > 1 for s in m.symbols):
+        reason = "reels filled by a symbol that draws a multiplier (the log does not say the draw)"
     elif any(s.multipliers for s in m.symbols):
         reason = "wilds with drawn multipliers (the log does not say each reel's draw)"
     elif fs is not None and fs.options_drawn:

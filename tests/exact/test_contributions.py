@@ -22,7 +22,8 @@ EVERY_MODEL = sorted(
 )
 SMALL = ["tiny_lines.toml", "small_features.toml", "small_ways.toml"]
 # games the per-entry sums do not cover (screens, hold and spin, Book of Ra, sticky wilds,
-# full windows, drawn free-spin options or multipliers): rows per part
+# full windows, drawn free-spin options or multipliers, reels that multiply the spin):
+# rows per part
 PER_PART = {
     "book-5x3-10.toml",
     "cascade-5x3-10.toml",
@@ -38,6 +39,8 @@ PER_PART = {
     "novomatic_lovely_mermaid.toml",
     "playngo_cops_n_robbers.toml",
     "novomatic_chicago.toml",
+    "ct_hells_hot_7s.toml",
+    "ct_rainbow_charm.toml",
 }
 MODEL_PATHS = {p.name: p for p in EVERY_MODEL}
 SIMULATION_ONLY = {"cluster-7x7.toml"}

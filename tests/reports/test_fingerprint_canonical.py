@@ -215,6 +215,8 @@ _COVERED = {
         "reels",
         "wilds_count",
         "multipliers",
+        "window_multiplier",
+        "full_reel_multipliers",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels", "jackpot", "wilds_count"},
     "PayEntry": {

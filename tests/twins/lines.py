@@ -440,12 +440,14 @@ def brute_force(m: Machine, li: int) -> dict:
     awards = [0] * len(m.pays)
     for win, w in windows(m, m.strips, m.weights):
         b, paid = spin_value(m, win, li)
+        f1, f2 = window_factor_moments(m, win)  # what the reels show multiplies the spin by
         for e in paid:
             if e >= 0:
                 awards[e] += w
         if cap is not None:
             b = min(b, cap * tb)
-        e1, e2 = Fraction(b) * drawn1, Fraction(b * b) * drawn2  # x the spin's drawn multiplier
+        e1 = Fraction(b) * drawn1 * f1  # x the spin's drawn multiplier and the reels' factor
+        e2 = Fraction(b * b) * drawn2 * f2
         lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
         if lines:  # n independent prizes: E[S] = n E[B], E[S^2] = n E[B^2] + n (n-1) E[B]^2
             p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
@@ -504,6 +506,24 @@ def _drawn_feature(m: Machine, li: int, eb, eb2):
     return start
 
 
+def window_factor_moments(m: Machine, win) -> tuple[Fraction, Fraction]:
+    """(E[F], E[F^2]) of what a window multiplies its spin by: each cell's
+    ``window_multiplier``, and per reel whose cells all show a symbol with a
+    ``full_reel_multiplier`` a value drawn for that reel (independent reels)."""
+    f1 = f2 = Fraction(1)
+    for col in win:
+        names = [c.split("@")[0] for c in col]
+        for name in names:
+            k = m.symbol(name).window_multiplier
+            f1, f2 = f1 * k, f2 * k * k
+        table = m.symbol(names[0]).full_reel_multipliers
+        if table and len(set(names)) == 1:
+            total = sum(w for _, w in table)
+            f1 *= Fraction(sum(v * w for v, w in table), total)
+            f2 *= Fraction(sum(v * v * w for v, w in table), total)
+    return f1, f2
+
+
 def paid_spin_multipliers(m: Machine) -> list[tuple[int, Fraction]]:
     """``[rules] spin_multiplier``: (value, probability) of the paid spin's own multiplier."""
     table = m.rules.spin_multipliers or ((1, 1),)
@@ -532,9 +552,10 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         n = counted(m, win, fs.trigger.symbol)
         added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
+        f1, f2 = window_factor_moments(m, win)
         for mult, chance in draws:  # the spin's multiplier: fixed, or drawn for it
             x = Fraction(mult * (value - fixed) + fixed)
-            x2 = x * x
+            x, x2 = x * f1, x * x * f2
             if (
                 m.bonus
                 and m.bonus.trigger
@@ -700,6 +721,8 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
         raise NotImplementedError("win_cap")
     if any(s.reels or s.wilds_count or s.multipliers for s in m.symbols):
         raise NotImplementedError("scatters counted on some reels or with wilds: brute force")
+    if any(s.window_multiplier != 1 or s.full_reel_multipliers for s in m.symbols):
+        raise NotImplementedError("reels that multiply the spin: brute force")
     fs = m.free_spins
     if fs is not None and fs.options:
         raise ValueError("a game with free-spin options: decompose each option")
