@@ -501,7 +501,7 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
         level=lt.level,
         total_bet=tb,
         rtp=ew / tb,
-        line_rtp=(m1 * (line_sum / total) - scatter - cap_sum / total) / tb,
+        line_rtp=_line_rtp(tables, m1 * (line_sum / total) - scatter - cap_sum / total) / tb,
         win_cap_rtp=cap_sum / total / tb,
         scatter_rtp=scatter / tb,
         free_spins_rtp=fs_mean / total / tb,
@@ -515,6 +515,15 @@ def _level_exact(tables: GameTables, lt: LevelTables) -> LevelExact:
             hold_pool_hits(tables, base, free), full_pool_hits(tables, lt, base, free)
         ),
     )
+
+
+def _line_rtp(tables: GameTables, credits: float) -> float:
+    """The lines' (or ways') credits per spin: 0 for a game that pays scatters only.
+
+    The lines' part is the cycle's sum less the scatters' mean, found another
+    way; where no entry pays, that difference is rounding, never a return.
+    """
+    return credits if tables.machine.pays else 0.0
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,8 @@ def test_rainbow_charm_reproduced():
     server's scan puts the draws' mean 4 on every reel, which gives the same mean)."""
     lvl = compute_exact(load_machine(REAL / "ct_rainbow_charm.toml")).levels[0]
     assert lvl.rtp * 100 == pytest.approx(92.016091, abs=5e-7)
+    assert lvl.line_rtp == 0.0  # no ways pays: all of it is scatters, not rounding
+    assert lvl.scatter_rtp == pytest.approx(lvl.rtp, rel=1e-13)
 
 
 def test_each_cell_multiplies_by_hand(tmp_path):
