@@ -57,6 +57,10 @@ PRINTED = {
     # 0.076317*246.31(fg) = 94.651169%": a x2 wild ("max"), free spins x3 except the
     # five-wild line (`free_spins_multiplier = false`)
     "ct_beetle_star.toml": ("94.651169", "62.463", "13.391"),
+    # "symbols: 60.236(lined) + 0(scatter) = 60.236366%; RTP = 60.236(sym) +
+    # 0.098877*251.43(fg) = 85.096797%": the ship scatter wild in free spins, a group of
+    # Columbus and ships paying the wild's table there only (`free_spins_pays`)
+    "novomatic_columbus.toml": ("85.096797", "60.236366", "0"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
@@ -109,3 +113,19 @@ def test_real_game_reproduced_on_its_first_line(name):
     _check(compute_exact(one).levels[0], PRINTED_ONE_LINE[name])
     full = compute_exact(load_machine(REAL / name)).levels[0]
     assert abs(full.rtp * 100 - float(PRINTED_ONE_LINE[name][0])) > 1e-4
+
+
+def test_piggy_riches_reproduced_for_the_option_the_server_printed():
+    """NetEnt Piggy Riches, reel set "87.974253": the player picks 22 free spins x2, 15
+    x3 or 9 x5 (options without weight, each certified alone); the server printed the
+    15 x3 option only (piggyriches_scan.go: ``g.FSR = 15, g.M = 3``): "symbols:
+    63.772(lined) + 9.6268(scatter) = 73.399056%; RTP = 73.399(sym) + 0.048975*297.6(fg)
+    = 87.974253%". 9 x5 gives the same mean (9 x 5 = 15 x 3, the feature's mean being
+    spins x multiplier, retriggers included); 22 x2 (44) less."""
+    m = load_machine(REAL / "netent_piggy_riches.toml")
+    options = {(v.free_spins.spins[0][1], v.free_spins.multiplier): v for v in m.option_variants()}
+    printed = compute_exact(options[(15, 3)]).levels[0]
+    _check(printed, ("87.974253", "63.772", "9.6268"))
+    same = compute_exact(options[(9, 5)]).levels[0]
+    assert same.rtp == pytest.approx(printed.rtp, rel=1e-12)
+    assert compute_exact(options[(22, 2)]).levels[0].rtp < printed.rtp
