@@ -4,8 +4,12 @@ Each game draws, independently: a retrigger award of its own
 (``free_spins.retrigger_spins``, from 2 symbols where 2 or 3 trigger), free-spin
 pays for line, ways and scatter entries (``free_spins_pays``), a scatter counted
 on some reels and/or with wilds (``[symbols] reels``, ``wilds_count``), a wild
-whose multiplier is drawn per reel (``multiplier = {v = w}``), and, in lines
-games, ``both_ways = "better"`` and ``line_pays = "longest"``. The oracle is the
+whose multiplier is drawn per reel (``multiplier = {v = w}``) and may multiply
+the whole spin per cell (``window_multiplier``), a scatter whose full reel draws a
+multiplier (``full_reel_multiplier``), free games that go on until a free spin
+shows 2 scatters (a retrigger table from 0), a multiplier each paid spin draws
+(``[rules] spin_multiplier``), and, in lines games, ``both_ways = "better"`` and
+``line_pays = "longest"``. The oracle is the
 pure-Python twin's brute force (``tests/twins/lines.py``: its own enumeration of
 the draws, its own counting, its own free-spin pay view, its own retrigger
 lookup) in Fractions.
@@ -65,11 +69,13 @@ def real_rule_games(draw):
         wild = "{" + ", ".join(f"{v + 1} = {w}" for v, w in enumerate(weights)) + "}"
     else:
         wild = str(draw(st.integers(1, 3)))
+    counting += _maybe(draw, ", full_reel_multiplier = {2 = 1, 3 = 2}")
+    cells = _maybe(draw, f", window_multiplier = {draw(st.integers(2, 3))}")
     symbols = {
         "A": R,
         "B": R,
         "S": f"{{kind = 'scatter'{counting}}}",
-        "W": f"{{kind = 'wild', multiplier = {wild}}}",
+        "W": f"{{kind = 'wild', multiplier = {wild}{cells}}}",
     }
     names = list(symbols)
     strips = with_symbols(draw, strips_of(draw, names, size=(1, 2)), ["S", "W"])
@@ -85,7 +91,8 @@ def real_rule_games(draw):
         retrigger = draw(st.sampled_from(["", "true", "'once'"]))
         if retrigger:
             extra += f"retrigger = {retrigger}\n"
-            again = f"{{2 = {draw(st.integers(1, 3))}, 3 = {draw(st.integers(1, 3))}}}"
+            first = draw(st.sampled_from(["", "0 = 1, "]))  # free games until 2 S
+            again = f"{{{first}2 = {draw(st.integers(0, 3))}, 3 = {draw(st.integers(1, 3))}}}"
             extra += _maybe(draw, f"retrigger_spins = {again}\n")
         if draw(st.booleans()):
             own = strips_of(draw, names, size=(2, 3))
@@ -97,7 +104,9 @@ def real_rule_games(draw):
             rules["both_ways"] = draw(st.sampled_from(["sum", "better"]))
         rules["line_pays"] = draw(st.sampled_from(["best", "longest"]))
         extra += "[rules]\n" + "".join(f"{k} = '{v}'\n" for k, v in rules.items())
+        extra += _maybe(draw, "spin_multiplier = {1 = 2, 4 = 1}\n")
         return machine_of(strips, symbols, "", extra)
+    extra += _maybe(draw, "[rules]\nspin_multiplier = {1 = 2, 4 = 1}\n")
     return machine_of(strips, symbols, "", extra, 2, "ways = 8\ncost = 1", "evaluation = 'ways'")
 
 
