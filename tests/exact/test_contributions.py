@@ -41,6 +41,7 @@ PER_PART = {
     "novomatic_chicago.toml",
     "ct_hells_hot_7s.toml",
     "ct_rainbow_charm.toml",
+    "reel_multipliers.toml",
 }
 MODEL_PATHS = {p.name: p for p in EVERY_MODEL}
 SIMULATION_ONLY = {"cluster-7x7.toml"}

@@ -87,6 +87,18 @@ def test_rainbow_charm_reproduced():
     assert lvl.scatter_rtp == pytest.approx(lvl.rtp, rel=1e-13)
 
 
+def test_the_rules_data_file_equals_the_twin():
+    """tests/data/rules/reel_multipliers.toml (every data-driven test plays it): all
+    three multiplying rules and free games until 5 S, twin = exact to 1e-12."""
+    m = load_machine(REAL.parent / "rules" / "reel_multipliers.toml")
+    ex = compute_exact(m)
+    for li in range(len(m.bet_levels)):
+        ref, lvl = twin.brute_force(m, li), ex.levels[li]
+        assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
+        assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
+        assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
+
+
 def test_each_cell_multiplies_by_hand(tmp_path):
     """Reels [A, W, S] x 3, one row, one line: a window of A and W only (8 of 27) pays
     A A A (the wild standing in) = 1 credit x 2 per W, S S S pays 2, the rest 0.
