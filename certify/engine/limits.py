@@ -475,6 +475,7 @@ class _Bounds:
             self.spin_wins.append(spin)
             if spin > per_chunk:
                 parts = ", ".join(f"{label} {_fmt(v)}" for v, _, label in terms if v)
+                parts += self.multiplied_by()
                 self.error(
                     max(terms)[1],
                     f"at bet level {_fmt(level)} one spin can win {_fmt(spin)} credits "
@@ -484,6 +485,21 @@ class _Bounds:
                 )
         if not self.problems:
             self.exact_weights(screen_max)
+
+    def multiplied_by(self) -> str:
+        """What multiplies the lines and scatters of those terms, where something does."""
+        m = self.m
+        said = []
+        factor = window_factor_bound(m)
+        if factor > 1:
+            said.append(
+                f"x{_fmt(factor)} from what the reels show (symbols' window_multiplier"
+                " or full_reel_multiplier)"
+            )
+        drawn = max((v for v, _ in m.rules.spin_multipliers), default=1)
+        if drawn > 1:
+            said.append(f"x{_fmt(drawn)} from rules.spin_multiplier")
+        return "; the lines and scatters include " + " and ".join(said) if said else ""
 
     def exact_weights(self, screen_max: int) -> None:
         """The exact kernels sum weight x win of one screen per reel set in int64."""

@@ -229,3 +229,12 @@ def test_a_bad_factor_is_located(tmp_path, body):
     with pytest.raises(ModelError) as err:
         compile_machine(T.game(tmp_path, body, AWS))
     assert "symbols.W.window_multiplier" in {p.path for p in err.value.problems}
+
+
+def test_an_overflowing_factor_says_what_multiplies(tmp_path):
+    """A factor whose product cannot fit the engine's 64-bit sums is a located error
+    that names what multiplies the lines and scatters (x10^8 per cell, three reels)."""
+    body = CELLS.replace("window_multiplier = 2", "window_multiplier = 100000000")
+    with pytest.raises(ModelError) as err:
+        compile_machine(T.game(tmp_path, body, AWS))
+    assert "from what the reels show" in str(err.value)
