@@ -353,6 +353,10 @@ class _Glass:
                 out.append(self.tr.t("counted_on_reels", symbol=name, reels=reels))
             if sym.wilds_count:
                 out.append(self.tr.t("wilds_count_as", symbol=name))
+            for double in self.m.symbols:
+                if double.counts_as is not None and double.counts_as[0] == name:
+                    times = double.counts_as[1]
+                    out.append(self.tr.t("counts_as", double=double.name, times=times, symbol=name))
         return out
 
     def free_spins_pays(self) -> str:

@@ -187,6 +187,13 @@ class _Bounds:
                 "reels.rows",
                 f"a window of {m.rows} x {m.reels} cells: the engine counts at most {MAX_WINDOW}",
             )
+        elif m.max_count > MAX_WINDOW:
+            double = next(s for s in m.symbols if s.counts_as and s.counts_as[1] > 1)
+            self.error(
+                f"symbols.{double.name}.counts_as.times",
+                f"{m.rows * m.reels} cells counting up to {m.max_count}: the engine counts at"
+                f" most {MAX_WINDOW}",
+            )
 
     # -- weights: the draw's range, the exact accumulators ----------------------------------
 
@@ -552,7 +559,7 @@ class _Bounds:
         if fs is None or fs.max_spins is None:
             return
         cap = fs.max_spins
-        classes = len({fs.retrigger_for(c) for c in range(self.m.rows * self.m.reels + 1)})
+        classes = len({fs.retrigger_for(c) for c in range(self.m.max_count + 1)})
         classes = classes + 1 if fs.retrigger else 1
         self.capped_work = cap * (cap + 1) // 2 * classes
         starts = len({min(s, cap) for _, s in fs.spins})

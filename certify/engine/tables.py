@@ -253,7 +253,7 @@ def compile_machine(machine: Machine) -> GameTables:
         free = reel_set(machine.strips, machine.weights, True)
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
-    max_count = machine.rows * machine.reels
+    max_count = machine.max_count
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
     hold = machine.hold_and_spin
@@ -520,7 +520,12 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
             what = "the free spins' own pays with free_spins.expanding_symbol"
             out.append((f"{where}.free_spins_pays", what))
     for s in machine.symbols:
-        keys = [("reels", "reels"), ("wilds_count", "wilds_count"), ("multipliers", "multiplier")]
+        keys = [
+            ("reels", "reels"),
+            ("wilds_count", "wilds_count"),
+            ("counts_as", "counts_as"),
+            ("multipliers", "multiplier"),
+        ]
         if s.kind == "scatter":
             keys.append(("wild_in_free_spins", "wild_in_free_spins"))
         for field_name, key in keys:
@@ -816,7 +821,7 @@ def has_free_spins_pays(machine: Machine) -> bool:
 
 def _scatter_table(machine: Machine, names: tuple[str, ...], level: int, free: bool) -> np.ndarray:
     """(counted symbols, count + 1) scatter credits of a window showing that many."""
-    max_count = machine.rows * machine.reels
+    max_count = machine.max_count
     scatter = np.zeros((max(len(names), 1), max_count + 1), dtype=np.int64)
     for c, name in enumerate(names):
         for sp in sorted(

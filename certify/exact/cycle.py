@@ -361,7 +361,7 @@ def _buckets(
 
 
 def _outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
-    n_buckets = (tables.bonus_jmax + 1) * (tables.machine.rows * tables.machine.reels + 1)
+    n_buckets = (tables.bonus_jmax + 1) * (tables.machine.max_count + 1)
     return (
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.int64),

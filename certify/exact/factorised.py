@@ -144,7 +144,7 @@ def _buckets(
 ) -> WaysFactorised:
     """Sum the per-count-vector expectations into the (trigger count, bonus part) buckets."""
     nb = tables.bonus_jmax + 1
-    n_buckets = nb * (tables.machine.rows * tables.machine.reels + 1)
+    n_buckets = nb * (tables.machine.max_count + 1)
     w, wb, wb2 = [0] * n_buckets, [0] * n_buckets, [0] * n_buckets
     awards = [0] * tables.entry_len.shape[0]
     pay = lt.scatter_pay if phase == 0 else lt.scatter_pay_fs

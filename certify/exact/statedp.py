@@ -279,7 +279,7 @@ def key_packing(
     stored + 1 in as many bits as its largest value needs, so a key is a few
     words: hashing and comparing it is what a transition costs.
     """
-    cells = tables.machine.rows * tables.machine.reels
+    cells = tables.machine.max_count  # the largest count a field holds (doubles: more)
     if tables.is_ways:
         top = max(sums.max(axis=1).max(axis=0).max(initial=1), 1)
         largest = max(int(top) ** int(tables.entry_len.max(initial=1)), tables.entry_len.shape[0])
@@ -329,7 +329,7 @@ def _kernel_inputs(
 
 def _finish_outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
     rows = max(rows, 1)
-    n_buckets = (tables.bonus_jmax + 1) * (tables.machine.rows * tables.machine.reels + 1)
+    n_buckets = (tables.bonus_jmax + 1) * (tables.machine.max_count + 1)
     return (
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.int64),

@@ -38,6 +38,8 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
             )
     out.update(_counting(rd, t, where, kind))
     out.update(_window_factors(rd, t, where))
+    if "counts_as" in t:
+        out["counts_as"] = _counts_as(rd, t["counts_as"], join(where, "counts_as"), kind)
     if out.get("wild_in_free_spins") and kind not in ("regular", "scatter"):
         rd.error(
             join(where, "wild_in_free_spins"),
@@ -45,6 +47,20 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
             Code.BAD_KIND,
         )
     return out
+
+
+def _counts_as(rd: Reader, raw: Any, at: str, kind: str) -> tuple[str, int] | None:
+    """``counts_as = {symbol = "SC", times = 2}``: each cell counts as ``times`` of it."""
+    if kind not in ("scatter", "bonus"):
+        rd.error(at, f"only scatter and bonus symbols take it; this one is {kind}", Code.BAD_KIND)
+        return None
+    t = rd.table(raw, at, ("symbol", "times"), ())
+    name = t.get("symbol")
+    if not isinstance(name, str):
+        rd.error(join(at, "symbol"), "must be a symbol name", Code.TYPE)
+        return None
+    times = rd.integer(t, "times", at, 1, default=None)
+    return (name, times) if times is not None else None
 
 
 def _window_factors(rd: Reader, t: dict[str, Any], where: str) -> dict[str, Any]:
@@ -126,8 +142,19 @@ def read_drawn_multipliers(rd: Reader, raw: dict[str, Any], at: str) -> tuple[tu
 
 
 def check_counting_reels(rd: Reader, symbols: dict[str, Symbol], n_reels: int) -> None:
-    """Each ``symbols.X.reels`` entry names one of the machine's reels."""
+    """Each symbol's ``reels`` are the machine's; each ``counts_as`` names another symbol.
+
+    The symbol ``counts_as`` names is a scatter or bonus symbol other than itself.
+    """
     for name, sym in symbols.items():
+        if sym.counts_as is not None:
+            target = symbols.get(sym.counts_as[0])
+            if target is None or target.kind not in ("scatter", "bonus") or target.name == name:
+                rd.error(
+                    join(join(join("symbols", name), "counts_as"), "symbol"),
+                    f"must name another scatter or bonus symbol, got {sym.counts_as[0]!r}",
+                    Code.BAD_KIND,
+                )
         for i, reel in enumerate(sym.reels):
             if reel > n_reels:
                 rd.error(

@@ -133,6 +133,8 @@ def _symbol(s: Symbol) -> dict[str, Any]:
         out["window_multiplier"] = s.window_multiplier
     if s.full_reel_multipliers:
         out["full_reel_multipliers"] = {str(v): w for v, w in s.full_reel_multipliers}
+    if s.counts_as is not None:
+        out["counts_as"] = {"symbol": s.counts_as[0], "times": s.counts_as[1]}
     return out
 
 

@@ -262,6 +262,13 @@ def machine_schema() -> Schema:
             "window_multiplier": _int(
                 2, "each cell showing it multiplies the spin's line, ways and scatter wins"
             ),
+            "counts_as": _obj(
+                {
+                    "symbol": {"type": "string", "minLength": 1},
+                    "times": _int(1, "how many of it one cell counts as"),
+                },
+                ("symbol", "times"),
+            ),
             "full_reel_multiplier": {
                 "oneOf": [
                     _int(2, "a reel showing only it multiplies the spin's wins by this"),

@@ -284,6 +284,7 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
                 "wilds_count",
                 "window_multiplier",
                 "full_reel_multiplier",
+                "counts_as",
             ),
         )
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"

@@ -38,6 +38,9 @@ class Symbol:
     # a reel showing only it (as landed) multiplies the spin's wins by a value drawn
     # for that reel: (value, weight); () none
     full_reel_multipliers: tuple[tuple[int, int], ...] = ()
+    # scatter/bonus: each cell showing it counts as this many of another symbol
+    # (a double scatter counting 2): (symbol, times), or None
+    counts_as: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -537,13 +540,25 @@ class Machine:
         """Cells of a landed ``column`` of reel ``reel`` (0-based) that count as ``name``.
 
         A scatter or bonus symbol counts only on its ``reels`` (every reel when
-        empty), and with ``wilds_count`` every wild cell counts as it too.
+        empty), with ``wilds_count`` every wild cell counts as it too, and a symbol
+        whose ``counts_as`` names it counts that many times.
         """
         sym = self.symbol(name)
         if sym.reels and reel + 1 not in sym.reels:
             return 0
         wilds = {s.name for s in self.symbols if s.kind == "wild"} if sym.wilds_count else set()
-        return sum(1 for cell in column if cell == name or cell in wilds)
+        times = {
+            s.name: s.counts_as[1] for s in self.symbols if s.counts_as and s.counts_as[0] == name
+        }
+        return sum(1 for cell in column if cell == name or cell in wilds) + sum(
+            times.get(cell, 0) for cell in column
+        )
+
+    @property
+    def max_count(self) -> int:
+        """The largest count of a symbol in the window: every cell, a double counting 2."""
+        times = max((s.counts_as[1] for s in self.symbols if s.counts_as), default=1)
+        return self.rows * self.reels * max(times, 1)
 
     def symbol(self, name: str) -> Symbol:
         """The symbol called ``name``."""

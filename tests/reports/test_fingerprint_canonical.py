@@ -217,6 +217,7 @@ _COVERED = {
         "multipliers",
         "window_multiplier",
         "full_reel_multipliers",
+        "counts_as",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels", "jackpot", "wilds_count"},
     "PayEntry": {

@@ -314,16 +314,18 @@ def count(win, symbol: str) -> int:
 def counted(m: Machine, win, symbol: str) -> int:
     """Cells of ``win`` (per reel, its cells) counting as a scatter or trigger symbol:
     on its ``reels`` only (1-based; every reel if none), wild cells too under
-    ``wilds_count``."""
+    ``wilds_count``, a symbol that ``counts_as`` it that many times."""
     sym = m.symbol(symbol)
     wilds = {s.name for s in m.symbols if s.kind == "wild"} if sym.wilds_count else set()
-    return sum(
-        1
-        for r, cells in enumerate(win)
-        if not sym.reels or r + 1 in sym.reels
-        for cell in cells
-        if cell.partition("@")[0] == symbol or cell.partition("@")[0] in wilds
-    )
+    doubles = {s.name: s.counts_as[1] for s in m.symbols if s.counts_as and s.counts_as[0] == symbol}
+    total = 0
+    for r, cells in enumerate(win):
+        if sym.reels and r + 1 not in sym.reels:
+            continue
+        for cell in cells:
+            name = cell.partition("@")[0]
+            total += 1 if name == symbol or name in wilds else doubles.get(name, 0)
+    return total
 
 
 def scatter_credits(m: Machine, win, li: int) -> int:
