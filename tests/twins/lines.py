@@ -317,7 +317,9 @@ def counted(m: Machine, win, symbol: str) -> int:
     ``wilds_count``, a symbol that ``counts_as`` it that many times."""
     sym = m.symbol(symbol)
     wilds = {s.name for s in m.symbols if s.kind == "wild"} if sym.wilds_count else set()
-    doubles = {s.name: s.counts_as[1] for s in m.symbols if s.counts_as and s.counts_as[0] == symbol}
+    doubles = {
+        s.name: s.counts_as[1] for s in m.symbols if s.counts_as and s.counts_as[0] == symbol
+    }
     total = 0
     for r, cells in enumerate(win):
         if sym.reels and r + 1 not in sym.reels:
