@@ -125,7 +125,7 @@ def finish_line(ps, line, st, d, stops, window, paylines, step, pair, suffix, ta
         while r + 1 < n_reels:
             st = pair[
                 st,
-                window[ps, r, stops[r], paylines[line, r]] * n_symbols
+                np.int64(window[ps, r, stops[r], paylines[line, r]]) * n_symbols
                 + window[ps, r + 1, stops[r + 1], paylines[line, r + 1]],
             ]
             r += 2

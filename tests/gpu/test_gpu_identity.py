@@ -51,8 +51,11 @@ def test_every_covered_model_identical_on_the_simulator(identity_rows):
         assert name in played
     for name in ("reelwild-5x3-20.toml", "hold-5x3-20.toml", "heights-4r.toml"):
         assert name in played
-    # a multiplier each paid spin draws, cells and full reels that multiply the spin
-    assert "reel_multipliers.toml" in played
+    # a multiplier each paid spin draws, cells and full reels that multiply the spin, the
+    # real games (their headers of comments before the schema line)
+    for name in ("reel_multipliers.toml", "agt_egypt.toml", "ct_hells_hot_7s.toml"):
+        assert name in played
+    assert {"ct_rainbow_charm.toml", "netent_flowers.toml", "agt_sun_city.toml"} <= played
 
 
 def test_screen_games_refused_with_their_file(identity_rows):
