@@ -61,6 +61,16 @@ PRINTED = {
     # 0.098877*251.43(fg) = 85.096797%": the ship scatter wild in free spins, a group of
     # Columbus and ships paying the wild's table there only (`free_spins_pays`)
     "novomatic_columbus.toml": ("85.096797", "60.236366", "0"),
+    # "symbols: 85.579(lined) + 2.3605(scatter) = 87.939736%; RTP = ... = 96.005894%": a
+    # wild that is the scatter and starts the free spins, wilds alone paying nothing, AGT's
+    # 30-line table with its repeated lines
+    "agt_aislot.toml": ("96.005894", "85.579", "2.3605"),
+    # "symbols: 60.206(lined) + 14.651(scatter) = 74.856628%; RTP = ... = 96.243438%":
+    # a x2 wild ("max"), free spins x3 except the five-wild line
+    "ct_forest_nymph.toml": ("96.243438", "60.206", "14.651"),
+    # "RTP = 90.64(lined) + 5.3501(scatter) = 95.990206%": 5x4, 40 lines, 676,127,088
+    # combinations
+    "novomatic_mega_joker.toml": ("95.990206", "90.64", "5.3501"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
