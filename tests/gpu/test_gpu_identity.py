@@ -55,7 +55,7 @@ def test_every_covered_model_identical_on_the_simulator(identity_rows):
     # real games (their headers of comments before the schema line)
     for name in ("reel_multipliers.toml", "agt_egypt.toml", "ct_hells_hot_7s.toml"):
         assert name in played
-    assert {"ct_rainbow_charm.toml", "netent_flowers.toml", "agt_sun_city.toml"} <= played
+    assert {"ct_rainbow_charm.toml", "netent_flowers.toml"} <= played
 
 
 def test_screen_games_refused_with_their_file(identity_rows):
