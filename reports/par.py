@@ -200,12 +200,17 @@ def _pay_table(machine: Machine) -> Section:
     )
 
 
+def _drawn(table: tuple[tuple[int, int], ...]) -> str:
+    """``x2 (1/2), x3 (1/2)`` for a table of value = weight drawn by weight."""
+    total = sum(w for _, w in table)
+    return ", ".join(f"x{v} ({w}/{total})" for v, w in table)
+
+
 def _free_multiplier(fs: Any) -> Any:
     """The free spins' multiplier, or the table drawn for each free spin."""
     if not fs.multipliers:
         return fs.multiplier
-    total = sum(w for _, w in fs.multipliers)
-    return "drawn each spin: " + ", ".join(f"x{v} ({w}/{total})" for v, w in fs.multipliers)
+    return "drawn each spin: " + _drawn(fs.multipliers)
 
 
 def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Section]:
@@ -396,8 +401,7 @@ def _spin_multiplier_row(machine: Machine) -> list[tuple[str, str]]:
         return []
     total = sum(w for _, w in table)
     mean = Fraction(sum(v * w for v, w in table), total)
-    drawn = ", ".join(f"x{v} ({w}/{total})" for v, w in table)
-    return [("multiplier drawn each paid spin", f"{drawn}; mean {float(mean):.6g}")]
+    return [("multiplier drawn each paid spin", f"{_drawn(table)}; mean {float(mean):.6g}")]
 
 
 def _window_factor_rows(machine: Machine) -> list[tuple[str, str]]:
@@ -407,8 +411,7 @@ def _window_factor_rows(machine: Machine) -> list[tuple[str, str]]:
         if s.window_multiplier != 1:
             rows.append((f"{s.name} multiplies the spin", f"x{s.window_multiplier} per cell"))
         if s.full_reel_multipliers:
-            total = sum(w for _, w in s.full_reel_multipliers)
-            drawn = ", ".join(f"x{v} ({w}/{total})" for v, w in s.full_reel_multipliers)
+            drawn = _drawn(s.full_reel_multipliers)
             rows.append((f"a reel full of {s.name} multiplies the spin", drawn))
     return rows
 

@@ -428,11 +428,7 @@ class _Glass:
                 )
             ]
         elif fs.multipliers:
-            total = sum(w for _, w in fs.multipliers)
-            values = "; ".join(
-                tr.t("free_spins_option_drawn", option=f"x{v}", weight=w, total=total)
-                for v, w in fs.multipliers
-            )
+            values = self.drawn_values(fs.multipliers)
             text.append(tr.t("free_spins_multiplier_drawn", multipliers=values))
         elif fs.multiplier > 1:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
@@ -458,12 +454,15 @@ class _Glass:
         table = self.m.rules.spin_multipliers
         if not table:
             return []
+        return [self.tr.t("spin_multiplier_drawn", multipliers=self.drawn_values(table))]
+
+    def drawn_values(self, table: tuple[tuple[int, int], ...]) -> str:
+        """``x1 (24 in 27); x3 (1 in 27)`` for a table of value = weight drawn by weight."""
         total = sum(w for _, w in table)
-        values = "; ".join(
+        return "; ".join(
             self.tr.t("free_spins_option_drawn", option=f"x{v}", weight=w, total=total)
             for v, w in table
         )
-        return [self.tr.t("spin_multiplier_drawn", multipliers=values)]
 
     def window_factors(self) -> list[str]:
         """The symbols that multiply the game by what the reels show, in words."""
@@ -475,11 +474,7 @@ class _Glass:
             if len(table) == 1:
                 out.append(tr.t("full_reel_multiplier", symbol=s.name, multiplier=table[0][0]))
             elif table:
-                total = sum(w for _, w in table)
-                values = "; ".join(
-                    tr.t("free_spins_option_drawn", option=f"x{v}", weight=w, total=total)
-                    for v, w in table
-                )
+                values = self.drawn_values(table)
                 out.append(tr.t("full_reel_multiplier_drawn", symbol=s.name, multipliers=values))
         return out
 

@@ -137,6 +137,7 @@ class _Bounds:
         self.exact: list[Problem] = []
         self.spin_wins: list[int] = []
         self.screen_max = 1  # the largest win of one screen the exact kernels sum
+        self.factor_bound = window_factor_bound(machine)  # what the reels can multiply by
         self.rho: Fraction | None = None
         self.capped_work = 0
         self.feature_len = 0  # longest feature in spins (bound), 0 without free spins
@@ -373,7 +374,7 @@ class _Bounds:
         total_bet = m.total_bet(level)
         lines, key = self.line_bound(li, level)
         drawn = max((v for v, _ in m.rules.spin_multipliers), default=1)  # the paid spin's
-        drawn *= window_factor_bound(m)  # and what the reels show
+        drawn *= self.factor_bound  # and what the reels show
         terms = [(lines * drawn, key, "lines")]
         for name in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
             i, sp = max(
@@ -477,7 +478,7 @@ class _Bounds:
             terms = self.spin_terms(li, level)
             screen = sum(t[0] for t in terms if not t[2].startswith(("bonus", "free")))
             # the exact kernels sum a screen's wins before the reels' factors multiply them
-            screen_max = max(screen_max, screen // window_factor_bound(m))
+            screen_max = max(screen_max, screen // self.factor_bound)
             spin = sum(t[0] for t in terms)
             self.spin_wins.append(spin)
             if spin > per_chunk:
@@ -497,7 +498,7 @@ class _Bounds:
         """What multiplies the lines and scatters of those terms, where something does."""
         m = self.m
         said = []
-        factor = window_factor_bound(m)
+        factor = self.factor_bound
         if factor > 1:
             said.append(
                 f"x{_fmt(factor)} from what the reels show (symbols' window_multiplier"

@@ -148,6 +148,19 @@ MACHINE_JACKPOT_TRIGGER = {  # a machine's pool may keep the line's pay (links m
     },
 }
 OVERFLOW = _str("where contributions above cap go", ("reserve", "next-reset"))
+
+
+def _drawn_table(description: str) -> Schema:
+    """A table of value = weight (integers >= 1, at least one): drawn by weight."""
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "propertyNames": {"pattern": "^[0-9]+$"},
+        "additionalProperties": {"type": "integer", "minimum": 1},
+        "description": description,
+    }
+
+
 SPINS = {
     "oneOf": [
         {
@@ -231,13 +244,7 @@ def machine_schema() -> Schema:
             "multiplier": {
                 "oneOf": [
                     _int(1, "wilds only: multiplies the line wins it takes part in"),
-                    {
-                        "type": "object",
-                        "minProperties": 1,
-                        "propertyNames": {"pattern": "^[0-9]+$"},
-                        "additionalProperties": {"type": "integer", "minimum": 1},
-                        "description": "wilds only: value = weight, drawn per reel and spin",
-                    },
+                    _drawn_table("wilds only: value = weight, drawn per reel and spin"),
                 ]
             },
             "substitutes": _array(
@@ -272,13 +279,7 @@ def machine_schema() -> Schema:
             "full_reel_multiplier": {
                 "oneOf": [
                     _int(2, "a reel showing only it multiplies the spin's wins by this"),
-                    {
-                        "type": "object",
-                        "minProperties": 1,
-                        "propertyNames": {"pattern": "^[0-9]+$"},
-                        "additionalProperties": {"type": "integer", "minimum": 1},
-                        "description": "value = weight, drawn for each reel showing only it",
-                    },
+                    _drawn_table("value = weight, drawn for each reel showing only it"),
                 ]
             },
         },
@@ -393,13 +394,7 @@ def machine_schema() -> Schema:
                 "multiplier": {
                     "oneOf": [
                         _int(1, "multiplies line, ways and scatter wins (default 1)"),
-                        {
-                            "type": "object",
-                            "minProperties": 1,
-                            "propertyNames": {"pattern": "^[0-9]+$"},
-                            "additionalProperties": {"type": "integer", "minimum": 1},
-                            "description": "value = weight, drawn for each free spin",
-                        },
+                        _drawn_table("value = weight, drawn for each free spin"),
                     ]
                 },
                 "retrigger": {
@@ -498,14 +493,10 @@ def machine_schema() -> Schema:
                 {"type": "string", "minLength": 1}, "only the first that pays, pays", 2
             ),
             "win_cap": _int(1, "a spin's whole win is capped at this x total bet"),
-            "spin_multiplier": {
-                "type": "object",
-                "minProperties": 1,
-                "propertyNames": {"pattern": "^[0-9]+$"},
-                "additionalProperties": {"type": "integer", "minimum": 1},
-                "description": "value = weight: each paid spin draws a multiplier of its own"
-                " line, ways and scatter wins",
-            },
+            "spin_multiplier": _drawn_table(
+                "value = weight: each paid spin draws a multiplier of its own line, ways and"
+                " scatter wins"
+            ),
         },
         description="rules of real games (SPEC 3.1a; docs/RULES.md)",
     )
