@@ -413,6 +413,11 @@ def _window_factor_rows(machine: Machine) -> list[tuple[str, str]]:
         if s.full_reel_multipliers:
             drawn = _drawn(s.full_reel_multipliers)
             rows.append((f"a reel full of {s.name} multiplies the spin", drawn))
+        if s.paints is not None:
+            p = s.paints
+            block = f"{p.left} left, {p.right} right, {p.up} up, {p.down} down"
+            reels = ", ".join(str(r) for r in p.reels)
+            rows.append((f"{s.name} paints {p.into}", f"on reels {reels}: {block} (not scatters)"))
     return rows
 
 

@@ -476,6 +476,11 @@ class _Glass:
             elif table:
                 values = self.drawn_values(table)
                 out.append(tr.t("full_reel_multiplier_drawn", symbol=s.name, multipliers=values))
+            if s.paints is not None:
+                p = s.paints
+                reels = ", ".join(str(r) for r in p.reels)
+                offsets = {k: getattr(p, k) for k in ("left", "right", "up", "down")}
+                out.append(tr.t("paints", symbol=s.name, reels=reels, into=p.into, **offsets))
         return out
 
     def features(self) -> Section:

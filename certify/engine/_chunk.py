@@ -29,6 +29,7 @@ from certify.engine._kernels import (
     OUT_WIN,
     bonus_award,
     close_spin,
+    draw_part,
     fs_added,
     fs_feature_count,
     full_window_multiplier,
@@ -92,7 +93,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
     :func:`simulate_chunks`.
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    set_of, window, length = reels.set_of, reels.window, reels.length
+    window, length = reels.window, reels.length
     total_weight, lookup, cumulative = reels.total_weight, reels.lookup, reels.cumulative
     counts_pack, mode, ways_sum = reels.counts_pack, reels.mode, reels.ways_sum
     depth, head_first, tail_on = px.depth, px.head_first, px.tail_on
@@ -159,7 +160,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
             played += 1
             fs = 0
             win, triggered = 0, False
-        ps = set_of[fs]
+        ps, s0, s1, s2, s3 = draw_part(reels, fs, s0, s1, s2, s3)
         if ways is not None:
             if reels.ways_groups[ps] > 0:  # uniform strips: a draw per group of reels
                 mask, packed, s0, s1, s2, s3 = ways_group_draw(ps, reels, drawn_c, s0, s1, s2, s3)
@@ -253,7 +254,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
             s0, s1, s2, s3 = draw_spin(
                 s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
             )
-            if fs == 0:
+            if fs == 0 and ps == 0:  # base spins (of part 0 if painted): a constant set index
                 spin, packed = lines_spin(
                     0,
                     stops,
@@ -301,9 +302,9 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                     tail_sym_c,
                     counts_pack,
                     classes,
-                    n_classes,
+                    n_classes * fs,
                     awards,
-                    n_entries + 1,
+                    (n_entries + 1) * fs,
                 )
         if extras is not None and fs == 0 and game.line_bonus_tag > 0:  # lines play the bonus
             plays = spin // game.line_bonus_tag

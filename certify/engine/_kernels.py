@@ -553,6 +553,33 @@ def fs_feature_count(count, fs, fs_min, fs_spins):
 
 
 @jit(inline="always")
+def draw_part(reels, fs, s0, s1, s2, s3):
+    """The reel set a spin of phase ``fs`` plays: a painted game's part drawn by its weight.
+
+    Unpainted games (one part) draw nothing. Returns (set, state).
+    """
+    ps = reels.set_of[fs]
+    if reels.part_cum.shape[1] > 1:  # ``paints``: the part first, then its stops
+        pc = reels.part_cum[fs]
+        u, s0, s1, s2, s3 = bounded(pc[pc.shape[0] - 1], s0, s1, s2, s3)
+        k = 0
+        while pc[k] <= u:
+            k += 1
+        ps += k
+    return ps, s0, s1, s2, s3
+
+
+@jit(inline="always")
+def stops_set(reels, fs, stops):
+    """The reel set a stop row of phase ``fs`` was played on (a painted game's part)."""
+    ps = reels.set_of[fs]
+    if reels.part_cum.shape[1] > 1:
+        for r in range(stops.shape[0]):
+            ps += reels.part_of[fs, r, stops[r]]
+    return ps
+
+
+@jit(inline="always")
 def fs_added(count, fs_spins, fs_max, awarded):
     """Spins a retrigger with ``count`` symbols adds when ``awarded`` were given."""
     add = retrigger_award(count, fs_spins)
@@ -568,8 +595,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_a
     A test hook running the simulation kernel's own spin evaluation; a ways
     game also counts each row's paid entries into ``out_awards`` (rows, the first k entries).
     """
-    set_of, window, length, counts_pack = (
-        reels.set_of,
+    window, length, counts_pack = (
         reels.window,
         reels.length,
         reels.counts_pack,
@@ -592,7 +618,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_a
         stops = stop_rows[i].copy()
         if ways is None:
             out[i], out_packed[i] = lines_spin(
-                set_of[fs],
+                stops_set(reels, fs, stops),
                 stops,
                 window,
                 length,
@@ -618,7 +644,7 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_a
             )
         else:
             out[i], out_packed[i] = ways_spin(
-                set_of[fs],
+                stops_set(reels, fs, stops),
                 stops,
                 reels.ways_sum,
                 counts_pack,

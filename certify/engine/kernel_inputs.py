@@ -43,6 +43,11 @@ class ReelInputs(NamedTuple):
     ways_group_prod: np.ndarray  # (sets, groups, products) int64: per row, each set bit's
     # entry's ways over the group's reels (1 past the entry's end), in bit order
     factor: np.ndarray  # (sets, reels, stops) int64: what the stop multiplies the spin's wins by
+    # ``paints``: a phase plays one of its parts (sets set_of[phase] + k): drawn by
+    # part_cum[phase] (running weights; one column: a single set), and read back from a
+    # stop row as the sum of part_of[phase, reel, stop] (certify/engine/paint.py)
+    part_cum: np.ndarray  # (2, parts) int64
+    part_of: np.ndarray  # (2, reels, stops) int64
 
 
 class PrefixInputs(NamedTuple):
@@ -148,8 +153,41 @@ class HistInputs(NamedTuple):
 
 
 def reel_sets(t: GameTables) -> list[ReelSet]:
-    """The distinct reel sets of a game: base, then the free-spin strips if their own."""
+    """The distinct reel sets of a game: base, then the free-spin strips if their own.
+
+    A game that paints blocks (``paints``) has each phase's parts instead
+    (:mod:`certify.engine.paint`): the base game's, then the free spins' if their own.
+    """
+    if t.base_parts is not None and t.free_parts is not None:
+        if t.free_parts is t.base_parts:
+            return list(t.base_parts.sets)
+        return [*t.base_parts.sets, *t.free_parts.sets]
     return [t.base] if t.free is t.base else [t.base, t.free]
+
+
+def phase_sets(t: GameTables, phase: int) -> range:
+    """Indices in :func:`reel_sets` of the reel sets a phase (0 base, 1 free spins) plays."""
+    n = len(reel_sets(t))
+    if t.base_parts is not None and t.free_parts is not None:
+        k = len(t.base_parts.sets)
+        return range(0, k) if phase == 0 or t.free_parts is t.base_parts else range(k, n)
+    return range(0, 1) if phase == 0 else range(n - 1, n)
+
+
+def _part_arrays(t: GameTables) -> dict[str, np.ndarray]:
+    """``ReelInputs.part_cum`` and ``part_of``: one column of zeros each when not painted."""
+    if t.base_parts is None or t.free_parts is None:
+        return {
+            "part_cum": np.ones((2, 1), dtype=np.int64),
+            "part_of": np.zeros((2, 1, 1), dtype=np.int64),
+        }
+    phases = (t.base_parts, t.free_parts)
+    n = max(p.weights.shape[0] for p in phases)
+    cum = np.zeros((2, n), dtype=np.int64)
+    for i, p in enumerate(phases):
+        cum[i] = np.cumsum(p.weights)[-1]  # padding sorts after every draw
+        cum[i, : p.weights.shape[0]] = np.cumsum(p.weights)
+    return {"part_cum": cum, "part_of": _stack([p.offset for p in phases])}
 
 
 def _stack(arrays: list[np.ndarray]) -> np.ndarray:
@@ -178,7 +216,7 @@ def _reel_inputs(t: GameTables) -> ReelInputs:
     dummy = np.zeros((1, 1, 1), dtype=np.int64)
     masks = [ways_masks(s.window, t) for s in sets]  # per reel set, also read by the group tables
     return ReelInputs(
-        set_of=np.array([0, len(sets) - 1], dtype=np.int64),
+        set_of=np.array([phase_sets(t, 0)[0], phase_sets(t, 1)[0]], dtype=np.int64),
         window=_stack([s.window for s in sets]),
         length=_stack([s.length for s in sets]),
         total_weight=_stack([s.total_weight for s in sets]),
@@ -190,6 +228,7 @@ def _reel_inputs(t: GameTables) -> ReelInputs:
         ways_mask=_stack(masks),
         **ways_group_inputs(t, masks),
         factor=_stack([s.factor if s.factor is not None else np.ones_like(s.weight) for s in sets]),
+        **_part_arrays(t),
     )
 
 
@@ -498,6 +537,8 @@ def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
             lt.n_keys,
             depth=0 if t.is_ways else None,
             pairs=lt.finishing.pair.shape[1] > 1,
-            starts=tuple(int(lt.start[i]) for i in range(len(sets))),
+            starts=tuple(
+                int(lt.start[0 if i in phase_sets(t, 0) else 1]) for i in range(len(sets))
+            ),
         )
     return t.prefix_cache[level_index]

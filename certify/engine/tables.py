@@ -18,6 +18,7 @@ from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.fullwindow import full_window_arrays
 from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine, jackpot_entries
+from certify.engine.paint import Parts, paints, split_phase
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, Symbol
 from certify.model.screens import is_screen_game
@@ -125,6 +126,10 @@ class GameTables:
     entry_len: np.ndarray  # (n_entries,)
     levels: tuple[LevelTables, ...]
     prefix_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    # ``paints``: each phase's reel sets, one per painting reels' signature (None: not painted);
+    # free_parts is base_parts when the free spins play the base set
+    base_parts: Parts | None = None
+    free_parts: Parts | None = None
     bonus_jmax: int = 1  # bonus buckets: 1 (a pick bonus: triggered or not), or the coins counted
     hold_on: bool = False  # the bonus symbol starts hold and spin
     fs_own_pays: bool = False  # free spins pay from their own premultiplied tables
@@ -253,6 +258,12 @@ def compile_machine(machine: Machine) -> GameTables:
         free = reel_set(machine.strips, machine.weights, True)
     elif own_pays:  # the same strips, but a reel set of its own: its lines start elsewhere
         free = dataclasses.replace(base)
+    base_parts = free_parts = None
+    if paints(machine):
+        base_parts = split_phase(machine, base, ids, WEIGHT_LOOKUP_MAX)
+        free_parts = (
+            base_parts if free is base else split_phase(machine, free, ids, WEIGHT_LOOKUP_MAX)
+        )
     max_count = machine.max_count
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
@@ -266,6 +277,8 @@ def compile_machine(machine: Machine) -> GameTables:
         paylines=np.array(machine.paylines or [[0] * machine.reels], dtype=np.int64),
         base=base,
         free=free,
+        base_parts=base_parts,
+        free_parts=free_parts,
         counted_names=tuple(counted),
         fs_counted=counted.index(fs.trigger.symbol) if fs else -1,
         fs_min=fs.trigger.count if fs else 0,

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from certify.engine.kernel_inputs import phase_sets, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
@@ -162,6 +163,34 @@ def entry_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int =
     if tables.is_ways:
         return _ways_sums(tables, reels, lt, credits)
     return _line_sums(tables, reels, lt, int(lt.start[phase]), credits)
+
+
+def phase_entry_sums(tables: GameTables, lt: LevelTables, phase: int) -> EntrySums:
+    """:func:`entry_sums` of a phase: its reel set, or a painted game's parts added up."""
+    sets = reel_sets(tables)
+    parts = [entry_sums(tables, sets[ps], lt, phase) for ps in phase_sets(tables, phase)]
+    if len(parts) == 1:
+        return parts[0]
+    pairs: dict[int, tuple[tuple[int, ...], int, int]] = {}
+    split: dict[int, dict[Multiplier, tuple[int, int]]] = {}
+    pair_split: dict[tuple[int, Multiplier], tuple[int, int]] = {}
+    for part in parts:
+        for key, (entries, hits, credits) in part.pairs.items():
+            old = pairs.get(key, (entries, 0, 0))
+            pairs[key] = (entries, old[1] + hits, old[2] + credits)
+        for e, by_mult in part.split.items():
+            for mult, (hits, credits) in by_mult.items():
+                _add(split.setdefault(e, {}), mult, hits, credits)
+        for pk, (hits, credits) in part.pair_split.items():
+            _add(pair_split, pk, hits, credits)
+    return EntrySums(
+        [sum(x) for x in zip(*(p.hits for p in parts), strict=True)],
+        [sum(x) for x in zip(*(p.credits for p in parts), strict=True)],
+        sum(p.total for p in parts),
+        pairs,
+        split,
+        pair_split,
+    )
 
 
 def _cycle_total(reels: ReelSet) -> int:
@@ -487,7 +516,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     """Every award's exact frequency and contribution to return at one bet level."""
     m = tables.machine
     tb = lt.total_bet
-    base = entry_sums(tables, tables.base, lt, 0)
+    base = phase_entry_sums(tables, lt, 0)
     rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
     for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
         rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb, 1))
@@ -530,7 +559,7 @@ def _free_spins(
     tb = lt.total_bet
     own = getattr(tables, "fs_own_pays", False)
     mult = 1 if own else tables.fs_mult  # what the kernels multiply a free spin's win by
-    sums = base if base is not None else entry_sums(tables, tables.free, lt, 1)
+    sums = base if base is not None else phase_entry_sums(tables, lt, 1)
     pays = lt.credits_fs if own else lt.credits * tables.fs_mult
     rows = [  # probabilities per paid spin
         replace(r, probability=(r.probability or 0.0) * n_spins)

@@ -11,6 +11,7 @@ from certify.engine.kernel_inputs import (
     SpinScore,
     game_inputs,
     level_inputs,
+    phase_sets,
     prefix_tables,
     reel_sets,
 )
@@ -204,9 +205,9 @@ def _beyond_cycle(tables: GameTables, max_cycle: int) -> str | None:
     if not tables.levels or refused_below or machine_limits(tables.machine).exact:
         return None  # refused below for its own reason (no run that could overflow)
     lt = tables.levels[0]
-    for phase in statedp.merged_phases(tables):
+    for phase, ps in statedp.merged_sets(tables):
         try:
-            state_buckets(tables, lt, phase, spin_score(tables, lt, phase), max_cycle)
+            state_buckets(tables, lt, phase, spin_score(tables, lt, phase), max_cycle, ps)
         except statedp.TooLarge as exc:
             return f"{enumerated_size(tables):,} stop combinations; {exc.args[0]}"
     return None
@@ -289,23 +290,36 @@ def enumerate_cycle(
 
 
 def _enumerate(tables: GameTables, lt: LevelTables, phase: int, capped: bool) -> _Buckets:
-    ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
-    reels = reel_sets(tables)[ps]
     score = spin_score(tables, lt, phase)
     if not capped:
         score = score._replace(cap=0)
-    buckets = _cycle_buckets(tables, reels, lt, phase, score)
-    return with_full_windows(tables, reels, lt, phase, score, buckets)
+    sets = reel_sets(tables)
+    played = phase_sets(tables, phase)
+    parts = [_cycle_buckets(tables, sets[ps], lt, phase, ps, score) for ps in played]
+    return with_full_windows(tables, sets[played[0]], lt, phase, score, summed(parts))
+
+
+def summed(parts: list[_Buckets]) -> _Buckets:
+    """The buckets of reel sets whose cycles add up to one phase's (``paints``: its parts)."""
+    if len(parts) == 1:
+        return parts[0]
+    return _Buckets(
+        np.sum([p.w for p in parts], axis=0),
+        [sum(x) for x in zip(*(p.wb for p in parts), strict=True)],
+        np.sum([p.wb2 for p in parts], axis=0),
+        np.sum([p.hit for p in parts], axis=0),
+        np.sum([p.awards for p in parts], axis=0),
+        sum(p.total for p in parts),
+    )
 
 
 def _cycle_buckets(
-    tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int, score: SpinScore
+    tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int, ps: int, score: SpinScore
 ) -> _Buckets:
-    """The cycle's sums by the cheapest method (full windows not multiplied yet)."""
-    ps = 0 if phase == 0 else len(reel_sets(tables)) - 1
+    """The cycle's sums of reel set ``ps`` by the cheapest method (full windows not multiplied)."""
     if statedp.uses_states(tables, ps):
         try:
-            return state_buckets(tables, lt, phase, score)
+            return state_buckets(tables, lt, phase, score, ps=ps)
         except statedp.TooLarge:  # its states outgrew memory: walk the cycle if it is small
             if statedp.set_size(reels) > MAX_CYCLE:
                 raise
@@ -317,16 +331,23 @@ def _cycle_buckets(
 
 
 def state_buckets(
-    tables: GameTables, lt: LevelTables, phase: int, score: SpinScore, max_work: int = 1 << 62
+    tables: GameTables,
+    lt: LevelTables,
+    phase: int,
+    score: SpinScore,
+    max_work: int = 1 << 62,
+    ps: int | None = None,
 ) -> _Buckets:
-    """The buckets of ``phase`` by state merging (:mod:`certify.exact.statedp`), kept per level.
+    """The buckets of reel set ``ps`` (default: the phase's first) by state merging.
 
-    Raises :class:`certify.exact.statedp.TooLarge` beyond ``max_work`` transitions.
+    Kept per level (:mod:`certify.exact.statedp`). Raises
+    :class:`certify.exact.statedp.TooLarge` beyond ``max_work`` transitions.
     """
-    key = ("statedp", lt.level_index, phase, score.cap)
+    ps = phase_sets(tables, phase)[0] if ps is None else ps
+    key = ("statedp", lt.level_index, phase, score.cap, ps)
     if key not in tables.prefix_cache:
-        reels = reel_sets(tables)[0 if phase == 0 else len(reel_sets(tables)) - 1]
-        *out, run = statedp.state_cycle(tables, reels, lt, phase, score, max_work)
+        reels = reel_sets(tables)[ps]
+        *out, run = statedp.state_cycle(tables, reels, lt, phase, score, max_work, ps)
         tables.prefix_cache[key] = (_buckets(tables, *out), run)
     return tables.prefix_cache[key][0]
 

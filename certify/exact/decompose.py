@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from certify.engine.kernel_inputs import phase_sets, reel_sets
 from certify.engine.limits import hold_feasible
 from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
 from certify.exact.factors import tilt_ratio, tilted_set
@@ -176,6 +177,11 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
         ratio = tilt_ratio(reels)  # what the reels show multiplies the spin: E[F]
         reels = tilted_set(reels, 1)[0]
         lines = line_mean(tables, reels, lt, start)
+        if tables.base_parts is not None:  # ``paints``: the parts' line means, by weight
+            sets = reel_sets(tables)
+            played = [sets[ps] for ps in phase_sets(tables, phase)]
+            cycle = sum(s.cycle for s in played)
+            lines = sum(s.cycle / cycle * line_mean(tables, s, lt, start) for s in played)
         return ratio * (lines + scatter_mean(tables, reels, lt, scatter))
 
     def bonus_mean(reels: ReelSet) -> float:

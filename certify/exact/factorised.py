@@ -92,8 +92,8 @@ def ways_factorised(tables: GameTables, lt: LevelTables, phase: int = 0) -> Ways
     its largest ways squared); across reels they multiply as Python integers.
     """
     families = nested_families(tables) if tables.is_ways else None
-    if families is None or (phase == 0 and lt.cap > 0):
-        return None
+    if families is None or (phase == 0 and lt.cap > 0) or tables.base_parts is not None:
+        return None  # (``paints``: the reels are independent only within a part)
     reels = reel_sets(tables)[0 if phase == 0 else len(reel_sets(tables)) - 1]
     sums = ways_sums(reels.window, tables.ways_match)
     terms = _terms(tables, families, lt.credits if phase == 0 else lt.credits_fs)

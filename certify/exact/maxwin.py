@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from certify.engine.kernel_inputs import phase_sets, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids, ways_sums
 from certify.exact.parfeatures import cascade_sequences, combo_weights, stop_grid
 
@@ -95,9 +96,27 @@ def _enumerated(tables: GameTables, lt: LevelTables) -> MaxWin | None:
 
 
 def _lines_enumerated(tables: GameTables, lt: LevelTables, lengths: list[int]) -> MaxWin:
-    """Every stop combination of a lines game: automaton per line, scatters, bonus awards."""
-    reels = tables.base
-    stops = stop_grid(lengths)
+    """Every stop combination of a lines game: automaton per line, scatters, bonus awards.
+
+    A game that paints blocks (``paints``) enumerates each part of the base game.
+    """
+    sets = reel_sets(tables)
+    parts = [_set_totals(tables, lt, sets[ps], stop_grid(lengths)) for ps in phase_sets(tables, 0)]
+    total, triggered, weights = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    # each bonus award value with its probability given a trigger
+    awards: dict[int, float] = {0: 1.0}
+    if tables.bonus_counted >= 0:
+        bonus_w = np.diff(np.concatenate([[0], tables.bonus_weight_cum]))
+        awards = {}
+        for pays, w in zip(lt.bonus_pay, bonus_w, strict=True):
+            awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(bonus_w.sum())
+    return _from_totals(tables, lt, total, weights, triggered, awards, _spin_multipliers(tables))
+
+
+def _set_totals(
+    tables: GameTables, lt: LevelTables, reels: ReelSet, stops: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(win, bonus triggered, weight) of every stop row of one reel set."""
     step, _, win1, _ = lt.finishing
     total = np.zeros(stops.shape[0], dtype=np.int64)
     for line in tables.paylines:
@@ -106,7 +125,7 @@ def _lines_enumerated(tables: GameTables, lt: LevelTables, lengths: list[int]) -
             state = step[state, reels.window[r, stops[:, r], int(row)]]
         total += win1[state]
     triggered = np.zeros(stops.shape[0], dtype=bool)
-    reel_index = np.arange(len(lengths))[None, :]
+    reel_index = np.arange(stops.shape[1])[None, :]
     taken = np.zeros(stops.shape[0], dtype=bool)  # an exclusive scatter already paid
     excl = [int(x) for x in tables.scatter_excl]
     for c in range(len(tables.counted_names)):
@@ -118,19 +137,11 @@ def _lines_enumerated(tables: GameTables, lt: LevelTables, lengths: list[int]) -
         total += pay
         if c == tables.bonus_counted:
             triggered = count >= tables.bonus_min
-    # each bonus award value with its probability given a trigger
-    awards: dict[int, float] = {0: 1.0}
-    if tables.bonus_counted >= 0:
-        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum]))
-        awards = {}
-        for pays, w in zip(lt.bonus_pay, weights, strict=True):
-            awards[int(pays)] = awards.get(int(pays), 0.0) + int(w) / int(weights.sum())
     if reels.factor is not None:  # what the reels show multiplies the spin
         total = total * np.prod(reels.factor[reel_index, stops], axis=1)
     if lt.cap > 0:  # the win cap (exact only without features, so no bonus here)
         total = np.minimum(total, lt.cap)
-    weights = combo_weights(reels, stops)
-    return _from_totals(tables, lt, total, weights, triggered, awards, _spin_multipliers(tables))
+    return total, triggered, combo_weights(reels, stops)
 
 
 def _spin_multipliers(tables: GameTables) -> dict[int, float]:
@@ -205,7 +216,7 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
             "screen game: the maximum of a sequence of screens is not bounded here",
             False,
         )
-    base, how = _spin_bound(tables, lt, tables.base, 0)
+    base, how = _phase_bound(tables, lt, 0)
     parts = [how]
     if tables.base_each_mult.shape[0] > 1:  # a multiplier drawn for the paid spin
         base *= int(tables.base_each_mult.max())
@@ -223,7 +234,7 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
             return MaxWin(
                 None, None, "free spins retrigger without a cap: no finite maximum", False
             )
-        free, _ = _spin_bound(tables, lt, tables.free, 1)
+        free, _ = _phase_bound(tables, lt, 1)
         if tables.free.factor is not None:
             free *= int(np.prod(tables.free.factor.max(axis=1), dtype=object))
         if tables.expand_symbols:  # the drawn symbol's expansion pays on every line
@@ -238,6 +249,12 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
         )
     reason = "upper bound (" + "; ".join(parts) + "; these need not fall on one spin)"
     return MaxWin(int(total), None, reason, False)
+
+
+def _phase_bound(tables: GameTables, lt: LevelTables, phase: int) -> tuple[int, str]:
+    """:func:`_spin_bound` of a phase: its reel set, or the largest of a painted game's parts."""
+    sets = reel_sets(tables)
+    return max(_spin_bound(tables, lt, sets[ps], phase) for ps in phase_sets(tables, phase))
 
 
 def _spin_bound(tables: GameTables, lt: LevelTables, reels: ReelSet, phase: int) -> tuple[int, str]:

@@ -30,7 +30,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from certify.engine.kernel_inputs import SpinScore, reel_sets
+from certify.engine.kernel_inputs import SpinScore, phase_sets, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact import _statedp as k
 from certify.exact.factorised import nested_families, ways_factorised
@@ -86,13 +86,12 @@ def walked_size(tables: GameTables) -> int:
     return size
 
 
-def merged_phases(tables: GameTables) -> list[int]:
-    """The phases (0 base, 1 free spins) whose reel set is summed by state merging."""
-    last = len(reel_sets(tables)) - 1
-    phases = [0] if uses_states(tables, 0) else []
-    if tables.fs_counted >= 0 and not tables.expand_symbols and uses_states(tables, last):
-        phases.append(1)
-    return phases
+def merged_sets(tables: GameTables) -> list[tuple[int, int]]:
+    """(phase, reel set) pairs summed by state merging (0 base, 1 free spins)."""
+    out = [(0, ps) for ps in phase_sets(tables, 0) if uses_states(tables, ps)]
+    if tables.fs_counted >= 0 and not tables.expand_symbols:
+        out += [(1, ps) for ps in phase_sets(tables, 1) if uses_states(tables, ps)]
+    return out
 
 
 def set_size(reels: ReelSet) -> int:
@@ -150,8 +149,9 @@ def state_cycle(
     phase: int,
     score: SpinScore,
     max_work: int = 1 << 62,
+    ps: int | None = None,
 ) -> tuple[Any, ...]:
-    """The cycle of ``reels`` by state merging: the full cycle's per-row outputs.
+    """The cycle of ``reels`` (reel set ``ps``, default the phase's first) by state merging.
 
     Returns (w, wb, wb2, hit, awards) as :func:`certify.exact.cycle.walk_cycle`
     gives them to ``_buckets``, and the :class:`StateRun`. Raises
@@ -169,7 +169,7 @@ def state_cycle(
     memo = (
         "statedp-steps",
         lt.level_index,
-        phase_set(tables, phase),
+        phase_sets(tables, phase)[0] if ps is None else ps,
         key.tobytes(),
         _step_key(rules),
     )
@@ -200,11 +200,6 @@ def forget(tables: GameTables) -> None:
     kept = [x for x in tables.prefix_cache if isinstance(x, tuple) and "statedp" in x[0]]
     for key in kept:
         del tables.prefix_cache[key]
-
-
-def phase_set(tables: GameTables, phase: int) -> int:
-    """The reel set a phase spins (0 base game, 1 free spins)."""
-    return 0 if phase == 0 else len(reel_sets(tables)) - 1
 
 
 def _step_key(rules: tuple) -> bytes:

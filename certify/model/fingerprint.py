@@ -135,6 +135,13 @@ def _symbol(s: Symbol) -> dict[str, Any]:
         out["full_reel_multipliers"] = {str(v): w for v, w in s.full_reel_multipliers}
     if s.counts_as is not None:
         out["counts_as"] = {"symbol": s.counts_as[0], "times": s.counts_as[1]}
+    if s.paints is not None:
+        p = s.paints
+        out["paints"] = {
+            "reels": list(p.reels),
+            "into": p.into,
+            **{k: getattr(p, k) for k in ("left", "right", "up", "down") if getattr(p, k)},
+        }
     return out
 
 

@@ -282,6 +282,24 @@ def machine_schema() -> Schema:
                     _drawn_table("value = weight, drawn for each reel showing only it"),
                 ]
             },
+            "paints": _obj(
+                {
+                    "reels": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1},
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "description": "the reels (1-based) where it paints",
+                    },
+                    "into": _str("the wild the block shows (default: the symbol itself)"),
+                    "left": _int(0, "reels painted to its left"),
+                    "right": _int(0, "reels painted to its right"),
+                    "up": _int(0, "rows painted above it"),
+                    "down": _int(0, "rows painted below it"),
+                },
+                ("reels",),
+                "turns the block of cells around where it lands into a wild (not scatters)",
+            ),
         },
         ("kind",),
     )

@@ -25,6 +25,7 @@ from certify.model.features import (
     symbol_features,
 )
 from certify.model.hold import check_hold_window, read_hold_and_spin
+from certify.model.paint import check_paints, read_paint
 from certify.model.reader import Reader, join
 from certify.model.rules import check_anywhere, check_rules, read_rules
 from certify.model.schema import (
@@ -164,6 +165,22 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         if "cluster_pays" in data
         else ()
     )
+    check_paints(
+        rd,
+        symbols,
+        {
+            "strips": reels["strips"],
+            "rows": reels["rows"],
+            "free_strips": free.strips if free is not None else None,
+            "heights": reels.get("heights"),
+            "cascade": cascade,
+            "clusters": clusters,
+            "hold": hold,
+            "full_window": full_window,
+            "expanding_symbol": free.expanding_symbol if free is not None else (),
+            "counted": _counted_names(scatter, free, bonus, hold),
+        },
+    )
     if reels["evaluation"] == "cluster" and not clusters:
         rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", Code.MISSING_KEY)
     if clusters and reels["evaluation"] != "cluster":
@@ -193,6 +210,16 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     if screen:
         raise ModelError(rd.problems + screen)
     return machine, rd.problems
+
+
+def _counted_names(scatter: tuple, free: Any, bonus: Any, hold: Any) -> set[str]:
+    """The symbols a scatter pay or a feature trigger counts."""
+    names = {p.symbol for p in scatter}
+    for feature in (free, bonus, hold):
+        trigger = getattr(feature, "trigger", None) if feature is not None else None
+        if trigger is not None:
+            names.add(trigger.symbol)
+    return names
 
 
 def _machine_info(rd: Reader, raw: Any) -> dict[str, Any]:
@@ -285,6 +312,7 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
                 "window_multiplier",
                 "full_reel_multiplier",
                 "counts_as",
+                "paints",
             ),
         )
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"
@@ -311,6 +339,7 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
             mult,
             subs,
             multipliers=drawn,
+            paints=read_paint(rd, t["paints"], where, name) if "paints" in t else None,
             **symbol_features(rd, t, where, kinds[name]),
         )
     return symbols

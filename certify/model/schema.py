@@ -15,6 +15,24 @@ ANY = "ANY"
 
 
 @dataclass(frozen=True)
+class Paint:
+    """A symbol that turns a block of cells around where it lands into a wild.
+
+    Where the symbol shows on one of ``reels`` (1-based), the cells from
+    ``left`` reels to its left to ``right`` reels to its right and from ``up``
+    rows above to ``down`` rows below (clipped to the window) show ``into``
+    instead, except cells showing a scatter or bonus symbol (SPEC 3.1a).
+    """
+
+    reels: tuple[int, ...]
+    into: str
+    left: int = 0
+    right: int = 0
+    up: int = 0
+    down: int = 0
+
+
+@dataclass(frozen=True)
 class Symbol:
     """A reel symbol.
 
@@ -41,6 +59,7 @@ class Symbol:
     # scatter/bonus: each cell showing it counts as this many of another symbol
     # (a double scatter counting 2): (symbol, times), or None
     counts_as: tuple[str, int] | None = None
+    paints: Paint | None = None  # turns a block of cells around it into a wild
 
 
 @dataclass(frozen=True)

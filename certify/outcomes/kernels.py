@@ -18,11 +18,13 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import (
     bonus_award,
+    draw_part,
     fs_added,
     fs_feature_count,
     full_window_multiplier,
     scatter_packed,
     scatter_plain,
+    stops_set,
     ways_spin,
 )
 from certify.engine._prefix import count_field, lines_spin
@@ -47,7 +49,7 @@ def screen_credits(
     screens count their awards like the simulation (prefix classes in
     ``classes[:n]``, entries in ``awards[1 + entry]``).
     """
-    ps = reels.set_of[fs]
+    ps = stops_set(reels, fs, stops)
     n_classes = classes.shape[0] // 2
     n_slots = awards.shape[0] // 2
     if ways is not None:
@@ -306,7 +308,7 @@ def record_games(  # noqa: C901 - one kernel plays every phase
         at = rows
         remaining, awarded, retriggers, drawn, fs, ok = 0, 0, 0, -1, 0, True
         while ok:
-            ps = reels.set_of[fs]
+            ps, s0, s1, s2, s3 = draw_part(reels, fs, s0, s1, s2, s3)
             s0, s1, s2, s3 = draw_spin(
                 s0,
                 s1,

@@ -370,7 +370,7 @@ def windows(m: Machine, strips, weights):
     there read ``W@v``, the window's weight x P(v) (Fractions)."""
     for stops, w in cycle(m, strips, weights):
         per_reel = []
-        for col in window(strips, stops, m.rows):
+        for col in painted(m, window(strips, stops, m.rows)):
             options = [(col, Fraction(1))]
             for name in sorted({c for c in col if m.symbol(c).multipliers}):
                 table = m.symbol(name).multipliers
@@ -386,6 +386,26 @@ def windows(m: Machine, strips, weights):
             for _, q in combo:
                 p *= q
             yield [list(cells) for cells, _ in combo], w * p
+
+
+def painted(m: Machine, win):
+    """The window with every ``paints`` block turned into its wild: a symbol landed on
+    one of its reels paints the cells ``left``/``right`` reels and ``up``/``down``
+    rows around it (inside the window), all but scatter and bonus cells."""
+    out = [list(col) for col in win]
+    keep = {s.name for s in m.symbols if s.kind in ("scatter", "bonus")}
+    for s in m.symbols:
+        p = s.paints
+        for reel in p.reels if p is not None else ():
+            for row, name in enumerate(win[reel - 1]):
+                if name != s.name:
+                    continue
+                for c, col in enumerate(win):
+                    for z, cell in enumerate(col):
+                        near = -p.left <= c - (reel - 1) <= p.right and -p.up <= z - row <= p.down
+                        if near and cell not in keep:
+                            out[c][z] = p.into
+    return out
 
 
 def cycle(m: Machine, strips, weights):
@@ -727,6 +747,8 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
         raise NotImplementedError("scatters counted on some reels or with wilds: brute force")
     if any(s.window_multiplier != 1 or s.full_reel_multipliers for s in m.symbols):
         raise NotImplementedError("reels that multiply the spin: brute force")
+    if any(s.paints for s in m.symbols):
+        raise NotImplementedError("blocks painted across reels: brute force")
     fs = m.free_spins
     if fs is not None and fs.options:
         raise ValueError("a game with free-spin options: decompose each option")
