@@ -31,6 +31,7 @@ LOADERS = {
         "certify/model/hold.py",
         "certify/model/screens.py",
         "certify/model/bonusgame.py",
+        "certify/model/paint.py",
     ],
     "jurisdiction": ["certify/model/jurisdiction.py"],
     "link": ["certify/model/links.py"],

@@ -18,15 +18,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from certify.model.paint import block_cells, painters, signature
 from certify.model.schema import Machine
 
-if TYPE_CHECKING:
-    from certify.engine.tables import ReelSet
+ReelSet = Any  # certify.engine.tables.ReelSet, which imports this module
 
 
 @dataclasses.dataclass(frozen=True)

@@ -343,8 +343,9 @@ def state_buckets(
     Kept per level (:mod:`certify.exact.statedp`). Raises
     :class:`certify.exact.statedp.TooLarge` beyond ``max_work`` transitions.
     """
-    ps = phase_sets(tables, phase)[0] if ps is None else ps
-    key = ("statedp", lt.level_index, phase, score.cap, ps)
+    first = phase_sets(tables, phase)[0]
+    ps = first if ps is None else ps
+    key = ("statedp", lt.level_index, phase, score.cap) + (() if ps == first else (ps,))
     if key not in tables.prefix_cache:
         reels = reel_sets(tables)[ps]
         *out, run = statedp.state_cycle(tables, reels, lt, phase, score, max_work, ps)

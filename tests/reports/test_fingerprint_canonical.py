@@ -218,6 +218,7 @@ _COVERED = {
         "window_multiplier",
         "full_reel_multipliers",
         "counts_as",
+        "paints",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels", "jackpot", "wilds_count"},
     "PayEntry": {
