@@ -282,9 +282,10 @@ def test_item5_a_cascade_that_always_pays_ends_at_max_screens(tmp_path, capsys):
     assert run.rtp[1] == 2000.0
     strip = tmp_path / "strip.toml"  # its cycle never ends: longer than max_screens
     strip.write_text(ALWAYS.replace("REFILL", "strip").replace("SCREENS", "1000"))
-    started = time.perf_counter()
+    # refused, not hung: the probe's work is bounded (test_item5_the_probe_is_bounded_by_its_work);
+    # no wall-clock bound here (a cold numba cache compiles the screen kernels first)
     err = refused_at(strip, "cascade.max_screens", capsys)
-    assert "it may never end" in err and time.perf_counter() - started < 30
+    assert "it may never end" in err
 
 
 def test_item5_strip_cascade_longer_than_max_screens_refused_by_every_path(tmp_path, capsys):
