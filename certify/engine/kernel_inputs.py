@@ -185,8 +185,9 @@ def _part_arrays(t: GameTables) -> dict[str, np.ndarray]:
     n = max(p.weights.shape[0] for p in phases)
     cum = np.zeros((2, n), dtype=np.int64)
     for i, p in enumerate(phases):
-        cum[i] = np.cumsum(p.weights)[-1]  # padding sorts after every draw
-        cum[i, : p.weights.shape[0]] = np.cumsum(p.weights)
+        running = np.cumsum(p.weights)
+        cum[i] = running[-1]  # padding sorts after every draw
+        cum[i, : running.shape[0]] = running
     return {"part_cum": cum, "part_of": _stack([p.offset for p in phases])}
 
 
@@ -527,6 +528,7 @@ def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
     if level_index not in t.prefix_cache:
         lt = t.levels[level_index]
         sets = [(s.window, s.length, s.counted) for s in reel_sets(t)]
+        base = phase_sets(t, 0)
         t.prefix_cache[level_index] = cached_prefix_tables(
             sets,
             t.paylines,
@@ -537,8 +539,6 @@ def prefix_tables(t: GameTables, level_index: int) -> PrefixTables:
             lt.n_keys,
             depth=0 if t.is_ways else None,
             pairs=lt.finishing.pair.shape[1] > 1,
-            starts=tuple(
-                int(lt.start[0 if i in phase_sets(t, 0) else 1]) for i in range(len(sets))
-            ),
+            starts=tuple(int(lt.start[0 if i in base else 1]) for i in range(len(sets))),
         )
     return t.prefix_cache[level_index]

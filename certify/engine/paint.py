@@ -10,7 +10,7 @@ keeps the weights of the stops showing its part's signature (the others weigh
 part's block painted (cells showing a scatter or bonus symbol kept). The
 parts' cycles add up to the phase's cycle exactly, so the exact calculator sums
 their buckets as integers; the simulation draws a part with probability its
-weight over the phase's (:func:`part_draw_weights`), then the stops within it.
+weight over the phase's (``Parts.weights``), then the stops within it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -46,10 +47,16 @@ def paints(machine: Machine) -> bool:
     return any(s.paints is not None for s in machine.symbols)
 
 
-def split_phase(machine: Machine, reels: ReelSet, ids: dict[str, int], lookup_max: int) -> Parts:
+def split_phase(
+    machine: Machine,
+    reels: ReelSet,
+    ids: dict[str, int],
+    reweighted: Callable[[ReelSet, np.ndarray, np.ndarray], ReelSet],
+) -> Parts:
     """The parts of one phase's reel set (its window as landed: no column rule applies).
 
-    ``lookup_max``: the largest reel total drawn through a lookup table.
+    ``reweighted(reels, window, weight)``: the reel set with that window and those
+    stop weights (``certify.engine.tables.reweighted``: totals and draw tables rebuilt).
     """
     names = {i: n for n, i in ids.items()}
     by_reel = painters(machine.symbols)
@@ -67,13 +74,8 @@ def split_phase(machine: Machine, reels: ReelSet, ids: dict[str, int], lookup_ma
             offset[r, s] = distinct.index(sig) * stride
         stride *= len(distinct)
     sets = [  # in the order of the offsets: the first painting reel's signature slowest
-        _reweighted(
-            *_part(
-                machine, reels, dict(zip([r for r, _, _ in sigs], combo, strict=True)), sigs, ids
-            ),
-            lookup_max,
-        )
-        for combo in itertools.product(*[distinct for _, distinct, _ in sigs])
+        reweighted(reels, *_part(machine, reels, dict(zip([r for r, _, _ in sigs], c)), sigs, ids))
+        for c in itertools.product(*[distinct for _, distinct, _ in sigs])
     ]
     weights = [math.prod(int(s.total_weight[r]) for r, _, _ in sigs) for s in sets]
     g = math.gcd(*weights)
@@ -86,7 +88,7 @@ def _part(
     chosen: dict[int, tuple[str, ...]],
     sigs: list,
     ids: dict[str, int],
-) -> tuple[ReelSet, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """The window and weights of one combination of signatures: blocks painted."""
     weight = reels.weight.copy()
     kept = [ids[s.name] for s in machine.symbols if s.kind in ("scatter", "bonus")]
@@ -107,22 +109,4 @@ def _part(
                 n = int(reels.length[c])
                 cells = window[c, :n, z]
                 window[c, :n, z] = np.where(np.isin(cells, kept), cells, into)
-    return dataclasses.replace(reels, window=window), weight
-
-
-def _reweighted(reels: ReelSet, weight: np.ndarray, lookup_max: int) -> ReelSet:
-    """``reels`` with new weights (totals, running weights, lookup rebuilt)."""
-    total = weight.sum(axis=1)
-    small = int(total.max()) <= lookup_max
-    lookup = np.zeros((weight.shape[0], int(total.max()) if small else 1), dtype=np.int32)
-    if small:
-        for r in range(weight.shape[0]):
-            lookup[r, : total[r]] = np.repeat(np.arange(weight.shape[1]), weight[r])
-    return dataclasses.replace(
-        reels,
-        weight=weight,
-        total_weight=total,
-        lookup=lookup,
-        cumulative=np.cumsum(weight, axis=1),
-        weighted=True,
-    )
+    return window, weight

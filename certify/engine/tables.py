@@ -260,10 +260,8 @@ def compile_machine(machine: Machine) -> GameTables:
         free = dataclasses.replace(base)
     base_parts = free_parts = None
     if paints(machine):
-        base_parts = split_phase(machine, base, ids, WEIGHT_LOOKUP_MAX)
-        free_parts = (
-            base_parts if free is base else split_phase(machine, free, ids, WEIGHT_LOOKUP_MAX)
-        )
+        base_parts = split_phase(machine, base, ids, reweighted)
+        free_parts = base_parts if free is base else split_phase(machine, free, ids, reweighted)
     max_count = machine.max_count
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
@@ -680,13 +678,7 @@ def _reel_set(
             for c, name in enumerate(counted):
                 count[c, r, stop] = counts_on(name, r, landed) if counts_on else landed.count(name)
             weight[r, stop] = w
-    total = weight.sum(axis=1)
-    cumulative = np.cumsum(weight, axis=1)
-    small = int(total.max()) <= WEIGHT_LOOKUP_MAX
-    lookup = np.zeros((reels, int(total.max()) if small else 1), dtype=np.int32)
-    if small:
-        for r in range(reels):
-            lookup[r, : total[r]] = np.repeat(np.arange(max_len), weight[r])
+    total, cumulative, lookup = _draw_arrays(weight)
     factor = None
     if stop_factors is not None:
         factor = np.ones((reels, max_len), dtype=np.int64)
@@ -702,6 +694,34 @@ def _reel_set(
         count,
         weighted=bool((weight[weight > 0] != 1).any()) or weights is not None,
         factor=factor,
+    )
+
+
+def _draw_arrays(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(totals, running weights, draw -> stop lookup) of per-reel stop weights.
+
+    The lookup has one column where a reel's total is above :data:`WEIGHT_LOOKUP_MAX`.
+    """
+    total = weight.sum(axis=1)
+    small = int(total.max()) <= WEIGHT_LOOKUP_MAX
+    lookup = np.zeros((weight.shape[0], int(total.max()) if small else 1), dtype=np.int32)
+    if small:
+        for r in range(weight.shape[0]):
+            lookup[r, : total[r]] = np.repeat(np.arange(weight.shape[1]), weight[r])
+    return total, np.cumsum(weight, axis=1), lookup
+
+
+def reweighted(reels: ReelSet, window: np.ndarray, weight: np.ndarray) -> ReelSet:
+    """``reels`` showing ``window`` with stop weights ``weight`` (some may be 0)."""
+    total, cumulative, lookup = _draw_arrays(weight)
+    return dataclasses.replace(
+        reels,
+        window=window,
+        weight=weight,
+        total_weight=total,
+        lookup=lookup,
+        cumulative=cumulative,
+        weighted=True,
     )
 
 

@@ -345,6 +345,7 @@ def state_buckets(
     """
     first = phase_sets(tables, phase)[0]
     ps = first if ps is None else ps
+    # a phase's first set keeps the key it always had; a painted game's other parts add theirs
     key = ("statedp", lt.level_index, phase, score.cap) + (() if ps == first else (ps,))
     if key not in tables.prefix_cache:
         reels = reel_sets(tables)[ps]

@@ -176,8 +176,9 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
         start = int(lt.start[phase])
         ratio = tilt_ratio(reels)  # what the reels show multiplies the spin: E[F]
         reels = tilted_set(reels, 1)[0]
-        lines = line_mean(tables, reels, lt, start)
-        if tables.base_parts is not None:  # ``paints``: the parts' line means, by weight
+        if tables.base_parts is None:
+            lines = line_mean(tables, reels, lt, start)
+        else:  # ``paints``: the parts' line means, by weight
             sets = reel_sets(tables)
             played = [sets[ps] for ps in phase_sets(tables, phase)]
             cycle = sum(s.cycle for s in played)

@@ -11,7 +11,6 @@ checks it against the rest of the machine and gives the signatures.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from certify.codes import Code
@@ -80,27 +79,6 @@ def part_count(symbols: tuple[Symbol, ...], strips: tuple[tuple[str, ...], ...],
     for _, sigs in phase_signatures(symbols, strips, rows):
         n *= len(sigs)
     return n
-
-
-def painted_window(
-    window: list[list[str]], symbols: tuple[Symbol, ...], kept: frozenset[str]
-) -> list[list[str]]:
-    """A landed ``window[reel][row]`` with every painting symbol's block painted.
-
-    The reference reading (the twin and the outcome reports use it; the engine
-    paints per reel set, ``certify/engine/paint.py``, and is checked equal).
-    """
-    out = [list(col) for col in window]
-    for s in symbols:
-        p = s.paints
-        if p is None:
-            continue
-        for r, y in itertools.product(p.reels, range(len(window[0]))):
-            if r - 1 < len(window) and window[r - 1][y] == s.name:
-                for c, z in block_cells(p, r - 1, y, len(window), len(window[0])):
-                    if window[c][z] not in kept:
-                        out[c][z] = p.into
-    return out
 
 
 def block_cells(p: Paint, reel: int, row: int, n_reels: int, rows: int) -> list[tuple[int, int]]:

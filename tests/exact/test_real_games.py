@@ -88,6 +88,15 @@ PRINTED_ONE_LINE = {
     # 91.650646%": sevens wild in free spins, 3 stars pay 10 x the line bet (on one
     # line, 10 x the total bet)
     "agt_ice_ice_ice.toml": ("91.650646", "76.814", "3.0612"),
+    # a wild on reel 1 turns reels 1-3 wild from its row down (`paints`), scatters kept
+    # (the game's _calc.go at the commit adding it sets g.Sel = 1):
+    # "RTP = 88.188(lined) + 8.377(scatter) = 96.564910%"
+    "ct_cherrycrown.toml": ("96.564910", "88.188", "8.377"),
+    # the same block on 4 rows: "RTP = 88.917(lined) + 7.1368(scatter) = 96.053339%"
+    "ct_colibriwild.toml": ("96.053339", "88.917", "7.1368"),
+    # a chilli on reel 3 turns the 3x3 block around it wild:
+    # "RTP = 91.117(lined) + 4.7058(scatter) = 95.822962%"
+    "ct_chillibomb.toml": ("95.822962", "91.117", "4.7058"),
 }
 
 
@@ -111,18 +120,33 @@ def test_real_game_reproduced(name):
         _check(level, PRINTED[name])
 
 
-@pytest.mark.parametrize("name", sorted(PRINTED_ONE_LINE))
-def test_real_game_reproduced_on_its_first_line(name):
-    """The game with its first line only equals the server's printed figures (the
-    quirk above); the real game's lines give another, exact, return."""
+def _first_line(name: str):
+    """The real game ``name`` with its first line only (the server's ``Sel = 1``)."""
     raw = tomllib.loads((REAL / name).read_text())
     assert raw["bet"]["lines"] > 1
     raw["bet"]["lines"] = 1
     raw["reels"]["paylines"] = raw["reels"]["paylines"][:1]
-    one, _ = parse_machine(raw, name)
-    _check(compute_exact(one).levels[0], PRINTED_ONE_LINE[name])
+    return parse_machine(raw, name)[0]
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED_ONE_LINE))
+def test_real_game_reproduced_on_its_first_line(name):
+    """The game with its first line only equals the server's printed figures (the
+    quirk above); the real game's lines give another, exact, return."""
+    _check(compute_exact(_first_line(name)).levels[0], PRINTED_ONE_LINE[name])
     full = compute_exact(load_machine(REAL / name)).levels[0]
     assert abs(full.rtp * 100 - float(PRINTED_ONE_LINE[name][0])) > 1e-4
+
+
+def test_money_pipe_reproduced_on_its_first_line():
+    """CT Money Pipe, reel set "96.038835" of moneypipe_data.yaml: "RTP =
+    89.947(sym) + 0.063433*96.039(fg) = 96.038835%" on its first line (Sel = 1):
+    Colibri Wild's block (`paints`), 10 free spins on the same reels, retriggered; a
+    free spin returns what a paid spin does, so the feature is q / (1 - q) x 89.947%."""
+    level = compute_exact(_first_line("ct_moneypipe.toml")).levels[0]
+    assert level.rtp * 100 == pytest.approx(96.038835, abs=5e-7)
+    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(89.947, abs=5e-4)
+    assert level.free_spins_rtp * 100 == pytest.approx(0.063433 * 96.039, abs=5e-4)
 
 
 def test_piggy_riches_reproduced_for_the_option_the_server_printed():

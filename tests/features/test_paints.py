@@ -6,7 +6,7 @@ from its row down, wild), Money Pipe (the same, with free spins) and Chilli Bomb
 reels, so the engine plays each phase as one reel set per combination of the
 painting reels' signatures (``certify/engine/paint.py``) and the exact
 calculator adds their cycles up. Oracles: slotopol's brute-force figures for the
-four real games, a hand count (docstring), the twin's brute force
+four real games (tests/exact/test_real_games.py), a hand count (docstring), the twin's brute force
 (``tests/twins/lines.py painted``: its own reading of the window) on random
 games, and the simulation inside the exact interval.
 """
@@ -14,8 +14,6 @@ games, and the simulation inside the exact interval.
 from __future__ import annotations
 
 import math
-import tomllib
-from pathlib import Path
 
 import pytest
 import test_twin_rules as T
@@ -29,25 +27,10 @@ from certify.exact import compute_exact
 from certify.exact.contributions import level_contributions
 from certify.exact.decompose import mean_return
 from certify.model import load_machine
-from certify.model.loader import parse_machine
 from certify.outcomes.record import record_outcomes
 from certify.outcomes.verify import _machine_model, verify_outcomes
 from certify.stats import z_value
 
-REAL = Path(__file__).parents[1] / "data" / "real"
-
-# slotopol's figures (each game's data yaml, the reel set named in the file's header)
-# are those of the game's first line only: its scan ran with ``g.Sel = 1``
-# (``<game>_calc.go`` of the commit adding it), as for the other quirks of
-# tests/exact/test_real_games.py. (total, lines, scatters) as printed.
-PRINTED_ONE_LINE = {
-    # "RTP = 88.188(lined) + 8.377(scatter) = 96.564910%"
-    "ct_cherrycrown.toml": ("96.564910", "88.188", "8.377"),
-    # "RTP = 88.917(lined) + 7.1368(scatter) = 96.053339%"
-    "ct_colibriwild.toml": ("96.053339", "88.917", "7.1368"),
-    # "RTP = 91.117(lined) + 4.7058(scatter) = 95.822962%"
-    "ct_chillibomb.toml": ("95.822962", "91.117", "4.7058"),
-}
 BODY = """
 [symbols]
 A = {kind = "regular"}
@@ -69,42 +52,6 @@ count = 2
 pays = 1
 """
 HAND = 'strips = [["W", "A", "B"], ["A", "B", "S"], ["A", "B", "S"]]'
-
-
-def _one_line(name: str):
-    raw = tomllib.loads((REAL / name).read_text())
-    raw["bet"]["lines"] = 1
-    raw["reels"]["paylines"] = raw["reels"]["paylines"][:1]
-    return parse_machine(raw, name)[0]
-
-
-def _digits(printed: str) -> float:
-    return 0.5 * 10.0 ** -len(printed.partition(".")[2])
-
-
-@pytest.mark.parametrize("name", sorted(PRINTED_ONE_LINE))
-def test_real_games_reproduced_on_their_first_line(name):
-    """Cherry Crown, Colibri Wild (reels 1-3 from the wild's row down) and Chilli Bomb
-    (the 3x3 block around a chilli on reel 3): the first line equals slotopol's
-    printed figures; the game's own lines give another exact return."""
-    level = compute_exact(_one_line(name)).levels[0]
-    total, lines, scatters = PRINTED_ONE_LINE[name]
-    assert level.rtp * 100 == pytest.approx(float(total), abs=_digits(total))
-    assert level.line_rtp * 100 == pytest.approx(float(lines), abs=_digits(lines))
-    assert level.scatter_rtp * 100 == pytest.approx(float(scatters), abs=_digits(scatters))
-    full = compute_exact(load_machine(REAL / name)).levels[0]
-    assert abs(full.rtp * 100 - float(total)) > 1e-3
-
-
-def test_money_pipe_reproduced_on_its_first_line():
-    """CT Money Pipe, reel set "96.038835" of moneypipe_data.yaml: "RTP =
-    89.947(sym) + 0.063433*96.039(fg) = 96.038835%" (10 free spins on the same reels,
-    retriggered; the scan's Sel = 1): a free spin returns what a paid spin does, so the
-    feature is q / (1 - q) x 89.947%, q the chance of 3 scatters."""
-    level = compute_exact(_one_line("ct_moneypipe.toml")).levels[0]
-    assert level.rtp * 100 == pytest.approx(96.038835, abs=5e-7)
-    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(89.947, abs=5e-4)
-    assert level.free_spins_rtp * 100 == pytest.approx(0.063433 * 96.039, abs=5e-4)
 
 
 def test_the_block_by_hand(tmp_path):
