@@ -33,9 +33,18 @@ def strip_tables(machine: Machine) -> list[dict[str, Any]]:
     """
     sets = [("base game", machine.strips, machine.weights)]
     fs = machine.free_spins
-    if fs is not None and fs.strips is not None:
-        sets.append(("free spins", fs.strips, fs.weights))
+    if fs is not None and fs.own_reels:
+        sets.append((_free_set_name(fs), *fs.played_strips(machine.strips, machine.weights)))
     return [_strip_table(name, strips, weights, machine) for name, strips, weights in sets]
+
+
+def _free_set_name(fs: Any) -> str:
+    """The free spins set's name, with the reels a big symbol covers (its strip on the first)."""
+    big = fs.big_symbol
+    if big is None:
+        return "free spins"
+    covered = ", ".join(str(r) for r in big.reels)
+    return f"free spins (reels {covered}: one big symbol, drawn from reel {big.reels[0]})"
 
 
 def _strip_table(name: str, strips: Any, weights: Any, machine: Machine) -> dict[str, Any]:

@@ -109,8 +109,8 @@ def _total_row(lv: dict[str, Any], level: Any, running: float) -> tuple[Any, ...
 def _reel_sections(machine: Machine) -> list[Section]:
     sets = [("base", machine.strips, machine.weights)]
     fs = machine.free_spins
-    if fs is not None and fs.strips is not None:
-        sets.append(("free_spins", fs.strips, fs.weights))
+    if fs is not None and fs.own_reels:
+        sets.append(("free_spins", *fs.played_strips(machine.strips, machine.weights)))
     stops: list[tuple[Any, ...]] = []
     counts: list[tuple[Any, ...]] = []
     n_reels = machine.reels
@@ -224,6 +224,11 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
             ("max_spins", fs.max_spins if fs.max_spins else "no cap"),
             ("own strips", "yes" if fs.strips is not None else "no (base strips)"),
         ]
+        if fs.big_symbol is not None:
+            big = fs.big_symbol
+            covered = ", ".join(str(r) for r in big.reels)
+            shown = ", ".join(dict.fromkeys(big.strip))
+            rules.append((f"big symbol on reels {covered}", f"drawn from its strip: {shown}"))
         rules += [(f"spins for {count} x {fs.trigger.symbol}", spins) for count, spins in fs.spins]
         rules += [
             (f"a retrigger with {count} x {fs.trigger.symbol} adds", spins)

@@ -447,6 +447,11 @@ class _Glass:
             text.append(tr.t("free_spins_max", spins=fs.max_spins))
         if fs.strips is not None:
             text.append(tr.t("free_spins_strips"))
+        if fs.big_symbol is not None:
+            big = fs.big_symbol
+            covered = ", ".join(str(r) for r in big.reels)
+            shown = ", ".join(dict.fromkeys(big.strip))
+            text.append(tr.t("big_symbol", reels=covered, symbols=shown))
         return Section(tr.t("free_spins"), tuple(text))
 
     def spin_multiplier(self) -> list[str]:

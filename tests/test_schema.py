@@ -32,6 +32,7 @@ LOADERS = {
         "certify/model/screens.py",
         "certify/model/bonusgame.py",
         "certify/model/paint.py",
+        "certify/model/big.py",
     ],
     "jurisdiction": ["certify/model/jurisdiction.py"],
     "link": ["certify/model/links.py"],

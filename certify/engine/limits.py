@@ -202,8 +202,8 @@ class _Bounds:
         """(key path, strips, weights) of the base strips and the feature's own strips."""
         sets = [("reels", self.m.strips, self.m.weights)]
         fs = self.m.free_spins
-        if fs is not None and fs.strips is not None:
-            sets.append(("free_spins", fs.strips, fs.weights))
+        if fs is not None and fs.own_reels:
+            sets.append(("free_spins", *fs.played_strips(self.m.strips, self.m.weights)))
         return sets
 
     def weights(self) -> None:
@@ -705,6 +705,7 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
             yield value, f"free_spins.multiplier.{value}"
             yield weight, f"free_spins.multiplier.{value}"
         yield from _weights(fs.weights, "free_spins.weights")
+        yield from _big_weights(fs)
         yield fs.trigger.count, "free_spins.trigger.count"
     if m.bonus is not None:
         if m.bonus.trigger is not None:
@@ -765,6 +766,12 @@ def _bounded_counts(m: Machine) -> Iterator[tuple[int, str, int, str]]:
     if m.hold_and_spin is not None:
         why = "the respins one feature may restart from (its work grows with them)"
         yield m.hold_and_spin.respins, "hold_and_spin.respins", MAX_RESPINS, why
+
+
+def _big_weights(fs: Any) -> Iterator[tuple[int, str]]:
+    big = fs.big_symbol.weights if fs.big_symbol is not None else None
+    for s, w in enumerate(big or ()):
+        yield w, f"free_spins.big_symbol.weights[{s}]"
 
 
 def _weights(weights: tuple | None, path: str) -> Iterator[tuple[int, str]]:

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from certify.bounds import LINE_BONUS_TAG
+from certify.engine.big import filled, one_part, split_big
 from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.fullwindow import full_window_arrays
 from certify.engine.hold import hold_arrays
@@ -252,7 +253,10 @@ def compile_machine(machine: Machine) -> GameTables:
     own_window = fs is not None and any(
         s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols
     )
-    if fs is not None and fs.strips is not None:
+    big = fs.big_symbol if fs is not None else None
+    if fs is not None and big is not None:
+        free = filled(reel_set(*fs.played_strips(machine.strips, machine.weights), True), big, ids)
+    elif fs is not None and fs.strips is not None:
         free = reel_set(fs.strips, fs.weights, True)
     elif own_window:
         free = reel_set(machine.strips, machine.weights, True)
@@ -262,6 +266,8 @@ def compile_machine(machine: Machine) -> GameTables:
     if paints(machine):
         base_parts = split_phase(machine, base, ids, reweighted)
         free_parts = base_parts if free is base else split_phase(machine, free, ids, reweighted)
+    elif big is not None:  # the free spins' linked reels: one part per big symbol
+        base_parts, free_parts = one_part(base), split_big(free, big, ids, reweighted)
     max_count = machine.max_count
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus

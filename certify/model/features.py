@@ -361,3 +361,29 @@ def check_features(
             "a game with both [bonus] and [hold_and_spin] is not supported",
             Code.UNSUPPORTED,
         )
+
+
+def window_rule_conflicts(symbols: dict[str, Symbol], keys: dict[str, Any]) -> list[str]:
+    """The features present that a window rewritten across reels is not played with.
+
+    ``keys``: ``heights``, ``cascade``, ``clusters``, ``hold``, ``full_window``,
+    ``expanding_symbol`` (what the machine file has); ``paints`` and
+    ``big_symbol`` (``certify/model/paint.py``, ``certify/model/big.py``) refuse them.
+    """
+    features = [
+        (bool(keys.get("heights")), "[reels] heights"),
+        (bool(keys.get("cascade")), "[cascade]"),
+        (bool(keys.get("clusters")), "[[cluster_pays]]"),
+        (bool(keys.get("hold")), "[hold_and_spin]"),
+        (bool(keys.get("full_window")), "[[full_window_pays]]"),
+        (bool(keys.get("expanding_symbol")), "free_spins.expanding_symbol"),
+        (any(x.expands for x in symbols.values()), "expands"),
+        (any(x.sticky for x in symbols.values()), "sticky"),
+        (any(x.wild_in_free_spins for x in symbols.values()), "wild_in_free_spins"),
+        (any(x.multipliers for x in symbols.values()), "drawn wild multipliers"),
+        (
+            any(x.window_multiplier != 1 or x.full_reel_multipliers for x in symbols.values()),
+            "window_multiplier / full_reel_multiplier",
+        ),
+    ]
+    return [what for present, what in features if present]

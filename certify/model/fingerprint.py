@@ -375,6 +375,17 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         **({"expanding_symbol": dict(fs.expanding_symbol)} if fs.expanding_symbol else {}),
         **(
             {
+                "big_symbol": {
+                    "reels": list(fs.big_symbol.reels),
+                    "strip": list(fs.big_symbol.strip),
+                    "weights": list(fs.big_symbol.weights) if fs.big_symbol.weights else None,
+                }
+            }
+            if fs.big_symbol is not None
+            else {}
+        ),
+        **(
+            {
                 "options": [
                     {
                         "spins": {str(k): v for k, v in o.spins},

@@ -456,6 +456,21 @@ def machine_schema() -> Schema:
                     "additionalProperties": {"type": "integer", "minimum": 1},
                     "description": "Book of Ra: symbol = draw weight of the expanding symbol",
                 },
+                "big_symbol": _obj(
+                    {
+                        "reels": {
+                            "type": "array",
+                            "items": {"type": "integer", "minimum": 1},
+                            "minItems": 1,
+                            "uniqueItems": True,
+                            "description": "the consecutive reels (1-based) it covers",
+                        },
+                        "strip": _array(_str("a symbol"), "the strip the big symbol is drawn from"),
+                        "weights": _array(_int(1, "stop weight"), "one weight per stop"),
+                    },
+                    ("reels", "strip"),
+                    "one symbol covering these reels' whole window in each free spin",
+                ),
             },
             ("trigger",),
         ),

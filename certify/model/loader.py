@@ -14,6 +14,7 @@ from typing import Any
 from certify.codes import Code
 from certify.errors import ModelError, Problem
 from certify.kinds import MACHINE
+from certify.model.big import check_big_symbol, read_big_symbol
 from certify.model.bonusgame import check_line_bonus, compile_awards, read_stages
 from certify.model.features import (
     check_counting_reels,
@@ -165,22 +166,21 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         if "cluster_pays" in data
         else ()
     )
-    check_paints(
-        rd,
-        symbols,
-        {
-            "strips": reels["strips"],
-            "rows": reels["rows"],
-            "free_strips": free.strips if free is not None else None,
-            "heights": reels.get("heights"),
-            "cascade": cascade,
-            "clusters": clusters,
-            "hold": hold,
-            "full_window": full_window,
-            "expanding_symbol": free.expanding_symbol if free is not None else (),
-            "counted": _counted_names(scatter, free, bonus, hold),
-        },
-    )
+    window_keys = {
+        "strips": reels["strips"],
+        "rows": reels["rows"],
+        "free_strips": free.strips if free is not None else None,
+        "heights": reels.get("heights"),
+        "cascade": cascade,
+        "clusters": clusters,
+        "hold": hold,
+        "full_window": full_window,
+        "expanding_symbol": free.expanding_symbol if free is not None else (),
+        "counted": _counted_names(scatter, free, bonus, hold),
+        "big_symbol": free.big_symbol if free is not None else None,
+    }
+    check_paints(rd, symbols, window_keys)
+    check_big_symbol(rd, free.big_symbol if free is not None else None, symbols, window_keys)
     if reels["evaluation"] == "cluster" and not clusters:
         rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", Code.MISSING_KEY)
     if clusters and reels["evaluation"] != "cluster":
@@ -541,6 +541,14 @@ class _Context:
     def show_free_strips(self, raw_free: Any) -> None:
         """Add the free spins' own strips (as written) to what each reel can show."""
         raw = raw_free.get("strips") if isinstance(raw_free, dict) else None
+        big = raw_free.get("big_symbol") if isinstance(raw_free, dict) else None
+        if isinstance(big, dict) and isinstance(big.get("reels"), list):
+            strip = big.get("strip")
+            for r in big["reels"]:
+                if isinstance(r, int) and 1 <= r <= len(self.shown) and isinstance(strip, list):
+                    self.shown[r - 1].update(
+                        s for s in strip if isinstance(s, str) and s in self.symbols
+                    )
         if not isinstance(raw, list):
             return
         for shown, strip in zip(self.shown, raw, strict=False):
@@ -705,6 +713,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             "options",
             "expanding_symbol",
             "retrigger_spins",
+            "big_symbol",
         ),
     )
     kinds = ("scatter", "bonus", "wild")  # a wild: free spins awarded by wilds anywhere
@@ -759,6 +768,9 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         ),
         retrigger_spins=tuple(respins),
         multipliers=drawn,
+        big_symbol=read_big_symbol(rd, t["big_symbol"], where, ctx.symbols, len(ctx.strips))
+        if "big_symbol" in t
+        else None,
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from certify.codes import Code
-from certify.model.features import reel_numbers
+from certify.model.features import reel_numbers, window_rule_conflicts
 from certify.model.reader import Reader, join
 from certify.model.schema import Paint, Symbol
 
@@ -144,22 +144,8 @@ def _check_combinations(
     rd: Reader, s: Symbol, symbols: dict[str, Symbol], keys: dict[str, Any]
 ) -> None:
     at = join(join("symbols", s.name), "paints")
-    features = [
-        (bool(keys.get("heights")), "[reels] heights"),
-        (bool(keys.get("cascade")), "[cascade]"),
-        (bool(keys.get("clusters")), "[[cluster_pays]]"),
-        (bool(keys.get("hold")), "[hold_and_spin]"),
-        (bool(keys.get("full_window")), "[[full_window_pays]]"),
-        (bool(keys.get("expanding_symbol")), "free_spins.expanding_symbol"),
-        (any(x.expands for x in symbols.values()), "expands"),
-        (any(x.sticky for x in symbols.values()), "sticky"),
-        (any(x.wild_in_free_spins for x in symbols.values()), "wild_in_free_spins"),
-        (any(x.multipliers for x in symbols.values()), "drawn wild multipliers"),
-        (
-            any(x.window_multiplier != 1 or x.full_reel_multipliers for x in symbols.values()),
-            "window_multiplier / full_reel_multiplier",
-        ),
-    ]
-    for present, what in features:
-        if present:
-            rd.error(at, f"painting blocks is not played with {what}", Code.UNSUPPORTED)
+    conflicts = window_rule_conflicts(symbols, keys)
+    if keys.get("big_symbol") is not None:
+        conflicts.append("free_spins.big_symbol")
+    for what in conflicts:
+        rd.error(at, f"painting blocks is not played with {what}", Code.UNSUPPORTED)

@@ -33,6 +33,20 @@ class Paint:
 
 
 @dataclass(frozen=True)
+class BigSymbol:
+    """One big symbol covering consecutive reels' whole window in the free spins.
+
+    Each free spin draws one stop of ``strip`` (by ``weights``, 1 per stop when
+    None) and every cell of ``reels`` (1-based, consecutive) shows its symbol:
+    AGT Valkyrie's and Play'n GO Fire Joker's 3x3 symbol on reels 2-4.
+    """
+
+    reels: tuple[int, ...]
+    strip: tuple[str, ...]
+    weights: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Symbol:
     """A reel symbol.
 
@@ -151,11 +165,38 @@ class FreeSpins:
     expanding_symbol: tuple[tuple[str, int], ...] = ()  # Book of Ra: (symbol, draw weight)
     retrigger_spins: tuple[tuple[int, int], ...] = ()
     multipliers: tuple[tuple[int, int], ...] = ()  # (value, weight): drawn for each free spin
+    big_symbol: BigSymbol | None = None  # one symbol covering several reels' window
 
     @property
     def largest_multiplier(self) -> int:
         """The largest multiplier a free spin can have."""
         return max((v for v, _ in self.multipliers), default=self.multiplier)
+
+    def played_strips(self, strips: tuple, weights: tuple | None) -> tuple[tuple, tuple | None]:
+        """The strips and weights the feature stops: its own or the base game's.
+
+        ``strips``, ``weights``: the base game's. With a big symbol, its strip on the
+        first reel it covers and one stop on each other (``certify/engine/big.py``
+        fills their window).
+        """
+        played = list(self.strips if self.strips is not None else strips)
+        stops = self.weights if self.strips is not None else weights
+        big = self.big_symbol
+        if big is None:
+            return tuple(played), stops
+        per_reel = list(stops) if stops is not None else None
+        if per_reel is None and big.weights is not None:
+            per_reel = [(1,) * len(strip) for strip in played]
+        for i, r in enumerate(big.reels):
+            played[r - 1] = big.strip if i == 0 else big.strip[:1]
+            if per_reel is not None:
+                per_reel[r - 1] = (big.weights or (1,) * len(big.strip)) if i == 0 else (1,)
+        return tuple(played), tuple(per_reel) if per_reel is not None else None
+
+    @property
+    def own_reels(self) -> bool:
+        """The feature stops reels of its own (its strips, or a big symbol's)."""
+        return self.strips is not None or self.big_symbol is not None
 
     def spins_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols (largest key <= count)."""

@@ -106,10 +106,10 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     m = tables.machine
     fs = m.free_spins
-    own = fs is not None and fs.strips is not None
+    own = fs is not None and fs.own_reels
     weights = {"base": _weights(m.strips, m.weights)}
-    if fs is not None and fs.strips is not None:
-        weights["free"] = _weights(fs.strips, fs.weights)
+    if fs is not None and fs.own_reels:
+        weights["free"] = _weights(*fs.played_strips(m.strips, m.weights))
     reason = ""
     if is_screen_game(m):
         reason = "screens of a cascade, cluster or sticky-wild game (played on the screen grid)"

@@ -71,6 +71,11 @@ PRINTED = {
     # "RTP = 90.64(lined) + 5.3501(scatter) = 95.990206%": 5x4, 40 lines, 676,127,088
     # combinations
     "novomatic_mega_joker.toml": ("95.990206", "90.64", "5.3501"),
+    # "symbols: 50.111(lined) + 0(scatter) = 50.110982%; RTP = 50.111(sym) +
+    # 0.049281*668.08(fg) = 83.034286%": free spins whose reels 2-4 show one 3x3 symbol
+    # drawn from a reel of its own (`free_spins.big_symbol`; every line has the same
+    # mean, so the scan's Sel = 1 gives the 30 lines' figures)
+    "agt_valkyrie.toml": ("83.034286", "50.110982", "0"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
@@ -163,3 +168,13 @@ def test_piggy_riches_reproduced_for_the_option_the_server_printed():
     same = compute_exact(options[(9, 5)]).levels[0]
     assert same.rtp == pytest.approx(printed.rtp, rel=1e-12)
     assert compute_exact(options[(22, 2)]).levels[0].rtp < printed.rtp
+
+
+def test_valkyrie_free_spins_reproduced():
+    """AGT Valkyrie, reel set "83.034286": "*bonus reels calculations* RTP =
+    668.075372%" is one free spin's return (reels 1 and 5 spun, reels 2-4 one big
+    symbol from the big reel), and "free spins 1409400, q = 0.049281" of 28,599,360
+    combinations the free spins per paid spin (15 per 3+ SC): the feature returns
+    1409400 / 28599360 x 668.075372% (no retrigger: SC shows on reels 1 and 5 only)."""
+    level = compute_exact(load_machine(REAL / "agt_valkyrie.toml")).levels[0]
+    assert level.free_spins_rtp * 100 == pytest.approx(1409400 / 28599360 * 668.075372, abs=5e-7)

@@ -566,12 +566,10 @@ def spin_multipliers(fs) -> list[tuple[int, Fraction]]:
 def _feature_moments(m: Machine, li: int, eb, eb2):
     """A function n -> (E[F], E[F^2]) for a feature starting with n spins."""
     fs = m.free_spins
-    strips = fs.strips or m.strips
-    weights = fs.weights if fs.strips else m.weights
     outcomes: dict[int, list] = {}  # spins added -> [P, E[X;a], E[X^2;a]]
-    total_w = sum(w for _, w in cycle(m, strips, weights))
+    total_w = sum(w for _, w in feature_windows(m))
     draws = spin_multipliers(fs)
-    for win, w in windows(m, strips, weights):
+    for win, w in feature_windows(m):
         value, fixed, _ = spin_parts(free_pays_view(m), win, li)
         n = counted(m, win, fs.trigger.symbol)
         added = retrigger_award(fs, n)
@@ -613,6 +611,28 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         return moments(n, n, False)
 
     return start
+
+
+def feature_windows(m: Machine):
+    """Every window of the free spins' cycle with its weight. With a big symbol
+    (``free_spins.big_symbol``) the uncovered reels stop as usual and one stop of the
+    big strip, drawn by its weight, shows its symbol on every cell of the covered reels."""
+    fs = m.free_spins
+    strips = fs.strips or m.strips
+    weights = fs.weights if fs.strips else m.weights
+    big = fs.big_symbol
+    if big is None:
+        yield from windows(m, strips, weights)
+        return
+    covered = [r - 1 for r in big.reels]
+    spun = [r for r in range(len(strips)) if r not in covered]
+    spun_weights = [weights[r] for r in spun] if weights else None
+    for stops, w in cycle(m, [strips[r] for r in spun], spun_weights):
+        for b, symbol in enumerate(big.strip):
+            win = [[symbol] * m.rows for _ in strips]
+            for r, stop in zip(spun, stops, strict=True):
+                win[r] = [strips[r][(stop + y) % len(strips[r])] for y in range(m.rows)]
+            yield win, w * (big.weights[b] if big.weights else 1)
 
 
 def _cell_counts(strip, weights, row: int) -> tuple:
@@ -747,6 +767,8 @@ def mean_by_decomposition(m: Machine, li: int) -> dict:
         raise NotImplementedError("scatters counted on some reels or with wilds: brute force")
     if any(s.window_multiplier != 1 or s.full_reel_multipliers for s in m.symbols):
         raise NotImplementedError("reels that multiply the spin: brute force")
+    if m.free_spins is not None and m.free_spins.big_symbol is not None:
+        raise NotImplementedError("linked reels of a big symbol: brute force")
     if any(s.paints for s in m.symbols):
         raise NotImplementedError("blocks painted across reels: brute force")
     fs = m.free_spins

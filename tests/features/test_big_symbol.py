@@ -1,0 +1,200 @@
+"""``free_spins.big_symbol``: one symbol covering consecutive reels' whole window.
+
+AGT Valkyrie's free spins (slotopol ``SpinBig``): reels 1 and 5 spin as usual and
+reels 2-4 show one 3x3 symbol drawn from a reel of its own. The covered reels are
+linked, so the engine plays the feature as one reel set per big symbol
+(``certify/engine/big.py``) and the exact calculator adds their cycles up. Oracles:
+slotopol's brute-force figures for Valkyrie (tests/exact/test_real_games.py), a
+hand count (docstring), the twin's brute force (``tests/twins/lines.py
+feature_windows``: its own reading of the window) on random games, and the
+simulation inside the exact interval.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+import test_twin_rules as T
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from twins import lines as twin
+
+from certify.engine import compile_machine, simulate
+from certify.errors import ModelError
+from certify.exact import compute_exact
+from certify.exact.contributions import level_contributions
+from certify.exact.decompose import mean_return
+from certify.model import load_machine
+from certify.outcomes.record import record_outcomes
+from certify.outcomes.verify import _machine_model, verify_outcomes
+from certify.stats import z_value
+
+BODY = """
+[symbols]
+A = {kind = "regular"}
+B = {kind = "regular"}
+W = {kind = "wild"}
+S = {kind = "scatter"}
+[[pays]]
+combo = ["A", "A", "A"]
+pays = 2
+[[pays]]
+combo = ["B", "B", "B"]
+pays = 4
+[[free_spins]]
+"""
+FREE = """[free_spins]
+trigger = {symbol = "S", count = 1}
+spins = 1
+big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}
+"""
+BODY = BODY.replace("[[free_spins]]\n", FREE)
+HAND = 'strips = [["A", "B", "S"], ["A", "B", "S"], ["A", "B", "A"]]'
+
+
+def test_the_feature_by_hand(tmp_path):
+    """Reels [A, B, S], [A, B, S], [A, B, A], one row and line; one S anywhere gives
+    one free spin where reels 2-3 show one big symbol from [A, W, B, A].
+    Base game (27): A A A pays 2 (1 x 1 x 2 = 2 windows), B B B 4 (1); so E[base] =
+    (4 + 4) / 27 = 8/27. Windows with an S: 27 - 2 x 2 x 3 = 15. A free spin: reel 1
+    A (1/3) pays 2 with big A or W (3/4): 2 x 3/4 / 3 = 1/2; reel 1 B pays 4 with big
+    B or W (2/4): 4 x 1/2 / 3 = 2/3; so E[free] = 7/6, and E[X] = 8/27 + 15/27 x 7/6
+    = 8/27 + 35/54 = 51/54 = 17/18. Unlinked reels 2-3 from the big strip would give a
+    free spin 2/3 x 1/4 + ... a different figure: the hand count's E[free] needs both
+    reels to show the same symbol. P(free spins row, A A A) = 15/27 x 1/3 x 3/4."""
+    tables = compile_machine(T.game(tmp_path, BODY, HAND))
+    lvl = compute_exact(tables).levels[0]
+    assert lvl.rtp == pytest.approx(17 / 18, rel=1e-14)
+    assert mean_return(tables, tables.levels[0]) == pytest.approx(17 / 18, rel=1e-14)
+    ref = twin.brute_force(tables.machine, 0)
+    assert ref["rtp"] == Fraction(17, 18)
+    free = level_contributions(tables, tables.levels[0]).free_spins
+    assert free is not None
+    rows = {(r.kind, r.combo): r for r in free.rows}
+    assert rows[("line", ("A", "A", "A"))].probability == pytest.approx(
+        15 / 27 * 1 / 3 * 3 / 4, rel=1e-14
+    )
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["A", "B", "W", "S"]), min_size=2, max_size=4),
+        min_size=3,
+        max_size=3,
+    ),
+    st.sampled_from([[1, 2], [2, 3], [2], [1, 2, 3]]),
+    st.lists(st.sampled_from(["A", "B", "W"]), min_size=1, max_size=4),
+    st.lists(st.integers(1, 3), min_size=4, max_size=4),
+    st.booleans(),
+)
+def test_exact_equals_the_twin(tmp_path_factory, strips, reels, big, weights, retrigger):
+    """Random reels of A, B, a wild W and a scatter S, two rows and two lines; 2+ S
+    give 2 free spins (retriggered or not, at most 6) whose covered reels show one
+    big symbol drawn from a random weighted strip: return, variance and hit frequency
+    equal the twin's brute force to 1e-12."""
+    weighted = weights[: len(big)]
+    free = f"""[free_spins]
+trigger = {{symbol = "S", count = 2}}
+spins = 2
+retrigger = {"true" if retrigger else "false"}
+max_spins = 6
+big_symbol = {{reels = {reels}, strip = {str(big).replace("'", '"')}, weights = {weighted}}}
+"""
+    body = BODY.replace(FREE, free) + '[[pays]]\ncombo = ["W", "W"]\npays = 3\n'
+    body += '[[scatter_pays]]\nsymbol = "S"\ncount = 2\npays = 1\n'
+    head = T.HEAD.format(id="T", bet=T.LINES.replace("1", "2", 1), reels="").replace(
+        "rows = 1", "rows = 2"
+    )
+    reels_toml = "strips = " + str(strips).replace("'", '"')
+    path = tmp_path_factory.mktemp("g") / "g.toml"
+    path.write_text(head + reels_toml + "\npaylines = [[0, 0, 0], [1, 0, 1]]\n" + body)
+    m = load_machine(path)
+    ex = compute_exact(m)
+    assert ex is not None
+    lvl, ref = ex.levels[0], twin.brute_force(m, 0)
+    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
+    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=1e-12)
+    assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
+    tables = compile_machine(m)
+    assert mean_return(tables, tables.levels[0]) == pytest.approx(lvl.rtp, rel=1e-12)
+
+
+def test_the_simulation_links_the_reels(tmp_path):
+    """The hand game (E[X] = 17/18): the simulation lies within z(0.999) sigma /
+    sqrt(n) of it, while the game whose reels 2-3 spin the big strip apart is many
+    intervals away."""
+    tables = compile_machine(T.game(tmp_path, BODY, HAND))
+    exact = compute_exact(tables).levels[0]
+    n = 1_000_000
+    sim = simulate(tables, 0, n, seed=11)
+    half = z_value(0.999) * exact.sigma / math.sqrt(n)
+    assert abs(sim.rtp - exact.rtp) < half
+    apart = BODY.replace(
+        'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}',
+        'strips = [["A", "B", "S"], ["A", "W", "B", "A"], ["A", "W", "B", "A"]]',
+    )
+    (tmp_path / "apart").mkdir()
+    unlinked = compute_exact(compile_machine(T.game(tmp_path / "apart", apart, HAND)))
+    assert abs(exact.rtp - unlinked.levels[0].rtp) > 10 * half
+
+
+def test_outcome_replay_holds_the_machine_to_the_big_symbol(tmp_path):
+    """A log of the machine passes against its model and fails against the game
+    whose covered reels spin the big strip apart (the log gives the big stop on the
+    first covered reel, stop 0 on the others)."""
+    (tmp_path / "on").mkdir()
+    (tmp_path / "off").mkdir()
+    T.game(tmp_path / "on", BODY, HAND)
+    apart = BODY.replace(
+        'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}',
+        'strips = [["A", "B", "S"], ["A", "W", "B", "A"], ["A"]]',
+    )
+    T.game(tmp_path / "off", apart, HAND)
+    log = tmp_path / "log.jsonl"
+    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 5, log)
+    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
+    assert good.verdict == "pass" and good.mismatch_count == 0
+    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
+    assert bad.verdict == "fail"
+
+
+BIG = 'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}'
+
+
+@pytest.mark.parametrize(
+    ("new", "path"),
+    [
+        ('big_symbol = {reels = [2, 3], strip = ["A", "Z"]}', "free_spins.big_symbol.strip[1]"),
+        ('big_symbol = {reels = [2, 3], strip = ["A", "S"]}', "free_spins.big_symbol.strip[1]"),
+        ('big_symbol = {reels = [1, 3], strip = ["A"]}', "free_spins.big_symbol.reels"),
+        ('big_symbol = {reels = [3, 4], strip = ["A"]}', "free_spins.big_symbol.reels[1]"),
+        (
+            'big_symbol = {reels = [2], strip = ["A"], weights = [1, 2]}',
+            "free_spins.big_symbol.weights",
+        ),
+        ('big_symbol = {reels = [2], strip = ["A"], size = 3}', "free_spins.big_symbol.size"),
+        ("big_symbol = {reels = [2], strip = []}", "free_spins.big_symbol.strip"),
+    ],
+    ids=["unknown", "counted", "apart", "beyond", "weights", "unknown-key", "empty"],
+)
+def test_a_bad_big_symbol_is_located(tmp_path, new, path):
+    """An unknown or counted symbol on the big strip, reels that are not consecutive
+    or beyond the machine's, weights that do not match the strip, an unknown key or
+    an empty strip is a located error."""
+    body = BODY.replace(BIG, new, 1)
+    assert body != BODY
+    with pytest.raises(ModelError) as err:
+        T.game(tmp_path, body, HAND)
+    assert path in {p.path for p in err.value.problems}
+
+
+def test_a_big_symbol_with_a_window_rule_is_refused(tmp_path):
+    """A big symbol with a wild that expands (a window rule across reels) is refused
+    at the key, for validate, exact, simulate and certify alike (the reader's check)."""
+    body = BODY.replace('W = {kind = "wild"}', 'W = {kind = "wild", expands = true}')
+    with pytest.raises(ModelError) as err:
+        T.game(tmp_path, body, HAND)
+    assert "free_spins.big_symbol" in {p.path for p in err.value.problems}
