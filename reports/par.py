@@ -231,7 +231,7 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
             rules.append((f"big symbol on reels {covered}", f"drawn from its strip: {shown}"))
         rules += [(f"spins for {count} x {fs.trigger.symbol}", spins) for count, spins in fs.spins]
         rules += [
-            (f"a retrigger with {count} x {fs.trigger.symbol} adds", spins)
+            (f"a retrigger with {count} x {fs.retriggered_by} adds", spins)
             for count, spins in fs.retrigger_spins
         ]
         out.append(Section("free_spins", "Free spins: rules", ("rule", "value"), rules))

@@ -380,8 +380,11 @@ class _Glass:
         ]
         return "; ".join(items)
 
-    def spin_awards(self, table: tuple[tuple[int, int], ...]) -> str:
-        """``3 SC: 10 free spins; 4 or more SC: 15 free spins`` for a spins-by-count table."""
+    def spin_awards(self, table: tuple[tuple[int, int], ...], symbol: str = "") -> str:
+        """``3 SC: 10 free spins; 4 or more SC: 15 free spins`` for a spins-by-count table.
+
+        The counts are of ``symbol`` (the trigger's by default).
+        """
         fs = self.m.free_spins
         assert fs is not None
         counts = [c for c, _ in table]
@@ -389,7 +392,7 @@ class _Glass:
             self.tr.t(
                 "free_spins_award" if s else "free_spins_award_none",
                 spins=s,
-                sequence=self.count_label(fs.trigger.symbol, c, counts),
+                sequence=self.count_label(symbol or fs.trigger.symbol, c, counts),
             )
             for c, s in table
         )
@@ -441,7 +444,10 @@ class _Glass:
             text.append(tr.t("free_spins_pays", prizes=free_pays))
         if fs.retrigger_spins:
             text.append(
-                tr.t("free_spins_retrigger_awards", awards=self.spin_awards(fs.retrigger_spins))
+                tr.t(
+                    "free_spins_retrigger_awards",
+                    awards=self.spin_awards(fs.retrigger_spins, fs.retriggered_by),
+                )
             )
         if fs.max_spins is not None:
             text.append(tr.t("free_spins_max", spins=fs.max_spins))

@@ -229,6 +229,10 @@ def compile_machine(machine: Machine) -> GameTables:
     drawn = {s.name: s.multipliers for s in machine.symbols if s.multipliers}
     factors = window_factors(machine)
 
+    fs = machine.free_spins
+    # a retrigger by another symbol: the free spins' sets count it in the trigger's place
+    recount = {fs.trigger.symbol: fs.retrigger_symbol} if fs and fs.retrigger_symbol else {}
+
     def reel_set(strips: tuple, weights: Any, free: bool) -> ReelSet:
         rule = _column_rule(machine, free)
         return _reel_set(
@@ -242,16 +246,17 @@ def compile_machine(machine: Machine) -> GameTables:
             machine.counts_on,
             drawn,
             factors,
+            recount if free else None,
         )
 
     base = reel_set(machine.strips, machine.weights, False)
-    fs = machine.free_spins
     free = base
     own_pays = fs is not None and (
         any(not e.free_spins_multiplier for e in machine.pays) or has_free_spins_pays(machine)
     )
-    own_window = fs is not None and any(
-        s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols
+    own_window = fs is not None and (
+        any(s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols)
+        or bool(recount)
     )
     big = fs.big_symbol if fs is not None else None
     if fs is not None and big is not None:
@@ -648,6 +653,7 @@ def _reel_set(
     counts_on=None,
     drawn: dict[str, tuple[tuple[int, int], ...]] | None = None,
     factors: WindowFactors | None = None,
+    recount: dict[str, str] | None = None,
 ) -> ReelSet:
     """Kernel arrays of one set of strips.
 
@@ -660,7 +666,8 @@ def _reel_set(
     A wild with ``drawn`` multipliers splits each stop showing it into one
     stop per drawn value (see :func:`_draw_multipliers`); ``factors`` gives each
     stop what it multiplies the spin's wins by, a drawn full-reel value split
-    into the stop the same way (see :func:`_window_factor_columns`).
+    into the stop the same way (see :func:`_window_factor_columns`). ``recount``:
+    counted name -> the symbol counted in its place (a retrigger by another symbol).
     """
     reels = len(strips)
     columns = [
@@ -682,6 +689,7 @@ def _reel_set(
         for stop, (shown, landed, w) in enumerate(reel):
             window[r, stop] = [ids[name] for name in shown]
             for c, name in enumerate(counted):
+                name = (recount or {}).get(name, name)
                 count[c, r, stop] = counts_on(name, r, landed) if counts_on else landed.count(name)
             weight[r, stop] = w
     total, cumulative, lookup = _draw_arrays(weight)

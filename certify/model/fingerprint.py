@@ -373,6 +373,7 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
             else {}
         ),
         **({"expanding_symbol": dict(fs.expanding_symbol)} if fs.expanding_symbol else {}),
+        **({"retrigger_symbol": fs.retrigger_symbol} if fs.retrigger_symbol else {}),
         **(
             {
                 "big_symbol": {

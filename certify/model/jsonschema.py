@@ -456,6 +456,10 @@ def machine_schema() -> Schema:
                     "additionalProperties": {"type": "integer", "minimum": 1},
                     "description": "Book of Ra: symbol = draw weight of the expanding symbol",
                 },
+                "retrigger_symbol": _str(
+                    "the symbol whose count retriggers during the feature (default: the"
+                    " trigger's); needs retrigger_spins"
+                ),
                 "big_symbol": _obj(
                     {
                         "reels": {

@@ -178,9 +178,14 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         "expanding_symbol": free.expanding_symbol if free is not None else (),
         "counted": _counted_names(scatter, free, bonus, hold),
         "big_symbol": free.big_symbol if free is not None else None,
+        "counted_elsewhere": {
+            f.trigger.symbol for f in (bonus, hold) if f is not None and f.trigger is not None
+        },
+        "sticky": any(s.sticky for s in symbols.values()),
     }
     check_paints(rd, symbols, window_keys)
     check_big_symbol(rd, free.big_symbol if free is not None else None, symbols, window_keys)
+    check_retrigger_symbol(rd, free, window_keys, scatter)
     if reels["evaluation"] == "cluster" and not clusters:
         rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", Code.MISSING_KEY)
     if clusters and reels["evaluation"] != "cluster":
@@ -212,9 +217,41 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     return machine, rd.problems
 
 
+def check_retrigger_symbol(
+    rd: Reader, free: FreeSpins | None, keys: dict[str, Any], scatter: tuple
+) -> None:
+    """Located errors for a ``retrigger_symbol`` the engines do not play.
+
+    The free spins' reel set counts it in the trigger symbol's place, so the
+    trigger symbol may not also pay as a scatter or start another feature, and
+    the screen games (which count each screen themselves) refuse it.
+    """
+    if free is None or free.retrigger_symbol is None:
+        return
+    at = join("free_spins", "retrigger_symbol")
+    trigger = free.trigger.symbol
+    features = [
+        (any(p.symbol == trigger for p in scatter), f"scatter pays of {trigger} (the trigger)"),
+        (trigger in keys["counted_elsewhere"], f"{trigger} also starting the bonus or hold"),
+        (bool(keys.get("cascade")), "[cascade]"),
+        (bool(keys.get("clusters")), "[[cluster_pays]]"),
+        (bool(keys.get("hold")), "[hold_and_spin]"),
+        (bool(keys.get("expanding_symbol")), "free_spins.expanding_symbol"),
+        (keys["sticky"], "sticky"),
+        (bool(free.options), "free_spins.options"),
+    ]
+    for present, what in features:
+        if present:
+            rd.error(
+                at, f"a retrigger by another symbol is not played with {what}", Code.UNSUPPORTED
+            )
+
+
 def _counted_names(scatter: tuple, free: Any, bonus: Any, hold: Any) -> set[str]:
     """The symbols a scatter pay or a feature trigger counts."""
     names = {p.symbol for p in scatter}
+    if free is not None and free.retrigger_symbol is not None:
+        names.add(free.retrigger_symbol)
     for feature in (free, bonus, hold):
         trigger = getattr(feature, "trigger", None) if feature is not None else None
         if trigger is not None:
@@ -714,6 +751,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             "expanding_symbol",
             "retrigger_spins",
             "big_symbol",
+            "retrigger_symbol",
         ),
     )
     kinds = ("scatter", "bonus", "wild")  # a wild: free spins awarded by wilds anywhere
@@ -724,6 +762,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         spins = _spins_table(rd, t.get("spins", {}), join(where, "spins"), trigger.count)
     retrigger = t.get("retrigger", False)
     respins = _retrigger_spins(rd, t, where, trigger.count, retrigger)
+    retrigger_symbol = _retrigger_symbol(rd, t, where, ctx, kinds)
     largest = max([s for _, s in spins] + [s for o in options for _, s in o.spins], default=0)
     max_spins = rd.integer(t, "max_spins", where, 1, default=None)
     if max_spins is not None and largest and max_spins < largest:
@@ -771,7 +810,22 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         big_symbol=read_big_symbol(rd, t["big_symbol"], where, ctx.symbols, len(ctx.strips))
         if "big_symbol" in t
         else None,
+        retrigger_symbol=retrigger_symbol,
     )
+
+
+def _retrigger_symbol(
+    rd: Reader, t: dict[str, Any], where: str, ctx: _Context, kinds: tuple[str, ...]
+) -> str | None:
+    """``free_spins.retrigger_symbol``: the symbol whose count retriggers (Rich Girl's wild)."""
+    if "retrigger_symbol" not in t:
+        return None
+    at = join(where, "retrigger_symbol")
+    name = t["retrigger_symbol"]
+    ctx.counted(name, rd, at, kinds)
+    if "retrigger_spins" not in t:
+        rd.error(at, "needs free_spins.retrigger_spins (what its counts add)", Code.MISSING_KEY)
+    return name if isinstance(name, str) else None
 
 
 def _retrigger_spins(

@@ -166,6 +166,13 @@ class FreeSpins:
     retrigger_spins: tuple[tuple[int, int], ...] = ()
     multipliers: tuple[tuple[int, int], ...] = ()  # (value, weight): drawn for each free spin
     big_symbol: BigSymbol | None = None  # one symbol covering several reels' window
+    # the symbol whose count retriggers during the feature (None: the trigger's)
+    retrigger_symbol: str | None = None
+
+    @property
+    def retriggered_by(self) -> str:
+        """The symbol a retrigger counts: ``retrigger_symbol``, else the trigger's."""
+        return self.retrigger_symbol or self.trigger.symbol
 
     @property
     def largest_multiplier(self) -> int:

@@ -76,6 +76,10 @@ PRINTED = {
     # drawn from a reel of its own (`free_spins.big_symbol`; every line has the same
     # mean, so the scan's Sel = 1 gives the 30 lines' figures)
     "agt_valkyrie.toml": ("83.034286", "50.110982", "0"),
+    # "symbols: 60.343(lined) + 3.1748(scatter) = 63.517797%; RTP = 63.518(sym) +
+    # 0.032922*676.98(fg) = 85.805248%": a x2 wild ("max"), free spins on their own reels
+    # with their own pays, each free spin showing a wild adding one (`retrigger_symbol`)
+    "igt_rich_girl.toml": ("85.805248", "60.343", "3.1748"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
@@ -178,3 +182,14 @@ def test_valkyrie_free_spins_reproduced():
     1409400 / 28599360 x 668.075372% (no retrigger: SC shows on reels 1 and 5 only)."""
     level = compute_exact(load_machine(REAL / "agt_valkyrie.toml")).levels[0]
     assert level.free_spins_rtp * 100 == pytest.approx(1409400 / 28599360 * 668.075372, abs=5e-7)
+
+
+def test_rich_girl_free_spins_reproduced():
+    """IGT Rich Girl, reel set "85.805248": the bonus reels' "symbols: 256.43(lined);
+    free spins 882033, q = 0.62121, sq = 1/(1-q) = 2.640003; RTP = sq*rtp(sym) =
+    676.981317%" is one free spin's return with the wild retriggers after it (each free
+    spin showing a W adds one: q of 1,419,857 windows), and "free spins 405000" of
+    12,301,875 combinations the spins 3 diamonds start per paid spin: the feature
+    returns 405000 / 12301875 x 676.981317% (the 100-spin cap changes it below 1e-15)."""
+    level = compute_exact(load_machine(REAL / "igt_rich_girl.toml")).levels[0]
+    assert level.free_spins_rtp * 100 == pytest.approx(405000 / 12301875 * 676.981317, abs=5e-7)

@@ -247,6 +247,7 @@ _COVERED = {
         "options",
         "expanding_symbol",
         "big_symbol",
+        "retrigger_symbol",
     },
     "BigSymbol": {"reels", "strip", "weights"},
     "BonusAward": {"pays", "weight"},

@@ -571,7 +571,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     draws = spin_multipliers(fs)
     for win, w in feature_windows(m):
         value, fixed, _ = spin_parts(free_pays_view(m), win, li)
-        n = counted(m, win, fs.trigger.symbol)
+        n = counted(m, win, fs.retrigger_symbol or fs.trigger.symbol)
         added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
         f1, f2 = window_factor_moments(m, win)
