@@ -418,6 +418,9 @@ def _window_factor_rows(machine: Machine) -> list[tuple[str, str]]:
         if s.full_reel_multipliers:
             drawn = _drawn(s.full_reel_multipliers)
             rows.append((f"a reel full of {s.name} multiplies the spin", drawn))
+        if s.expands_chance is not None:
+            k, n = s.expands_chance
+            rows.append((f"{s.name} expands", f"in a mode each spin draws with chance {k}/{n}"))
         if s.paints is not None:
             p = s.paints
             block = f"{p.left} left, {p.right} right, {p.up} up, {p.down} down"

@@ -494,20 +494,26 @@ class _Glass:
                 out.append(tr.t("paints", symbol=s.name, reels=reels, into=p.into, **offsets))
         return out
 
-    def features(self) -> Section:
-        """The window features and the features over several screens, in words."""
-        m, tr = self.m, self.tr
+    def symbol_rules(self) -> list[str]:
+        """What each symbol does to the window (expands, a wild scatter, sticky), in words."""
+        tr = self.tr
         text: list[str] = []
-        for s in m.symbols:
+        for s in self.m.symbols:
             if s.expands:
-                text.append(
-                    tr.t(
-                        "expands" if s.expands == "always" else "expands_free_spins", symbol=s.name
-                    )
-                )
+                key = "expands" if s.expands == "always" else "expands_free_spins"
+                text.append(tr.t(key, symbol=s.name))
+            if s.expands_chance is not None:
+                k, n = s.expands_chance
+                text.append(tr.t("expands_chance", symbol=s.name, k=k, n=n))
             for key in ("scatter", "wild_in_free_spins", "sticky"):
                 if getattr(s, key):
                     text.append(tr.t("wild_scatter" if key == "scatter" else key, symbol=s.name))
+        return text
+
+    def features(self) -> Section:
+        """The window features and the features over several screens, in words."""
+        m, tr = self.m, self.tr
+        text = self.symbol_rules()
         text += self.spin_multiplier()
         text += self.window_factors()
         fs = m.free_spins

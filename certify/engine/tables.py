@@ -19,6 +19,7 @@ from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.fullwindow import full_window_arrays
 from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine, jackpot_entries
+from certify.engine.modes import chance_expanding, drawn_chance, mode_parts
 from certify.engine.paint import Parts, paints, split_phase
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, Symbol
@@ -233,8 +234,10 @@ def compile_machine(machine: Machine) -> GameTables:
     # a retrigger by another symbol: the free spins' sets count it in the trigger's place
     recount = {fs.trigger.symbol: fs.retrigger_symbol} if fs and fs.retrigger_symbol else {}
 
-    def reel_set(strips: tuple, weights: Any, free: bool) -> ReelSet:
-        rule = _column_rule(machine, free)
+    def reel_set(
+        strips: tuple, weights: Any, free: bool, expanding: frozenset[str] = frozenset()
+    ) -> ReelSet:
+        rule = _column_rule(machine, free, expanding)
         return _reel_set(
             strips,
             weights,
@@ -273,6 +276,17 @@ def compile_machine(machine: Machine) -> GameTables:
         free_parts = base_parts if free is base else split_phase(machine, free, ids, reweighted)
     elif big is not None:  # the free spins' linked reels: one part per big symbol
         base_parts, free_parts = one_part(base), split_big(free, big, ids, reweighted)
+    elif (chance := drawn_chance(machine)) is not None:  # the plain and the expanding mode
+        wilds = chance_expanding(machine)
+        played = {False: (machine.strips, machine.weights)}
+        if fs is not None:
+            played[True] = fs.played_strips(machine.strips, machine.weights)
+        base_parts = mode_parts(base, reel_set(*played[False], False, wilds), chance, reweighted)
+        free_parts = (
+            base_parts
+            if free is base
+            else mode_parts(free, reel_set(*played[True], True, wilds), chance, reweighted)
+        )
     max_count = machine.max_count
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
@@ -627,10 +641,14 @@ def play_machine(machine: Machine) -> Machine:
     )
 
 
-def _column_rule(machine: Machine, free: bool):
-    """How a landed column is evaluated on the lines: wilds in free spins, expanding wilds."""
+def _column_rule(machine: Machine, free: bool, drawn: frozenset[str] = frozenset()):
+    """How a landed column is evaluated on the lines: wilds in free spins, expanding wilds.
+
+    ``drawn``: wilds expanding in this reel set (the drawn mode of ``expands = {chance}``).
+    """
     as_wild = {s.name: f"{s.name}*" for s in machine.symbols if s.wild_in_free_spins and free}
     expanding = {s.name for s in machine.symbols if s.expands == "always" or (free and s.expands)}
+    expanding |= drawn
 
     def rule(column: tuple[str, ...]) -> tuple[str, ...]:
         column = tuple(as_wild.get(name, name) for name in column)

@@ -13,11 +13,22 @@ from certify.codes import Code
 from certify.model.reader import Reader, join
 from certify.model.schema import ANY, FreeSpins, FullWindowPay, PayEntry, Symbol
 
+MAX_CHANCE_DENOMINATOR = 1 << 16  # a drawn mode's chance k/n (it scales stop weights by n)
+
 
 def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str, Any]:
     """The feature keys of one symbol table, each checked against the symbol's kind."""
     out: dict[str, Any] = {}
     expands = t.get("expands", False)
+    if isinstance(expands, dict):
+        out["expands_chance"] = _expands_chance(rd, expands, join(where, "expands"))
+        expands = False
+        if kind != "wild":
+            rd.error(
+                join(where, "expands"),
+                f"only wild symbols take it; this one is {kind}",
+                Code.NOT_WILD,
+            )
     if expands not in (True, False, "free_spins"):
         rd.error(
             join(where, "expands"),
@@ -47,6 +58,23 @@ def symbol_features(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dic
             Code.BAD_KIND,
         )
     return out
+
+
+def _expands_chance(rd: Reader, raw: dict[str, Any], at: str) -> tuple[int, int] | None:
+    """``expands = {chance = [1, 15]}``: the wild fills its reel in a spin drawn with 1/15."""
+    t = rd.table(raw, at, ("chance",))
+    chance = t.get("chance")
+    where = join(at, "chance")
+    if not isinstance(chance, list) or len(chance) != 2:
+        rd.error(where, "must be [k, n]: k spins in n", Code.TYPE)
+        return None
+    k, n = (rd.check_int(v, join(where, i), 1) for i, v in enumerate(chance))
+    if k is None or n is None:
+        return None
+    if not k < n <= MAX_CHANCE_DENOMINATOR:
+        rd.error(where, f"needs 1 <= k < n <= {MAX_CHANCE_DENOMINATOR}, got [{k}, {n}]", Code.RANGE)
+        return None
+    return k, n
 
 
 def _counts_as(rd: Reader, raw: Any, at: str, kind: str) -> tuple[str, int] | None:
@@ -378,6 +406,7 @@ def window_rule_conflicts(symbols: dict[str, Symbol], keys: dict[str, Any]) -> l
         (bool(keys.get("full_window")), "[[full_window_pays]]"),
         (bool(keys.get("expanding_symbol")), "free_spins.expanding_symbol"),
         (any(x.expands for x in symbols.values()), "expands"),
+        (any(x.expands_chance for x in symbols.values()), _CHANCE),
         (any(x.sticky for x in symbols.values()), "sticky"),
         (any(x.wild_in_free_spins for x in symbols.values()), "wild_in_free_spins"),
         (any(x.multipliers for x in symbols.values()), "drawn wild multipliers"),
@@ -387,3 +416,28 @@ def window_rule_conflicts(symbols: dict[str, Symbol], keys: dict[str, Any]) -> l
         ),
     ]
     return [what for present, what in features if present]
+
+
+_CHANCE = "expands = {chance}"
+
+
+def check_expands_chance(rd: Reader, symbols: dict[str, Symbol], keys: dict[str, Any]) -> None:
+    """Located errors for wilds that expand in a drawn mode the engines do not play.
+
+    ``keys``: the features present, as :func:`window_rule_conflicts` takes them,
+    with ``big_symbol``. Every such wild shares one draw per spin, so they must
+    have the same chance.
+    """
+    chancy = [s for s in symbols.values() if s.expands_chance is not None]
+    if not chancy:
+        return
+    at = join(join("symbols", chancy[0].name), "expands")
+    conflicts = [c for c in window_rule_conflicts(symbols, keys) if c != _CHANCE]
+    if any(s.paints is not None for s in symbols.values()):
+        conflicts.append("paints")
+    if keys.get("big_symbol") is not None:
+        conflicts.append("free_spins.big_symbol")
+    if len({s.expands_chance for s in chancy}) > 1:
+        conflicts.append("another wild expanding with another chance (one draw per spin)")
+    for what in conflicts:
+        rd.error(at, f"a wild expanding by chance is not played with {what}", Code.UNSUPPORTED)

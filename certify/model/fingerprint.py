@@ -125,6 +125,8 @@ def _symbol(s: Symbol) -> dict[str, Any]:
     for key in ("expands", "scatter", "wild_in_free_spins", "sticky", "plays", "wilds_count"):
         if getattr(s, key):
             out[key] = getattr(s, key)
+    if s.expands_chance is not None:
+        out["expands_chance"] = list(s.expands_chance)
     if s.reels:
         out["reels"] = list(s.reels)
     if s.multipliers:

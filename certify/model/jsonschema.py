@@ -252,8 +252,24 @@ def machine_schema() -> Schema:
                 "wilds only: the regular symbols it stands for (default: every regular)",
             ),
             "expands": {
-                "enum": [True, False, "free_spins"],
-                "description": 'wilds: fills its reel when it shows (true, or "free_spins" only)',
+                "oneOf": [
+                    {"enum": [True, False, "free_spins"]},
+                    _obj(
+                        {
+                            "chance": {
+                                "type": "array",
+                                "items": {"type": "integer", "minimum": 0},
+                                "minItems": 2,
+                                "maxItems": 2,
+                                "description": "[k, n]: k spins in n are drawn in the mode",
+                            }
+                        },
+                        ("chance",),
+                        "only in a mode each spin draws with this chance",
+                    ),
+                ],
+                "description": 'wilds: fills its reel when it shows (true, or "free_spins" only,'
+                " or in a drawn mode: {chance = [k, n]})",
             },
             "scatter": _bool("wilds: also a scatter, counted and paid anywhere (Book of Ra)"),
             "wild_in_free_spins": _bool("regular symbols: plays as a wild during free spins"),

@@ -18,6 +18,7 @@ from certify.model.big import check_big_symbol, read_big_symbol
 from certify.model.bonusgame import check_line_bonus, compile_awards, read_stages
 from certify.model.features import (
     check_counting_reels,
+    check_expands_chance,
     check_features,
     read_drawn_multipliers,
     read_expanding_symbol,
@@ -186,6 +187,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     check_paints(rd, symbols, window_keys)
     check_big_symbol(rd, free.big_symbol if free is not None else None, symbols, window_keys)
     check_retrigger_symbol(rd, free, window_keys, scatter)
+    check_expands_chance(rd, symbols, window_keys)
     if reels["evaluation"] == "cluster" and not clusters:
         rd.error("cluster_pays", "a cluster game needs [[cluster_pays]]", Code.MISSING_KEY)
     if clusters and reels["evaluation"] != "cluster":

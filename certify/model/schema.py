@@ -59,6 +59,8 @@ class Symbol:
     multiplier: int = 1
     substitutes: tuple[str, ...] = ()
     expands: str = ""  # "always" | "free_spins": a wild that fills its reel (SPEC 3.1a)
+    # ``expands = {chance = [k, n]}``: it fills its reel in a spin drawn with chance k/n
+    expands_chance: tuple[int, int] | None = None
     scatter: bool = False  # a wild that is also a scatter (Book of Ra)
     wild_in_free_spins: bool = False  # a regular symbol that plays as a wild in free spins
     sticky: bool = False  # a wild that stays where it landed during free spins

@@ -125,6 +125,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "a multiplier drawn for each free spin (the log does not say each draw)"
     elif m.rules.spin_multipliers:
         reason = "a multiplier drawn for each paid spin (the log does not say each draw)"
+    elif any(s.expands_chance for s in m.symbols):
+        reason = "wilds expanding in a mode drawn for each spin (the log does not say the mode)"
     elif m.line_bonus_entries:
         reason = "lines that play the bonus game (the log does not say each line's prize)"
     return ReplayModel(

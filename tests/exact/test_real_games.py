@@ -106,6 +106,11 @@ PRINTED_ONE_LINE = {
     # a chilli on reel 3 turns the 3x3 block around it wild:
     # "RTP = 91.117(lined) + 4.7058(scatter) = 95.822962%"
     "ct_chillibomb.toml": ("95.822962", "91.117", "4.7058"),
+    # a wild on reels 2-4 filling its reel in a "bonus mode" drawn for 1 spin in 15
+    # (`expands = {chance = [1, 15]}`): "RTP = 78.638(reg)*0.93333 + 210.3(bm)*0.066667 =
+    # 87.415640%", the modes' "symbols: 70.676(lined) + 7.9618(scatter)" and "202.34(lined)
+    # + 7.9618(scatter)": lines 70.676 x 14/15 + 202.34 / 15 = 79.454
+    "ct_groovy_powers.toml": ("87.415640", "79.454", "7.9618"),
 }
 
 

@@ -219,6 +219,7 @@ _COVERED = {
         "full_reel_multipliers",
         "counts_as",
         "paints",
+        "expands_chance",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels", "jackpot", "wilds_count"},
     "PayEntry": {

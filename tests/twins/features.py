@@ -17,6 +17,9 @@ from the SPEC as follows:
 * ``expands = true`` (``"free_spins"``: in free spins only): a reel showing
   such a wild anywhere shows it on every cell before the lines or ways are
   evaluated.
+* ``expands = {chance = [k, n]}``: each spin (paid or free) draws whether it is
+  played in the wilds' expanding mode, with chance k/n (one draw for the spin); in
+  that mode such a wild fills its reel as above, otherwise it stays where it landed.
 * ``wild_in_free_spins``: in free spins the symbol is a wild (multiplier 1,
   substituting for every regular symbol) that still matches its own token.
 * ``[[full_window_pays]]``: on the window as evaluated (after the expansion),
@@ -100,19 +103,31 @@ def windows(m: Machine, strips, weights) -> Iterator[tuple[Window, int]]:
         yield [list(col) for col, _ in combo], w
 
 
-def expands(m: Machine, name: str, in_free: bool) -> bool:
-    """Whether ``name`` is a wild that fills its reel in this kind of spin."""
+def expands(m: Machine, name: str, in_free: bool, mode: bool = False) -> bool:
+    """Whether ``name`` is a wild that fills its reel in this kind of spin (``mode``: a
+    spin drawn in the expanding mode of ``expands = {chance}``)."""
     sym = m.symbol(name)
     return sym.kind == "wild" and (
-        sym.expands == "always" or (sym.expands == "free_spins" and in_free)
+        sym.expands == "always"
+        or (sym.expands == "free_spins" and in_free)
+        or (mode and sym.expands_chance is not None)
     )
 
 
-def expand(m: Machine, win: Window, in_free: bool) -> Window:
+def modes(m: Machine) -> list[tuple[bool, Fraction]]:
+    """(expanding mode, chance) of a spin: one plain mode, or the drawn one too."""
+    chance = next((s.expands_chance for s in m.symbols if s.expands_chance), None)
+    if chance is None:
+        return [(False, Fraction(1))]
+    k, n = chance
+    return [(False, Fraction(n - k, n)), (True, Fraction(k, n))]
+
+
+def expand(m: Machine, win: Window, in_free: bool, mode: bool = False) -> Window:
     """The window after the expanding wilds fill their reels."""
     out = []
     for col in win:
-        grow = next((s for s in col if expands(m, s, in_free)), None)
+        grow = next((s for s in col if expands(m, s, in_free, mode)), None)
         out.append([grow] * len(col) if grow is not None else list(col))
     return out
 
@@ -159,11 +174,16 @@ def book_extra(m: Machine, landed: Window, li: int, drawn: str) -> int:
 
 
 def spin(
-    m: Machine, landed: Window, li: int, in_free: bool, drawn: str | None = None
+    m: Machine,
+    landed: Window,
+    li: int,
+    in_free: bool,
+    drawn: str | None = None,
+    mode: bool = False,
 ) -> tuple[int, int]:
     """(credits, the part of them not multiplied in free spins) of one landed window."""
     view = free_view(m) if in_free else m
-    played = expand(view, landed, in_free)
+    played = expand(view, landed, in_free, mode)
     parts = base.ways_parts if m.evaluation == "ways" else base.line_parts
     total, fixed, _ = parts(view, played, li)
     multiplier = full_window_multiplier(view, played)
@@ -204,13 +224,13 @@ def _outcomes(m: Machine, li: int, drawn: str | None, eb, eb2) -> dict[int, list
     cycle = list(windows(m, strips, weights))
     total_w = sum(w for _, w in cycle)
     out: dict[int, list[Fraction]] = {}
-    for landed, w in cycle:
-        n = base.counted(m, landed, fs.trigger.symbol)
+    for (landed, w), (mode, in_mode) in itertools.product(cycle, modes(m)):
+        n = base.counted(m, landed, fs.retrigger_symbol or fs.trigger.symbol)
         added = base.retrigger_award(fs, n)
         acc = out.setdefault(added, [Fraction(0)] * 3)
         for mult, chance in base.spin_multipliers(fs):  # fixed, or drawn for the spin
-            x, x2 = _free_value(m, landed, li, drawn, eb, eb2, mult)
-            p = Fraction(w, total_w) * chance
+            x, x2 = _free_value(m, landed, li, drawn, eb, eb2, mult, mode)
+            p = Fraction(w, total_w) * chance * in_mode
             acc[0] += p
             acc[1] += p * x
             acc[2] += p * x2
@@ -218,11 +238,11 @@ def _outcomes(m: Machine, li: int, drawn: str | None, eb, eb2) -> dict[int, list
 
 
 def _free_value(
-    m: Machine, landed: Window, li: int, drawn, eb, eb2, mult: int | None = None
+    m: Machine, landed: Window, li: int, drawn, eb, eb2, mult: int | None = None, mode=False
 ) -> tuple[Fraction, Fraction]:
     """(X, X^2) of one free spin: its wins x the multiplier, plus its bonus."""
     fs = m.free_spins
-    value, fixed = spin(m, landed, li, True, drawn)
+    value, fixed = spin(m, landed, li, True, drawn, mode)
     mult = fs.multiplier if mult is None else mult
     x = Fraction(mult * (value - fixed) + fixed)
     x2 = x * x
@@ -372,8 +392,11 @@ def brute_force(m: Machine, li: int) -> dict:
     cap = m.rules.win_cap
     total_w = 0
     s1 = s2 = hit = fs_mean = fs_p = Fraction(0)
-    for landed, w in windows(m, m.strips, m.weights):
-        b, _ = spin(m, landed, li, False)
+    for (landed, w0), (mode, in_mode) in itertools.product(
+        windows(m, m.strips, m.weights), modes(m)
+    ):
+        w = w0 * in_mode
+        b, _ = spin(m, landed, li, False, mode=mode)
         if cap is not None:
             b = min(b, cap * tb)
         e1, e2 = Fraction(b), Fraction(b * b)
