@@ -253,6 +253,9 @@ class _Bounds:
             total *= sum(w for _, w in self.m.heights[r])
         for wild in self.drawn_on(strips[r]):  # its stops split by the wild's draw
             total *= sum(w for _, w in wild.multipliers)
+        chance = next((s.expands_chance for s in self.m.symbols if s.expands_chance), None)
+        if chance is not None and r == 0:  # a drawn mode's parts scale reel 1 by up to n
+            total *= chance[1]
         return total
 
     def weight_source(self, key: str, weights: Any, strip: tuple, r: int) -> tuple[str, str]:
