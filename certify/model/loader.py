@@ -581,13 +581,13 @@ class _Context:
         """Add the free spins' own strips (as written) to what each reel can show."""
         raw = raw_free.get("strips") if isinstance(raw_free, dict) else None
         big = raw_free.get("big_symbol") if isinstance(raw_free, dict) else None
-        if isinstance(big, dict) and isinstance(big.get("reels"), list):
-            strip = big.get("strip")
-            for r in big["reels"]:
-                if isinstance(r, int) and 1 <= r <= len(self.shown) and isinstance(strip, list):
-                    self.shown[r - 1].update(
-                        s for s in strip if isinstance(s, str) and s in self.symbols
-                    )
+        if isinstance(big, dict):  # a big symbol shows its strip on the reels it covers
+            strip, reels = big.get("strip"), big.get("reels")
+            shows = strip if isinstance(strip, list) else []
+            names = {s for s in shows if isinstance(s, str) and s in self.symbols}
+            for r in reels if isinstance(reels, list) else []:
+                if isinstance(r, int) and 1 <= r <= len(self.shown):
+                    self.shown[r - 1].update(names)
         if not isinstance(raw, list):
             return
         for shown, strip in zip(self.shown, raw, strict=False):

@@ -19,6 +19,7 @@ import pytest
 import test_twin_rules as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rule_checks import assert_exact_equals_twin, assert_replay_tells_apart, two_row_game
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
@@ -26,12 +27,16 @@ from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.exact.contributions import level_contributions
 from certify.exact.decompose import mean_return
-from certify.model import load_machine
-from certify.outcomes.record import record_outcomes
-from certify.outcomes.verify import _machine_model, verify_outcomes
 from certify.stats import z_value
 
-BODY = """
+BIG = 'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}'
+FREE = f"""[free_spins]
+trigger = {{symbol = "S", count = 1}}
+spins = 1
+{BIG}
+"""
+BODY = (
+    """
 [symbols]
 A = {kind = "regular"}
 B = {kind = "regular"}
@@ -43,14 +48,9 @@ pays = 2
 [[pays]]
 combo = ["B", "B", "B"]
 pays = 4
-[[free_spins]]
 """
-FREE = """[free_spins]
-trigger = {symbol = "S", count = 1}
-spins = 1
-big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}
-"""
-BODY = BODY.replace("[[free_spins]]\n", FREE)
+    + FREE
+)
 HAND = 'strips = [["A", "B", "S"], ["A", "B", "S"], ["A", "B", "A"]]'
 
 
@@ -105,21 +105,8 @@ big_symbol = {{reels = {reels}, strip = {str(big).replace("'", '"')}, weights = 
 """
     body = BODY.replace(FREE, free) + '[[pays]]\ncombo = ["W", "W"]\npays = 3\n'
     body += '[[scatter_pays]]\nsymbol = "S"\ncount = 2\npays = 1\n'
-    head = T.HEAD.format(id="T", bet=T.LINES.replace("1", "2", 1), reels="").replace(
-        "rows = 1", "rows = 2"
-    )
-    reels_toml = "strips = " + str(strips).replace("'", '"')
-    path = tmp_path_factory.mktemp("g") / "g.toml"
-    path.write_text(head + reels_toml + "\npaylines = [[0, 0, 0], [1, 0, 1]]\n" + body)
-    m = load_machine(path)
-    ex = compute_exact(m)
-    assert ex is not None
-    lvl, ref = ex.levels[0], twin.brute_force(m, 0)
-    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=1e-12)
-    assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
-    tables = compile_machine(m)
-    assert mean_return(tables, tables.levels[0]) == pytest.approx(lvl.rtp, rel=1e-12)
+    m = two_row_game(tmp_path_factory, strips, body)
+    assert_exact_equals_twin(m, twin.brute_force(m, 0))
 
 
 def test_the_simulation_links_the_reels(tmp_path):
@@ -133,8 +120,7 @@ def test_the_simulation_links_the_reels(tmp_path):
     half = z_value(0.999) * exact.sigma / math.sqrt(n)
     assert abs(sim.rtp - exact.rtp) < half
     apart = BODY.replace(
-        'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}',
-        'strips = [["A", "B", "S"], ["A", "W", "B", "A"], ["A", "W", "B", "A"]]',
+        BIG, 'strips = [["A", "B", "S"], ["A", "W", "B", "A"], ["A", "W", "B", "A"]]'
     )
     (tmp_path / "apart").mkdir()
     unlinked = compute_exact(compile_machine(T.game(tmp_path / "apart", apart, HAND)))
@@ -145,23 +131,8 @@ def test_outcome_replay_holds_the_machine_to_the_big_symbol(tmp_path):
     """A log of the machine passes against its model and fails against the game
     whose covered reels spin the big strip apart (the log gives the big stop on the
     first covered reel, stop 0 on the others)."""
-    (tmp_path / "on").mkdir()
-    (tmp_path / "off").mkdir()
-    T.game(tmp_path / "on", BODY, HAND)
-    apart = BODY.replace(
-        'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}',
-        'strips = [["A", "B", "S"], ["A", "W", "B", "A"], ["A"]]',
-    )
-    T.game(tmp_path / "off", apart, HAND)
-    log = tmp_path / "log.jsonl"
-    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 5, log)
-    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
-    assert good.verdict == "pass" and good.mismatch_count == 0
-    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
-    assert bad.verdict == "fail"
-
-
-BIG = 'big_symbol = {reels = [2, 3], strip = ["A", "W", "B", "A"]}'
+    apart = BODY.replace(BIG, 'strips = [["A", "B", "S"], ["A", "W", "B", "A"], ["A"]]')
+    assert_replay_tells_apart(tmp_path, BODY, apart, HAND)
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ import pytest
 import test_twin_rules as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rule_checks import assert_exact_equals_twin, two_row_game
 from twins import features as twin
 
 from certify.engine import compile_machine, simulate
@@ -95,21 +96,8 @@ def test_exact_equals_the_twin(tmp_path_factory, strips, k, n, free):
         "W = {kind", 'S = {kind = "scatter"}\nW = {kind'
     )
     body += '[[pays]]\ncombo = ["B", "B"]\npays = 1\n' + (FREE if free else "")
-    head = T.HEAD.format(id="T", bet=T.LINES.replace("1", "2", 1), reels="").replace(
-        "rows = 1", "rows = 2"
-    )
-    path = tmp_path_factory.mktemp("g") / "g.toml"
-    reels = "strips = " + str(strips).replace("'", '"')
-    path.write_text(head + reels + "\npaylines = [[0, 0, 0], [1, 0, 1]]\n" + body)
-    m = load_machine(path)
-    ex = compute_exact(m)
-    assert ex is not None
-    lvl, ref = ex.levels[0], twin.brute_force(m, 0)
-    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=1e-12)
-    assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
-    tables = compile_machine(m)
-    assert mean_return(tables, tables.levels[0]) == pytest.approx(lvl.rtp, rel=1e-12)
+    m = two_row_game(tmp_path_factory, strips, body)
+    assert_exact_equals_twin(m, twin.brute_force(m, 0))
 
 
 def test_the_simulation_draws_the_mode(tmp_path):

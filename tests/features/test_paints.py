@@ -19,6 +19,7 @@ import pytest
 import test_twin_rules as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rule_checks import assert_exact_equals_twin, assert_replay_tells_apart, two_row_game
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
@@ -26,9 +27,6 @@ from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.exact.contributions import level_contributions
 from certify.exact.decompose import mean_return
-from certify.model import load_machine
-from certify.outcomes.record import record_outcomes
-from certify.outcomes.verify import _machine_model, verify_outcomes
 from certify.stats import z_value
 
 BODY = """
@@ -121,21 +119,8 @@ count = 2
 pays = 2
 """
     body += FREE if free else ""
-    head = T.HEAD.format(id="T", bet=T.LINES.replace("1", "2", 1), reels="").replace(
-        "rows = 1", "rows = 2"
-    )
-    reels_toml = "strips = " + str(strips).replace("'", '"')
-    path = tmp_path_factory.mktemp("g") / "g.toml"
-    path.write_text(head + reels_toml + "\npaylines = [[0, 0, 0], [1, 0, 1]]\n" + body)
-    m = load_machine(path)
-    ex = compute_exact(m)
-    assert ex is not None
-    lvl, ref = ex.levels[0], twin.brute_force(m, 0)
-    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=1e-12)
-    assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
-    tables = compile_machine(m)
-    assert mean_return(tables, tables.levels[0]) == pytest.approx(lvl.rtp, rel=1e-12)
+    m = two_row_game(tmp_path_factory, strips, body)
+    assert_exact_equals_twin(m, twin.brute_force(m, 0))
 
 
 def test_the_simulation_paints(tmp_path):
@@ -153,16 +138,8 @@ def test_the_simulation_paints(tmp_path):
 def test_outcome_replay_holds_the_machine_to_the_block(tmp_path):
     """A log of the painting machine passes against its model and fails against the
     same game whose wild paints nothing."""
-    (tmp_path / "on").mkdir()
-    (tmp_path / "off").mkdir()
-    T.game(tmp_path / "on", BODY + FREE, HAND)
-    T.game(tmp_path / "off", BODY.replace(", paints = {reels = [1], right = 2}", "") + FREE, HAND)
-    log = tmp_path / "log.jsonl"
-    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 5, log)
-    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
-    assert good.verdict == "pass" and good.mismatch_count == 0
-    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
-    assert bad.verdict == "fail"
+    off = BODY.replace(", paints = {reels = [1], right = 2}", "") + FREE
+    assert_replay_tells_apart(tmp_path, BODY + FREE, off, HAND)
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ import pytest
 import test_twin_rules as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rule_checks import assert_exact_equals_twin, assert_replay_tells_apart, two_row_game
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
@@ -26,9 +27,6 @@ from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.exact.contributions import expected_free_spins
 from certify.exact.decompose import mean_return
-from certify.model import load_machine
-from certify.outcomes.record import record_outcomes
-from certify.outcomes.verify import _machine_model, verify_outcomes
 from certify.stats import z_value
 
 FREE = """[free_spins]
@@ -51,6 +49,9 @@ pays = 2
 """
     + FREE
 )
+BY_S = BODY.replace(
+    'retrigger_symbol = "W"\nretrigger_spins = {1 = 1}', "retrigger_spins = {2 = 1}"
+)
 HAND = 'strips = [["A", "S"], ["A", "S"], ["A", "W"]]'
 
 
@@ -69,10 +70,7 @@ def test_the_feature_by_hand(tmp_path):
     assert p_trigger == pytest.approx(1 / 4, rel=1e-14)
     assert n_spins == pytest.approx(1 / 4 * 7 / 4, rel=1e-14)
     (tmp_path / "s").mkdir()
-    by_s = BODY.replace(
-        'retrigger_symbol = "W"\nretrigger_spins = {1 = 1}', "retrigger_spins = {2 = 1}"
-    )
-    other = compute_exact(compile_machine(T.game(tmp_path / "s", by_s, HAND))).levels[0]
+    other = compute_exact(compile_machine(T.game(tmp_path / "s", BY_S, HAND))).levels[0]
     assert other.rtp == pytest.approx(1 / 2 + 21 / 128, rel=1e-14)
 
 
@@ -98,21 +96,8 @@ def test_exact_equals_the_twin(tmp_path_factory, strips, least, adds, own):
         free += 'strips = [["A", "W", "B"], ["W", "B", "S"], ["A", "B"]]\n'
     body = BODY.replace(FREE, free) + '[[pays]]\ncombo = ["B", "B"]\npays = 1\n'
     body = body.replace('W = {kind = "wild"}', 'W = {kind = "wild"}\nB = {kind = "regular"}')
-    head = T.HEAD.format(id="T", bet=T.LINES.replace("1", "2", 1), reels="").replace(
-        "rows = 1", "rows = 2"
-    )
-    reels_toml = "strips = " + str(strips).replace("'", '"')
-    path = tmp_path_factory.mktemp("g") / "g.toml"
-    path.write_text(head + reels_toml + "\npaylines = [[0, 0, 0], [1, 0, 1]]\n" + body)
-    m = load_machine(path)
-    ex = compute_exact(m)
-    assert ex is not None
-    lvl, ref = ex.levels[0], twin.brute_force(m, 0)
-    assert lvl.rtp == pytest.approx(float(ref["rtp"]), rel=1e-12)
-    assert lvl.variance == pytest.approx(float(ref["variance"]), rel=1e-12, abs=1e-12)
-    assert lvl.hit_frequency == pytest.approx(float(ref["hit_frequency"]), rel=1e-12)
-    tables = compile_machine(m)
-    assert mean_return(tables, tables.levels[0]) == pytest.approx(lvl.rtp, rel=1e-12)
+    m = two_row_game(tmp_path_factory, strips, body)
+    assert_exact_equals_twin(m, twin.brute_force(m, 0))
 
 
 def test_the_simulation_counts_the_other_symbol(tmp_path):
@@ -131,19 +116,7 @@ def test_outcome_replay_holds_the_machine_to_the_retrigger(tmp_path):
     """A log of the machine passes against its model and fails against the game
     retriggered by the trigger symbol (its free screens with a W and no second S
     were not awarded there)."""
-    (tmp_path / "on").mkdir()
-    (tmp_path / "off").mkdir()
-    T.game(tmp_path / "on", BODY, HAND)
-    by_s = BODY.replace(
-        'retrigger_symbol = "W"\nretrigger_spins = {1 = 1}', "retrigger_spins = {2 = 1}"
-    )
-    T.game(tmp_path / "off", by_s, HAND)
-    log = tmp_path / "log.jsonl"
-    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 5, log)
-    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
-    assert good.verdict == "pass" and good.mismatch_count == 0
-    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
-    assert bad.verdict == "fail"
+    assert_replay_tells_apart(tmp_path, BODY, BY_S, HAND)
 
 
 @pytest.mark.parametrize(

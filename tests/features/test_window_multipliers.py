@@ -21,6 +21,7 @@ import pytest
 import test_twin_rules as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rule_checks import assert_replay_tells_apart
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
@@ -29,8 +30,6 @@ from certify.exact import compute_exact
 from certify.exact.decompose import mean_return
 from certify.model import load_machine
 from certify.outcomes.model import replay_model
-from certify.outcomes.record import record_outcomes
-from certify.outcomes.verify import _machine_model, verify_outcomes
 from certify.stats import z_value
 
 REAL = Path(__file__).parents[1] / "data" / "real"
@@ -198,16 +197,7 @@ def test_the_simulation_multiplies(tmp_path):
 def test_outcome_replay_holds_the_machine_to_the_cells(tmp_path):
     """A log of the x2-per-wild machine passes against its model and fails against the
     same game whose wild multiplies nothing; a drawn full reel is not replayed."""
-    (tmp_path / "on").mkdir()
-    (tmp_path / "off").mkdir()
-    T.game(tmp_path / "on", CELLS, AWS)
-    T.game(tmp_path / "off", CELLS.replace(", window_multiplier = 2", ""), AWS)
-    log = tmp_path / "log.jsonl"
-    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 5, log)
-    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
-    assert good.verdict == "pass" and good.mismatch_count == 0
-    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
-    assert bad.verdict == "fail"
+    assert_replay_tells_apart(tmp_path, CELLS, CELLS.replace(", window_multiplier = 2", ""), AWS)
     assert (
         "draws a multiplier"
         in replay_model(load_machine(REAL / "ct_rainbow_charm.toml")).not_replayed
