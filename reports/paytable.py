@@ -260,6 +260,8 @@ class _Glass:
             out.append(tr.t("rule_both_ways_better" if better else "rule_both_ways"))
         if m.rules.line_pays == "longest":
             out.append(tr.t("rule_line_pays_longest"))
+        if m.rules.leading_wilds == "one_kind":
+            out.append(tr.t("rule_leading_wilds_one_kind"))
         if m.rules.pure_wild_line == "wild_award":
             out.append(tr.t("rule_wild_award"))
         for symbol in dict.fromkeys(e.combo[0] for e in m.pays if e.anywhere):

@@ -20,7 +20,10 @@ never see them:
 * ``direction = "both"``: the state also carries the right-to-left runs that
   started on the reels read so far (an entry of length k starts on reel
   R - k); at the last reel the line pays its best left run plus its best
-  right run, or the larger once when both cover every reel.
+  right run, or the larger once when both cover every reel;
+* ``leading_wilds = "one_kind"``: while every symbol read is a wild, the state
+  keeps which wild (a drawn-multiplier or free-spin twin is the wild it
+  plays); a wild of another kind settles the line on what it completed so far.
 
 A wild multiplies a line win when it stands in for another symbol; a wild
 that matches its own literal token (``W W W``) does not multiply. A line's
@@ -40,6 +43,7 @@ import numpy as np
 from certify.model.schema import ANY, Machine
 
 _NONE = (-1, 0)  # no complete entry: (entry, multiplier accumulator)
+_NO_LEAD = ""  # leading_wilds = "one_kind": no symbol read yet
 
 
 @dataclass(frozen=True)
@@ -123,9 +127,11 @@ class _Builder:
         self.both = rules.direction == "both"
         self.better_way = rules.both_ways == "better"
         self.longest = rules.line_pays == "longest"
+        self.one_kind = rules.leading_wilds == "one_kind"
         self.n = machine.reels
         names = [s.name for s in machine.symbols]
         self.is_wild = [machine.symbol(s).kind == "wild" for s in names]
+        self.kind_of = [s.plays or s.name for s in machine.symbols]
         self.runs = [e for e in machine.pays if not e.anywhere]
         self.anywhere = [e for e in machine.pays if e.anywhere]
         self.match = {
@@ -139,7 +145,8 @@ class _Builder:
     def start(self) -> tuple:
         left = tuple((e.index, self.start_acc, False) for e in self.runs)
         anyw = tuple((e.index, 0, self.start_acc, True) for e in self.anywhere)
-        return (0, left, _NONE, (), anyw, True if self.wild_award else False)
+        lead = _NO_LEAD if self.one_kind else None
+        return (0, left, _NONE, (), anyw, True if self.wild_award else False, lead)
 
     def value(self, cand: tuple[int, int], table: list[int]) -> int:
         e, acc = cand
@@ -161,8 +168,13 @@ class _Builder:
     def step(self, state: tuple, sid: int) -> tuple:
         if state[0] < 0:
             return state  # settled: absorbing
-        depth, left, best, right, anyw, allwild = state
+        depth, left, best, right, anyw, allwild, lead = state
         wild = self.is_wild[sid]
+        if lead is not None:  # leading_wilds = "one_kind", every symbol so far a wild
+            kind = self.kind_of[sid]
+            if wild and lead not in (_NO_LEAD, kind):
+                return self._settle(best, (), ())
+            lead = kind if wild else None
         allwild = allwild and wild if self.wild_award else False
         still = []
         for e, acc, subst in left:
@@ -183,7 +195,7 @@ class _Builder:
         starts_later = self.both and any(self.n - len(e.combo) > depth for e in self.runs)
         if not still and not right and not anyw and not starts_later:
             return self._settle(best, (), ())
-        return (depth + 1, tuple(still), best, right, anyw, allwild)
+        return (depth + 1, tuple(still), best, right, anyw, allwild, lead)
 
     def _take(self, acc: int, subst: bool, hit: tuple[bool, int, bool]) -> tuple[int, bool]:
         _, mult, substituted = hit

@@ -189,7 +189,11 @@ def _rules(machine: Machine) -> dict[str, Any]:
             "exclusive_scatters": list(r.exclusive_scatters),
             "win_cap": r.win_cap,
         }
-        for key, default in (("both_ways", "sum"), ("line_pays", "best")):
+        for key, default in (
+            ("both_ways", "sum"),
+            ("line_pays", "best"),
+            ("leading_wilds", "mixed"),
+        ):
             if getattr(r, key) != default:  # only when set: older fingerprints stay
                 out["rules"][key] = getattr(r, key)
         if r.spin_multipliers:  # only when set, as above

@@ -541,6 +541,9 @@ def machine_schema() -> Schema:
             "line_pays": _str(
                 "lines: the entry worth most, or the longest run met", ("best", "longest")
             ),
+            "leading_wilds": _str(
+                "lines: a wild of another kind ends a leading run of wilds", ("mixed", "one_kind")
+            ),
             "scatter_unit": _str("scatter pays x", ("total_bet", "line_bet")),
             "exclusive_scatters": _array(
                 {"type": "string", "minLength": 1}, "only the first that pays, pays", 2

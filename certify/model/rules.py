@@ -17,6 +17,7 @@ from certify.model.schema import (
     ANY,
     BOTH_WAYS_RULES,
     DIRECTIONS,
+    LEADING_WILDS_RULES,
     LINE_PAYS_RULES,
     PURE_WILD_LINE_RULES,
     SCATTER_UNITS,
@@ -36,9 +37,17 @@ RULE_KEYS = (
     "win_cap",
     "both_ways",
     "line_pays",
+    "leading_wilds",
     "spin_multiplier",
 )
-LINES_ONLY = ("wild_multiplier", "pure_wild_line", "direction", "both_ways", "line_pays")
+LINES_ONLY = (
+    "wild_multiplier",
+    "pure_wild_line",
+    "direction",
+    "both_ways",
+    "line_pays",
+    "leading_wilds",
+)
 
 
 def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
@@ -72,6 +81,7 @@ def read_rules(rd: Reader, raw: Any, evaluation: str) -> Rules:
         win_cap=rd.integer(t, "win_cap", where, 1, default=None),
         both_ways=_both_ways(rd, t),
         line_pays=_choice(rd, t, "line_pays", LINE_PAYS_RULES),
+        leading_wilds=_choice(rd, t, "leading_wilds", LEADING_WILDS_RULES),
         spin_multipliers=_spin_multipliers(rd, t),
     )
 
@@ -125,6 +135,7 @@ def check_rules(
             "needs at least two scatter symbols",
             Code.RULE_NOT_APPLICABLE,
         )
+    _check_leading_wilds(rd, rules, pays)
     for entry in pays:
         where = join("pays", entry.index)
         if not entry.free_spins_multiplier and free is None:
@@ -146,6 +157,21 @@ def check_rules(
                 "the game has no free spins",
                 Code.RULE_NOT_APPLICABLE,
             )
+
+
+def _check_leading_wilds(rd: Reader, rules: Rules, pays: tuple[PayEntry, ...]) -> None:
+    """Refuse ``leading_wilds = "one_kind"`` where a line is not read from reel 1 only.
+
+    Not with lines read both ways, nor with ``anywhere`` entries (which count the
+    whole line).
+    """
+    if rules.leading_wilds != "one_kind":
+        return
+    at = "rules.leading_wilds"
+    if rules.direction == "both":
+        rd.error(at, 'is not played with rules.direction = "both"', Code.UNSUPPORTED)
+    if any(e.anywhere for e in pays):
+        rd.error(at, "is not played with anywhere entries", Code.UNSUPPORTED)
 
 
 def check_anywhere(rd: Reader, t: dict[str, Any], where: str, evaluation: str) -> bool:

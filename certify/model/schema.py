@@ -368,6 +368,7 @@ PURE_WILD_LINE_RULES = ("highest", "wild_award")
 DIRECTIONS = ("left", "both")
 BOTH_WAYS_RULES = ("sum", "better")
 LINE_PAYS_RULES = ("best", "longest")
+LEADING_WILDS_RULES = ("mixed", "one_kind")
 SCATTER_UNITS = ("total_bet", "line_bet")
 
 
@@ -391,6 +392,9 @@ class Rules:
         runs ("sum") or only the better of them ("better").
     line_pays : a line pays the entry worth most ("best"), or its longest met
         run ("longest", ties by worth) even where a shorter entry pays more.
+    leading_wilds : "mixed", or "one_kind": a line's leading run of wilds is of
+        one wild; a wild of another kind in it ends the line there (it pays what
+        the run read so far completes: CT Viking's Fun's free spins).
     spin_multipliers : (value, weight) pairs: each paid spin draws one value by
         weight, which multiplies its line, ways and scatter wins (not bonus
         awards, not the free spins it starts); empty: none.
@@ -405,6 +409,7 @@ class Rules:
     win_cap: int | None = None
     both_ways: str = "sum"
     line_pays: str = "best"
+    leading_wilds: str = "mixed"
     spin_multipliers: tuple[tuple[int, int], ...] = ()
 
 

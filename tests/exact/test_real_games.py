@@ -18,6 +18,7 @@ lines; the test plays them with their first line only (the same rules,
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 
 import pytest
@@ -80,6 +81,10 @@ PRINTED = {
     # 0.032922*676.98(fg) = 85.805248%": a x2 wild ("max"), free spins on their own reels
     # with their own pays, each free spin showing a wild adding one (`retrigger_symbol`)
     "igt_rich_girl.toml": ("85.805248", "60.343", "3.1748"),
+    # "symbols: 71.629(lined) + 2.2939(scatter) = 73.922469%; RTP = 73.922(sym) +
+    # 0.045757*278.02(fg) = 86.643973%": in free spins two more wilds with their own
+    # pays, a leading run of wilds of one kind only (`leading_wilds = "one_kind"`)
+    "ct_vikings_fun.toml": ("86.643973", "71.629", "2.2939"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
@@ -187,6 +192,22 @@ def test_valkyrie_free_spins_reproduced():
     1409400 / 28599360 x 668.075372% (no retrigger: SC shows on reels 1 and 5 only)."""
     level = compute_exact(load_machine(REAL / "agt_valkyrie.toml")).levels[0]
     assert level.free_spins_rtp * 100 == pytest.approx(1409400 / 28599360 * 668.075372, abs=5e-7)
+
+
+def test_vikings_fun_free_spins_reproduced():
+    """CT Viking's Fun, reel set "86.643973": "*bonus reels calculations* RTP =
+    sq*rtp(sym) = 1.048*265.3 = 278.023974%" is one free spin's return with its
+    retriggers (the red and blonde vikings wild, a leading run of one wild only), and
+    "free spins 6726645" of 147,008,443 combinations the spins per paid spin (15 per 3+
+    SC): the feature returns 6726645 / 147008443 x 278.023974%. Without the leading-wilds
+    rule the free spins pay W W RED ... as a symbol run, over 2 points more than printed."""
+    machine = load_machine(REAL / "ct_vikings_fun.toml")
+    level = compute_exact(machine).levels[0]
+    assert level.free_spins_rtp * 100 == pytest.approx(6726645 / 147008443 * 278.023974, abs=5e-7)
+    mixed = dataclasses.replace(
+        machine, rules=dataclasses.replace(machine.rules, leading_wilds="mixed")
+    )
+    assert compute_exact(mixed).levels[0].rtp * 100 > 86.643973 + 2
 
 
 def test_rich_girl_free_spins_reproduced():

@@ -193,6 +193,7 @@ _COVERED = {
     "Rules": {
         "both_ways",
         "line_pays",
+        "leading_wilds",
         "wild_multiplier",
         "pure_wild_line",
         "direction",

@@ -231,6 +231,20 @@ def best_entry(m: Machine, cells, li: int, with_anywhere: bool):
     return best
 
 
+def leading_cut(m: Machine, cells: list[str]) -> list[str]:
+    """The cells a line is read on: under ``leading_wilds = "one_kind"`` it ends where
+    its leading run of wilds meets a wild of another name (``W@3`` is ``W``)."""
+    if m.rules.leading_wilds != "one_kind":
+        return cells
+    first = cells[0].partition("@")[0]
+    for i, cell in enumerate(cells):
+        if not is_wild(m, cell):
+            break
+        if cell.partition("@")[0] != first:
+            return cells[:i]
+    return cells
+
+
 def line_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
     """Line credits, the part of them not multiplied in free spins, and the paying entries.
 
@@ -242,7 +256,7 @@ def line_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
         raise NotImplementedError("anywhere entries with direction = 'both'")
     total, fixed, paid = 0, 0, []
     for line in m.paylines:
-        cells = [win[r][row] for r, row in enumerate(line)]
+        cells = leading_cut(m, [win[r][row] for r, row in enumerate(line)])
         found = [best_entry(m, cells, li, True)]
         if both:
             right = best_entry(m, cells[::-1], li, False)
@@ -682,7 +696,7 @@ def _line_mean(m: Machine, li: int, reels: tuple) -> tuple[Fraction, Fraction]:
         w = 1
         for _, x in combo:
             w *= x
-        best = best_entry(m, [s for s, _ in combo], li, True)
+        best = best_entry(m, leading_cut(m, [s for s, _ in combo]), li, True)
         if best is not None:
             pay += w * best[1]
             fixed += w * (0 if best[2].free_spins_multiplier else best[1])
