@@ -143,7 +143,8 @@ class Code(StrEnum):
         "pay_value",
         ERROR,
         MODEL,
-        "a pay entry without exactly one of `pays` / `pays_by_level` (or the wrong count)",
+        "a pay entry without exactly one of `pays` / `pays_by_level` (or the wrong count),"
+        " or a scatter pay that is not whole credits at some bet level",
     )
     PAY_DUPLICATE = ("pay_duplicate", ERROR, MODEL, "two pay entries for the same combo")
     IMPOSSIBLE_COMBO = (

@@ -153,6 +153,11 @@ def _reel_sections(machine: Machine) -> list[Section]:
     ]
 
 
+def _number(value: int | Fraction) -> int | float:
+    """A pay for the PAR's cells: its integer, or a fraction of the bet as its decimal."""
+    return value if isinstance(value, int) else float(value)
+
+
 def _pay_table(machine: Machine) -> Section:
     levels = machine.bet_levels
     rows: list[tuple[Any, ...]] = []
@@ -171,25 +176,25 @@ def _pay_table(machine: Machine) -> Section:
                     *free,
                 )
             )
+    unit = "line bet" if machine.rules.scatter_unit == "line_bet" else "total bet"
     for i, sp in enumerate(machine.scatter_pays):
-        total = [sp.pays * machine.total_bet(lv) for lv in levels]
         rows.append(
             (
                 f"scatter_pays[{i}]",
-                "scatter (x total bet)",
+                f"scatter (x {unit})",
                 f"{sp.count} x {sp.symbol}",
-                sp.pays,
-                *total,
+                _number(sp.pays),
+                *[sp.credits(machine.scatter_bet(lv)) for lv in levels],
             )
         )
         if sp.free_spins_pays is not None:
             rows.append(
                 (
                     f"scatter_pays[{i}].free_spins_pays",
-                    "scatter in free spins (x total bet, before their multiplier)",
+                    f"scatter in free spins (x {unit}, before their multiplier)",
                     f"{sp.count} x {sp.symbol}",
-                    sp.free_spins_pays,
-                    *[sp.free_spins_pays * machine.total_bet(lv) for lv in levels],
+                    _number(sp.free_spins_pays),
+                    *[sp.credits(machine.scatter_bet(lv), free=True) for lv in levels],
                 )
             )
     return Section(

@@ -29,6 +29,7 @@ from certify.model.schema import (
     PayEntry,
     PickStage,
     WheelStage,
+    pay_text,
 )
 from reports.translations import REFERENCE, Translation, missing_language, translation
 
@@ -318,7 +319,7 @@ class _Glass:
         rows = tuple(
             Row(
                 (self.count_label(s.symbol, s.count, counts[s.symbol]),),
-                tuple(self.credits_cell(s.pays * m.scatter_bet(lv)) for lv in m.bet_levels),
+                tuple(self.credits_cell(s.credits(m.scatter_bet(lv))) for lv in m.bet_levels),
             )
             for s in m.scatter_pays
         )
@@ -375,7 +376,7 @@ class _Glass:
                 sequence=self.count_label(
                     s.symbol, s.count, [x.count for x in m.scatter_pays if x.symbol == s.symbol]
                 ),
-                pays=s.free_spins_pays,
+                pays=pay_text(s.free_pays),
             )
             for s in m.scatter_pays
             if s.free_spins_pays is not None

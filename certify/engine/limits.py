@@ -385,7 +385,8 @@ class _Bounds:
                 key=lambda t: max(t[1].pays, t[1].free_pays),
             )
             most = max(sp.pays * drawn, sp.free_pays)
-            terms.append((most * total_bet, f"scatter_pays[{i}].pays", f"scatter {name}"))
+            credits = ceil(most * total_bet)  # whole credits (the reader checks it)
+            terms.append((credits, f"scatter_pays[{i}].pays", f"scatter {name}"))
         if m.bonus is not None:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
             key = "bonus.stages" if m.bonus.stages else f"bonus.awards[{i}].pays"
@@ -675,10 +676,10 @@ def _pay_integers(m: Machine) -> Iterator[tuple[int, str]]:
         if e.free_spins_pays is not None:
             yield e.free_spins_pays, f"pays[{e.index}].free_spins_pays"
     for i, sp in enumerate(m.scatter_pays):
-        yield sp.pays, f"scatter_pays[{i}].pays"
+        yield ceil(sp.pays), f"scatter_pays[{i}].pays"
         yield sp.count, f"scatter_pays[{i}].count"
         if sp.free_spins_pays is not None:
-            yield sp.free_spins_pays, f"scatter_pays[{i}].free_spins_pays"
+            yield ceil(sp.free_spins_pays), f"scatter_pays[{i}].free_spins_pays"
 
 
 def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:

@@ -892,9 +892,7 @@ def _scatter_table(machine: Machine, names: tuple[str, ...], level: int, free: b
         for sp in sorted(
             (s for s in machine.scatter_pays if s.symbol == name), key=lambda s: s.count
         ):
-            scatter[c, sp.count :] = (sp.free_pays if free else sp.pays) * machine.scatter_bet(
-                level
-            )
+            scatter[c, sp.count :] = sp.credits(machine.scatter_bet(level), free)
     return scatter
 
 

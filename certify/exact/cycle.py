@@ -776,7 +776,7 @@ def _awards(
             AwardExact(
                 "scatter",
                 (sp.symbol,) * sp.count,
-                sp.pays * m.scatter_bet(lt.level),
+                sp.credits(m.scatter_bet(lt.level)),
                 _scatter_probability(tables, lt, c, sp.count, min(higher, default=None)),
             )
         )

@@ -45,6 +45,7 @@ from certify.model.schema import (
     Rules,
     Symbol,
     WheelStage,
+    pay_text,
 )
 
 CANONICAL_SCHEMA = MACHINE.schema
@@ -103,8 +104,12 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
             {
                 "symbol": s.symbol,
                 "count": s.count,
-                "pays": s.pays,
-                **({} if s.free_spins_pays is None else {"free_spins_pays": s.free_spins_pays}),
+                "pays": _scatter_value(s.pays),
+                **(
+                    {}
+                    if s.free_spins_pays is None
+                    else {"free_spins_pays": _scatter_value(s.free_spins_pays)}
+                ),
             }
             for s in machine.scatter_pays
         ],
@@ -156,6 +161,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Fraction | Decimal):
         return str(value)
     return value
+
+
+def _scatter_value(value: int | Fraction) -> int | str:
+    """A scatter pay: its integer, or the decimal string of a fraction of the bet."""
+    return value if isinstance(value, int) else pay_text(value)
 
 
 def _pay(p: PayEntry) -> dict[str, Any]:

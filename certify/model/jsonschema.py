@@ -38,6 +38,12 @@ def _int(minimum: int | None = None, description: str = "") -> Schema:
     return _described(out, description)
 
 
+def _scatter_pay(description: str) -> Schema:
+    """An integer >= 0, or a decimal string for a fraction of the bet (``"0.5"``)."""
+    whole = "; or a decimal string (a fraction of the bet, whole credits at every level)"
+    return {"oneOf": [_int(0), _money()], "description": description + whole}
+
+
 def _str(description: str = "", choices: tuple[str, ...] | None = None) -> Schema:
     out: Schema = {"type": "string", "minLength": 1}
     if choices is not None:
@@ -414,8 +420,10 @@ def machine_schema() -> Schema:
                 {
                     "symbol": _str("a scatter or bonus symbol"),
                     "count": _int(1, "at least this many anywhere"),
-                    "pays": _int(0, "x total bet"),
-                    "free_spins_pays": _int(0, "x total bet during free spins, instead of pays"),
+                    "pays": _scatter_pay("x total bet"),
+                    "free_spins_pays": _scatter_pay(
+                        "x total bet during free spins, instead of pays"
+                    ),
                 },
                 ("symbol", "count", "pays"),
             ),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +213,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         **reels,
     )
     check_line_bonus(rd, machine)
+    check_scatter_credits(rd, machine)
     rd.raise_if_errors()
     screen = screen_problems(machine, file)
     if screen:
@@ -719,13 +721,48 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
         sym = str(t.get("symbol"))
         ctx.counted(t.get("symbol"), rd, join(where, "symbol"), ("scatter", "bonus"))
         count = rd.integer(t, "count", where, 1) or 1
-        pays = rd.integer(t, "pays", where, 0) or 0
+        pays = _scatter_value(rd, t.get("pays", 0), join(where, "pays"))
         if (sym, count) in seen:
             rd.error(where, f"duplicates another {sym!r} x{count} scatter pay", Code.PAY_DUPLICATE)
         seen.add((sym, count))
-        free_pays = rd.integer(t, "free_spins_pays", where, 0, default=None)
+        free = t.get("free_spins_pays")
+        free_pays = (
+            None if free is None else _scatter_value(rd, free, join(where, "free_spins_pays"))
+        )
         out.append(ScatterPay(str(sym), count, pays, free_pays))
     return tuple(out)
+
+
+def _scatter_value(rd: Reader, value: Any, where: str) -> int | Fraction:
+    """A scatter pay: an integer, or a decimal string for a fraction of the bet (``"0.5"``)."""
+    if not isinstance(value, str):
+        return rd.check_int(value, where, 0) or 0
+    number = rd.decimal(value, where)
+    if number is None:
+        return 0
+    if number < 0:
+        rd.error(where, f"must be at least 0, got {value!r}", Code.RANGE)
+        return 0
+    exact = Fraction(number)
+    return int(exact) if exact.denominator == 1 else exact
+
+
+def check_scatter_credits(rd: Reader, machine: Machine) -> None:
+    """A fractional scatter pay must be whole credits at every bet level (located errors)."""
+    for i, sp in enumerate(machine.scatter_pays):
+        for key, value in (("pays", sp.pays), ("free_spins_pays", sp.free_spins_pays)):
+            if not isinstance(value, Fraction):
+                continue
+            for level in machine.bet_levels:
+                bet = machine.scatter_bet(level)
+                if (value * bet).denominator != 1:
+                    rd.error(
+                        join(join("scatter_pays", i), key),
+                        f"{float(value):g} x {bet} credits (level {level}) is "
+                        f"{float(value * bet):g}: a scatter pays whole credits at every level",
+                        Code.PAY_VALUE,
+                    )
+                    break
 
 
 def _trigger(rd: Reader, raw: Any, where: str, ctx: _Context, kinds: tuple[str, ...]) -> Trigger:

@@ -105,22 +105,35 @@ class PayEntry:
         return self.free_spins_pays * level
 
 
+def pay_text(value: int | Fraction) -> str:
+    """A pay as the file writes it: ``10``, or a fraction of the bet as a decimal (``0.5``)."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    return str(Decimal(value.numerator) / Decimal(value.denominator))
+
+
 @dataclass(frozen=True)
 class ScatterPay:
     """``count`` or more of ``symbol`` anywhere pays ``pays`` x total bet.
 
     ``free_spins_pays``: what it pays during free spins instead (None: ``pays``).
+    A pay may be a fraction of the bet (a decimal string in the file, ``"0.5"``);
+    the reader checks that it is whole credits at every level.
     """
 
     symbol: str
     count: int
-    pays: int
-    free_spins_pays: int | None = None
+    pays: int | Fraction
+    free_spins_pays: int | Fraction | None = None
 
     @property
-    def free_pays(self) -> int:
+    def free_pays(self) -> int | Fraction:
         """Its pays (x total bet) during free spins, before the feature's multiplier."""
         return self.pays if self.free_spins_pays is None else self.free_spins_pays
+
+    def credits(self, bet: int, free: bool = False) -> int:
+        """Credits it pays where a pay of 1 is ``bet`` credits (in free spins: ``free``)."""
+        return int((self.free_pays if free else self.pays) * bet)
 
 
 @dataclass(frozen=True)
