@@ -370,9 +370,10 @@ class _Glass:
             for e in m.pays
             if e.free_spins_pays is not None
         ]
+        unit = "_line_bet" if m.rules.scatter_unit == "line_bet" else ""
         items += [
             tr.t(
-                "free_spins_scatter_pay",
+                "free_spins_scatter_pay" + unit,
                 sequence=self.count_label(
                     s.symbol, s.count, [x.count for x in m.scatter_pays if x.symbol == s.symbol]
                 ),

@@ -119,14 +119,18 @@ def test_glass_par_fingerprint_and_schema(tmp_path):
 def test_a_line_bet_scatter_row_is_in_line_bets(tmp_path):
     """Under ``scatter_unit = "line_bet"`` the PAR's pay table pays x the line bet: two
     lines, 2 S pay 1 x the line bet, 1 credit at level 1 and 2 at level 2 (x the total
-    bet, as the table printed before, 2 and 4)."""
+    bet, as the table printed before, 2 and 4); the glass says its free-spin pay is x
+    the bet per line."""
     body = HALF.replace('pays = "0.5"', "pays = 1").replace('pays = "1.5"', "pays = 3")
+    body += "free_spins_pays = 2\n[free_spins]\ntrigger = {symbol = 'S', count = 3}\nspins = 1\n"
     two = REELS + '\nevaluation = "lines"\npaylines = [[0, 0, 0], [0, 0, 0]]'
     bet = "lines = 2\nbet_levels = [1, 2]\nduplicate_lines = 'allow'"
     m = _game(tmp_path, body, bet, two, scatter_unit="line_bet")
     rows = {r[0]: r for r in _pay_table(m).rows}
     assert rows["scatter_pays[0]"][1] == "scatter (x line bet)"
     assert rows["scatter_pays[0]"][3:] == (1, 1, 2)
+    assert rows["scatter_pays[1].free_spins_pays"][3:] == (2, 2, 4)
+    assert "3 ou mais S: 2 x a aposta por linha" in render_pay_glass(m)
 
 
 def test_fire_joker_reproduced():
