@@ -733,6 +733,9 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
     return tuple(out)
 
 
+MAX_SCATTER_PAY = 10**9  # x the bet: far above any cabinet's; bounds the decimals read
+
+
 def _scatter_value(rd: Reader, value: Any, where: str) -> int | Fraction:
     """A scatter pay: an integer, or a decimal string for a fraction of the bet (``"0.5"``)."""
     if not isinstance(value, str):
@@ -740,8 +743,14 @@ def _scatter_value(rd: Reader, value: Any, where: str) -> int | Fraction:
     number = rd.decimal(value, where)
     if number is None:
         return 0
-    if number < 0:
-        rd.error(where, f"must be at least 0, got {value!r}", Code.RANGE)
+    in_range = 0 <= number <= MAX_SCATTER_PAY and (number == 0 or number.adjusted() >= -6)
+    exponent = number.normalize().as_tuple().exponent if in_range else 0  # finite: an int
+    if not in_range or (isinstance(exponent, int) and exponent < -6):
+        rd.error(
+            where,
+            f"must be 0 to {MAX_SCATTER_PAY} with at most 6 decimals, got {value!r}",
+            Code.RANGE,
+        )
         return 0
     exact = Fraction(number)
     return int(exact) if exact.denominator == 1 else exact

@@ -90,10 +90,19 @@ def test_a_fraction_that_is_not_whole_credits_is_located(tmp_path, pays, bet, me
 
 
 @pytest.mark.parametrize(
-    ("pays", "code"), [("0.5", "type"), ('"-0.5"', "range"), ('"half"', "not_decimal")]
+    ("pays", "code"),
+    [
+        ("0.5", "type"),
+        ('"-0.5"', "range"),
+        ('"half"', "not_decimal"),
+        ('"1e999999999"', "range"),
+        ('"0.0000001"', "range"),
+        ('"1e-999999999"', "range"),
+    ],
 )
 def test_a_float_a_negative_or_a_word_is_refused(tmp_path, pays, code):
-    """Money is never a float here: a decimal string, at least 0."""
+    """Money is never a float here: a decimal string, 0 to 10^9 with at most 6 decimals
+    (an exponent of a billion digits is refused at once, not expanded)."""
     with pytest.raises(ModelError) as err:
         _game(tmp_path, HALF.replace('pays = "0.5"', f"pays = {pays}"))
     assert ("scatter_pays[0].pays", code) in [(p.path, p.code) for p in err.value.problems]
