@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 import test_twin_rules as T
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 from certify.engine import compile_machine
 from certify.exact import compute_exact
@@ -19,6 +21,14 @@ from certify.outcomes.record import record_outcomes
 from certify.outcomes.verify import _machine_model, verify_outcomes
 
 TWO_LINES = "\npaylines = [[0, 0, 0], [1, 0, 1]]\n"
+RULE_SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+"""The random-game tests' settings: few examples (each a brute force), no deadline."""
+
+
+def three_strips(symbols=("A", "B", "W", "S")):
+    """Three random strips of 2 to 4 of ``symbols`` (the two-row games' reels)."""
+    reel = st.lists(st.sampled_from(list(symbols)), min_size=2, max_size=4)
+    return st.lists(reel, min_size=3, max_size=3)
 
 
 def two_row_game(tmp_path_factory, strips: list[list[str]], body: str) -> Machine:

@@ -17,9 +17,9 @@ from fractions import Fraction
 
 import pytest
 import test_twin_rules as T
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from rule_checks import assert_exact_equals_twin, two_row_game
+from rule_checks import RULE_SETTINGS, assert_exact_equals_twin, three_strips, two_row_game
 from twins import features as twin
 
 from certify.engine import compile_machine, simulate
@@ -76,13 +76,9 @@ max_spins = 6
 """
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@RULE_SETTINGS
 @given(
-    st.lists(
-        st.lists(st.sampled_from(["A", "B", "W", "S"]), min_size=2, max_size=4),
-        min_size=3,
-        max_size=3,
-    ),
+    three_strips(),
     st.integers(1, 5),
     st.integers(6, 9),
     st.booleans(),

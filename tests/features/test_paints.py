@@ -17,9 +17,15 @@ import math
 
 import pytest
 import test_twin_rules as T
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from rule_checks import assert_exact_equals_twin, assert_replay_tells_apart, two_row_game
+from rule_checks import (
+    RULE_SETTINGS,
+    assert_exact_equals_twin,
+    assert_replay_tells_apart,
+    three_strips,
+    two_row_game,
+)
 from twins import lines as twin
 
 from certify.engine import compile_machine, simulate
@@ -78,13 +84,9 @@ max_spins = 6
 """
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@RULE_SETTINGS
 @given(
-    st.lists(
-        st.lists(st.sampled_from(["A", "B", "C", "W", "S"]), min_size=2, max_size=4),
-        min_size=3,
-        max_size=3,
-    ),
+    three_strips(("A", "B", "C", "W", "S")),
     st.lists(st.integers(1, 3), min_size=1, max_size=2, unique=True),
     st.tuples(*[st.integers(0, 2)] * 4),
     st.booleans(),
