@@ -220,13 +220,14 @@ class GameTables:
         return 1 if self.fs_retrigger_once else -1
 
 
-def compile_machine(machine: Machine) -> GameTables:
-    """Build the kernel tables of every bet level of ``machine``."""
-    refuse_unsupported(machine)
-    play = play_machine(machine)
-    ids = {s.name: i for i, s in enumerate(play.symbols)}
-    counted = _counted_symbols(machine)
-    check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
+def _phase_reel_sets(
+    machine: Machine, ids: dict[str, int], counted: list[str]
+) -> tuple[ReelSet, ReelSet, Any, Any]:
+    """The base game's and the free spins' reel sets, and their parts (painted, big, modes).
+
+    The free spins share the base game's set unless they have strips, a window rule
+    or pays of their own.
+    """
     drawn = {s.name: s.multipliers for s in machine.symbols if s.multipliers}
     factors = window_factors(machine)
 
@@ -254,9 +255,7 @@ def compile_machine(machine: Machine) -> GameTables:
 
     base = reel_set(machine.strips, machine.weights, False)
     free = base
-    own_pays = fs is not None and (
-        any(not e.free_spins_multiplier for e in machine.pays) or has_free_spins_pays(machine)
-    )
+    own_pays = _free_spins_own_pays(machine)
     own_window = fs is not None and (
         any(s.expands == "free_spins" or s.wild_in_free_spins for s in machine.symbols)
         or bool(recount)
@@ -287,6 +286,25 @@ def compile_machine(machine: Machine) -> GameTables:
             if free is base
             else mode_parts(free, reel_set(*played[True], True, wilds), chance, reweighted)
         )
+    return base, free, base_parts, free_parts
+
+
+def _free_spins_own_pays(machine: Machine) -> bool:
+    """Free spins pay other credits than the base game (unmultiplied or own pays)."""
+    return machine.free_spins is not None and (
+        any(not e.free_spins_multiplier for e in machine.pays) or has_free_spins_pays(machine)
+    )
+
+
+def compile_machine(machine: Machine) -> GameTables:
+    """Build the kernel tables of every bet level of ``machine``."""
+    refuse_unsupported(machine)
+    play = play_machine(machine)
+    ids = {s.name: i for i, s in enumerate(play.symbols)}
+    counted = _counted_symbols(machine)
+    check_machine(machine)  # every bound the kernels rely on (certify.engine.limits)
+    base, free, base_parts, free_parts = _phase_reel_sets(machine, ids, counted)
+    fs = machine.free_spins
     max_count = machine.max_count
     fs_spins, fs_respins = _spins_by_count(fs, max_count)
     bonus = machine.bonus
@@ -322,7 +340,7 @@ def compile_machine(machine: Machine) -> GameTables:
         levels=(),
         bonus_jmax=machine.rows * machine.reels if hold else 1,
         hold_on=hold is not None,
-        fs_own_pays=own_pays,
+        fs_own_pays=_free_spins_own_pays(machine),
         fs_retrigger_once=bool(fs and fs.retrigger_once),
         fs_respins=fs_respins,
         **_drawn_options(machine, max_count, fs_spins, fs_respins),

@@ -242,9 +242,9 @@ BONUS_STAGE: Schema = {
 # -- machine ---------------------------------------------------------------------------------
 
 
-def machine_schema() -> Schema:
-    """``slotcert/machine@1`` (SPEC 3.1)."""
-    symbol = _obj(
+def _symbol_schema() -> Schema:
+    """A ``[symbols.NAME]`` table."""
+    return _obj(
         {
             "kind": _str("", ("regular", "wild", "scatter", "bonus", "blank")),
             "multiplier": {
@@ -325,7 +325,11 @@ def machine_schema() -> Schema:
         },
         ("kind",),
     )
-    pay = _obj(
+
+
+def _pay_schema() -> Schema:
+    """A ``[[pays]]`` entry."""
+    return _obj(
         {
             "combo": _array(
                 {"type": "string", "minLength": 1},
@@ -344,199 +348,224 @@ def machine_schema() -> Schema:
         ("combo",),
         oneOf=[{"required": ["pays"]}, {"required": ["pays_by_level"]}],
     )
-    props = {
-        "schema": _schema_key("machine"),
-        "machine": _obj(
-            {
-                "id": _str("model identifier shown on the cabinet"),
-                "name": _str("commercial name"),
-                "manufacturer": _str('default "unknown"'),
-                "version": _str('default "1"'),
-                "instruction_languages": _array(
-                    {"type": "string", "minLength": 1},
-                    'languages printed on the glass (default ["en"])',
-                ),
-                "handpay_limit": _money("wins at or above this are paid by the cashier"),
-            },
-            ("id", "name"),
-        ),
-        "bet": _obj(
-            {
-                "denomination": _money("money per credit"),
-                "currency": _str("ISO 4217 code"),
-                "bet_levels": _array(
-                    {"type": "integer", "minimum": 1},
-                    "credits per line (lines) or per cost unit (ways), strictly increasing",
-                ),
-                "lines": _int(1, "lines games: lines played"),
-                "ways": _int(1, "ways games: rows^reels"),
-                "cost": _int(1, "ways games: credits per bet level"),
-                "duplicate_lines": _str(
-                    'lines games: "allow" lets reels.paylines repeat a line (each copy pays; '
-                    'a warning names it); default "refuse"',
-                    ("refuse", "allow"),
-                ),
-            },
-            ("denomination", "currency", "bet_levels"),
-        ),
-        "symbols": {
-            "type": "object",
-            "minProperties": 1,
-            "maxProperties": 64,
-            "additionalProperties": symbol,
-            "propertyNames": {"not": {"const": "ANY"}},
-            "description": "every reel symbol by name",
-        },
-        "groups": {
-            "type": "object",
-            "additionalProperties": SYMBOL_NAMES,
-            "description": "named sets of symbols usable in pays",
-        },
-        "reels": _obj(
-            {
-                "rows": _int(1, "rows of the window"),
-                "strips": STRIPS,
-                "weights": WEIGHTS,
-                "paylines": _array(
-                    _array({"type": "integer", "minimum": 0}),
-                    "lines games: one row per reel for each line, 0 = top",
-                ),
-                "evaluation": _str('default "lines"', ("lines", "ways", "cluster")),
-                "heights": _array(
-                    _array(
-                        _obj(
-                            {"rows": _int(1, "rows shown"), "weight": _int(1, "relative weight")},
-                            ("rows", "weight"),
-                        )
-                    ),
-                    "ways games: per reel, the rows it shows per spin with their weights",
-                ),
-            },
-            ("rows", "strips"),
-        ),
-        "pays": _array(pay, "line or ways pays", min_items=0),
-        "scatter_pays": _array(
-            _obj(
-                {
-                    "symbol": _str("a scatter or bonus symbol"),
-                    "count": _int(1, "at least this many anywhere"),
-                    "pays": _scatter_pay("x total bet"),
-                    "free_spins_pays": _scatter_pay(
-                        "x total bet during free spins, instead of pays"
-                    ),
-                },
-                ("symbol", "count", "pays"),
+
+
+def _machine_schema() -> Schema:
+    """``[machine]``: the cabinet's identity."""
+    return _obj(
+        {
+            "id": _str("model identifier shown on the cabinet"),
+            "name": _str("commercial name"),
+            "manufacturer": _str('default "unknown"'),
+            "version": _str('default "1"'),
+            "instruction_languages": _array(
+                {"type": "string", "minLength": 1},
+                'languages printed on the glass (default ["en"])',
             ),
-            min_items=0,
-        ),
-        "free_spins": _obj(
-            {
-                "trigger": TRIGGER,
-                "spins": SPINS,
-                "multiplier": {
-                    "oneOf": [
-                        _int(1, "multiplies line, ways and scatter wins (default 1)"),
-                        _drawn_table("value = weight, drawn for each free spin"),
-                    ]
-                },
-                "retrigger": {
-                    "enum": [True, False, "once"],
-                    "description": 'the trigger during the feature awards more spins ("once": '
-                    "one time)",
-                },
-                "max_spins": _int(1, "cap on the spins of one feature"),
-                "retrigger_spins": {
-                    "oneOf": [
-                        {
-                            "type": "object",
-                            "minProperties": 1,
-                            "propertyNames": {"pattern": "^[0-9]+$"},
-                            "additionalProperties": {"type": "integer", "minimum": 0},
-                        },
-                        {"type": "integer", "minimum": 1},
-                    ],
-                    "description": "spins a retrigger adds by count (default: spins); keys"
-                    " and awards may be 0: {0 = 1, 2 = 0} plays until a spin shows 2",
-                },
-                "strips": STRIPS,
-                "weights": WEIGHTS,
-                "options": _array(
+            "handpay_limit": _money("wins at or above this are paid by the cashier"),
+        },
+        ("id", "name"),
+    )
+
+
+def _bet_schema() -> Schema:
+    """``[bet]``: denomination, levels, lines or ways."""
+    return _obj(
+        {
+            "denomination": _money("money per credit"),
+            "currency": _str("ISO 4217 code"),
+            "bet_levels": _array(
+                {"type": "integer", "minimum": 1},
+                "credits per line (lines) or per cost unit (ways), strictly increasing",
+            ),
+            "lines": _int(1, "lines games: lines played"),
+            "ways": _int(1, "ways games: rows^reels"),
+            "cost": _int(1, "ways games: credits per bet level"),
+            "duplicate_lines": _str(
+                'lines games: "allow" lets reels.paylines repeat a line (each copy pays; '
+                'a warning names it); default "refuse"',
+                ("refuse", "allow"),
+            ),
+        },
+        ("denomination", "currency", "bet_levels"),
+    )
+
+
+def _symbols_schema() -> Schema:
+    """``[symbols]``: every reel symbol by name."""
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "maxProperties": 64,
+        "additionalProperties": _symbol_schema(),
+        "propertyNames": {"not": {"const": "ANY"}},
+        "description": "every reel symbol by name",
+    }
+
+
+def _reels_schema() -> Schema:
+    """``[reels]``: the window, strips, weights, paylines."""
+    return _obj(
+        {
+            "rows": _int(1, "rows of the window"),
+            "strips": STRIPS,
+            "weights": WEIGHTS,
+            "paylines": _array(
+                _array({"type": "integer", "minimum": 0}),
+                "lines games: one row per reel for each line, 0 = top",
+            ),
+            "evaluation": _str('default "lines"', ("lines", "ways", "cluster")),
+            "heights": _array(
+                _array(
                     _obj(
-                        {
-                            "spins": SPINS,
-                            "multiplier": _int(1, "this option's multiplier"),
-                            "weight": _int(
-                                1, "drawn by weight when the feature starts (all options or none)"
-                            ),
-                        },
-                        ("spins",),
-                    ),
-                    "the player's choice when the feature starts, each certified alone; or,"
-                    " with weights, drawn by the machine",
-                ),
-                "expanding_symbol": {
-                    "type": "object",
-                    "minProperties": 1,
-                    "additionalProperties": {"type": "integer", "minimum": 1},
-                    "description": "Book of Ra: symbol = draw weight of the expanding symbol",
-                },
-                "retrigger_symbol": _str(
-                    "the symbol whose count retriggers during the feature (default: the"
-                    " trigger's); needs retrigger_spins"
-                ),
-                "big_symbol": _obj(
-                    {
-                        "reels": {
-                            "type": "array",
-                            "items": {"type": "integer", "minimum": 1},
-                            "minItems": 1,
-                            "uniqueItems": True,
-                            "description": "the consecutive reels (1-based) it covers",
-                        },
-                        "strip": _array(_str("a symbol"), "the strip the big symbol is drawn from"),
-                        "weights": _array(_int(1, "stop weight"), "one weight per stop"),
-                    },
-                    ("reels", "strip"),
-                    "one symbol covering these reels' whole window in each free spin",
-                ),
-            },
-            ("trigger",),
-        ),
-        "bonus": _obj(
-            {
-                "trigger": TRIGGER,
-                "unit": _str("prizes x the total bet or x the line bet", ("total_bet", "line_bet")),
-                "awards": _array(
-                    _obj(
-                        {"pays": _int(0, "x total bet"), "weight": _int(1, "relative weight")},
-                        ("pays", "weight"),
+                        {"rows": _int(1, "rows shown"), "weight": _int(1, "relative weight")},
+                        ("rows", "weight"),
                     )
                 ),
-                "stages": _array(BONUS_STAGE, "the bonus game's rules, played in order"),
-            },
-            (),
-            "one of awards and stages; trigger unless a [[pays]] entry plays it",
-            oneOf=[{"required": ["awards"]}, {"required": ["stages"]}],
-        ),
-        "jackpots": _array(
-            _obj(
-                {
-                    "id": _str("unique among the machine's jackpots"),
-                    "kind": _str("", ("standalone", "linked")),
-                    "contribution": _money("fraction of coin-in added to the pool, in [0, 1)"),
-                    "reset": _money("money the pool restarts at after a hit"),
-                    "trigger": MACHINE_JACKPOT_TRIGGER,
-                    "cap": _money("pool cap; contributions above it go to overflow"),
-                    "overflow": OVERFLOW,
-                    "reserve_rate": _money("hidden fraction of coin-in funding the next reset"),
-                    "link": _str("linked jackpots: the id of its models/links group"),
-                },
-                ("id", "kind", "contribution", "reset"),  # trigger: unless hold and spin awards it
+                "ways games: per reel, the rows it shows per spin with their weights",
             ),
-            min_items=0,
+        },
+        ("rows", "strips"),
+    )
+
+
+def _scatter_pays_schema() -> Schema:
+    """``[[scatter_pays]]``."""
+    return _array(
+        _obj(
+            {
+                "symbol": _str("a scatter or bonus symbol"),
+                "count": _int(1, "at least this many anywhere"),
+                "pays": _scatter_pay("x total bet"),
+                "free_spins_pays": _scatter_pay("x total bet during free spins, instead of pays"),
+            },
+            ("symbol", "count", "pays"),
         ),
-    }
-    props["rules"] = _obj(
+        min_items=0,
+    )
+
+
+def _free_spins_schema() -> Schema:
+    """``[free_spins]``: trigger, spins, retriggers, options."""
+    return _obj(
+        {
+            "trigger": TRIGGER,
+            "spins": SPINS,
+            "multiplier": {
+                "oneOf": [
+                    _int(1, "multiplies line, ways and scatter wins (default 1)"),
+                    _drawn_table("value = weight, drawn for each free spin"),
+                ]
+            },
+            "retrigger": {
+                "enum": [True, False, "once"],
+                "description": 'the trigger during the feature awards more spins ("once": '
+                "one time)",
+            },
+            "max_spins": _int(1, "cap on the spins of one feature"),
+            "retrigger_spins": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "minProperties": 1,
+                        "propertyNames": {"pattern": "^[0-9]+$"},
+                        "additionalProperties": {"type": "integer", "minimum": 0},
+                    },
+                    {"type": "integer", "minimum": 1},
+                ],
+                "description": "spins a retrigger adds by count (default: spins); keys"
+                " and awards may be 0: {0 = 1, 2 = 0} plays until a spin shows 2",
+            },
+            "strips": STRIPS,
+            "weights": WEIGHTS,
+            "options": _array(
+                _obj(
+                    {
+                        "spins": SPINS,
+                        "multiplier": _int(1, "this option's multiplier"),
+                        "weight": _int(
+                            1, "drawn by weight when the feature starts (all options or none)"
+                        ),
+                    },
+                    ("spins",),
+                ),
+                "the player's choice when the feature starts, each certified alone; or,"
+                " with weights, drawn by the machine",
+            ),
+            "expanding_symbol": {
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": {"type": "integer", "minimum": 1},
+                "description": "Book of Ra: symbol = draw weight of the expanding symbol",
+            },
+            "retrigger_symbol": _str(
+                "the symbol whose count retriggers during the feature (default: the"
+                " trigger's); needs retrigger_spins"
+            ),
+            "big_symbol": _obj(
+                {
+                    "reels": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1},
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "description": "the consecutive reels (1-based) it covers",
+                    },
+                    "strip": _array(_str("a symbol"), "the strip the big symbol is drawn from"),
+                    "weights": _array(_int(1, "stop weight"), "one weight per stop"),
+                },
+                ("reels", "strip"),
+                "one symbol covering these reels' whole window in each free spin",
+            ),
+        },
+        ("trigger",),
+    )
+
+
+def _bonus_schema() -> Schema:
+    """``[bonus]``: a pick-a-prize or staged bonus game."""
+    return _obj(
+        {
+            "trigger": TRIGGER,
+            "unit": _str("prizes x the total bet or x the line bet", ("total_bet", "line_bet")),
+            "awards": _array(
+                _obj(
+                    {"pays": _int(0, "x total bet"), "weight": _int(1, "relative weight")},
+                    ("pays", "weight"),
+                )
+            ),
+            "stages": _array(BONUS_STAGE, "the bonus game's rules, played in order"),
+        },
+        (),
+        "one of awards and stages; trigger unless a [[pays]] entry plays it",
+        oneOf=[{"required": ["awards"]}, {"required": ["stages"]}],
+    )
+
+
+def _jackpots_schema() -> Schema:
+    """``[[jackpots]]``: the machine's pools."""
+    return _array(
+        _obj(
+            {
+                "id": _str("unique among the machine's jackpots"),
+                "kind": _str("", ("standalone", "linked")),
+                "contribution": _money("fraction of coin-in added to the pool, in [0, 1)"),
+                "reset": _money("money the pool restarts at after a hit"),
+                "trigger": MACHINE_JACKPOT_TRIGGER,
+                "cap": _money("pool cap; contributions above it go to overflow"),
+                "overflow": OVERFLOW,
+                "reserve_rate": _money("hidden fraction of coin-in funding the next reset"),
+                "link": _str("linked jackpots: the id of its models/links group"),
+            },
+            ("id", "kind", "contribution", "reset"),  # trigger: unless hold and spin awards it
+        ),
+        min_items=0,
+    )
+
+
+def _rules_schema() -> Schema:
+    """``[rules]``: rules of real games."""
+    return _obj(
         {
             "wild_multiplier": _str(
                 "lines: how wild multipliers combine", ("product", "max", "sum")
@@ -564,7 +593,11 @@ def machine_schema() -> Schema:
         },
         description="rules of real games (SPEC 3.1a; docs/RULES.md)",
     )
-    props["full_window_pays"] = _array(
+
+
+def _full_window_pays_schema() -> Schema:
+    """``[[full_window_pays]]``."""
+    return _array(
         _obj(
             {
                 "symbol": _str('a symbol, a group or "ANY" filling the whole window'),
@@ -592,7 +625,11 @@ def machine_schema() -> Schema:
         ),
         min_items=0,
     )
-    props["hold_and_spin"] = _obj(
+
+
+def _hold_and_spin_schema() -> Schema:
+    """``[hold_and_spin]``."""
+    return _obj(
         {
             "trigger": TRIGGER,
             "respins": {
@@ -620,7 +657,11 @@ def machine_schema() -> Schema:
         },
         ("trigger", "respins", "cell_probability", "values"),
     )
-    props["cascade"] = _obj(
+
+
+def _cascade_schema() -> Schema:
+    """``[cascade]``."""
+    return _obj(
         {
             "refill": _str("where the new cells come from", ("strip", "random")),
             "multipliers": _array(
@@ -635,7 +676,11 @@ def machine_schema() -> Schema:
         ("refill",),
         description="winning symbols vanish and the rest fall (SPEC 3.1b)",
     )
-    props["cluster_pays"] = _array(
+
+
+def _cluster_pays_schema() -> Schema:
+    """``[[cluster_pays]]``."""
+    return _array(
         _obj(
             {
                 "symbol": _str("the symbol of the group"),
@@ -646,6 +691,32 @@ def machine_schema() -> Schema:
         ),
         'cluster games (reels.evaluation = "cluster"): pays by group size',
     )
+
+
+def machine_schema() -> Schema:
+    """``slotcert/machine@1`` (SPEC 3.1)."""
+    props = {
+        "schema": _schema_key("machine"),
+        "machine": _machine_schema(),
+        "bet": _bet_schema(),
+        "symbols": _symbols_schema(),
+        "groups": {
+            "type": "object",
+            "additionalProperties": SYMBOL_NAMES,
+            "description": "named sets of symbols usable in pays",
+        },
+        "reels": _reels_schema(),
+        "pays": _array(_pay_schema(), "line or ways pays", min_items=0),
+        "scatter_pays": _scatter_pays_schema(),
+        "free_spins": _free_spins_schema(),
+        "bonus": _bonus_schema(),
+        "jackpots": _jackpots_schema(),
+        "rules": _rules_schema(),
+        "full_window_pays": _full_window_pays_schema(),
+        "hold_and_spin": _hold_and_spin_schema(),
+        "cascade": _cascade_schema(),
+        "cluster_pays": _cluster_pays_schema(),
+    }
     return {
         **_header("machine", "slotcert machine model"),
         **_obj(props, ("schema", "machine", "bet", "symbols", "reels", "pays")),
@@ -738,12 +809,11 @@ TABLE_SECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def table_schema() -> Schema:
-    """``slotcert/table@1`` (SPEC 9): roulette, Fantan, three-card poker, Pai Kao."""
+def _table_bets() -> dict[str, Schema]:
+    """A ``[[bets]]`` entry of each table game kind."""
     from certify.tables.layout import BET_TYPES
 
     numbers = _array({"type": "integer", "minimum": 0}, min_items=0)
-    limit = _obj({"min": _money("table minimum"), "max": _money("table maximum")}, ("min", "max"))
     roulette_bet = _obj(
         {
             "name": _str("unique name of the bet"),
@@ -773,7 +843,20 @@ def table_schema() -> Schema:
         },
         ("name", "side", "pays"),
     )
-    sections = {
+    return {
+        "roulette": roulette_bet,
+        "fantan": fantan_bet,
+        "three_card_poker": duel_bet,
+        "pai_kao": duel_bet,
+    }
+
+
+def _table_sections() -> dict[str, Schema]:
+    """The sections a table game file may have (which ones: TABLE_SECTIONS)."""
+    from certify.tables.layout import BET_TYPES
+
+    limit = _obj({"min": _money("table minimum"), "max": _money("table maximum")}, ("min", "max"))
+    return {
         "wheel": _obj(
             {
                 "sequence": _array({"type": "integer", "minimum": 0}, "pockets clockwise"),
@@ -826,21 +909,11 @@ def table_schema() -> Schema:
         ),
         "bets": {"type": "array", "minItems": 1, "description": "[[bets]]: see the game kinds"},
     }
-    game = _obj(
-        {
-            "id": _str("game id"),
-            "name": _str("game name"),
-            "kind": _str("", tuple(TABLE_SECTIONS)),
-            "source": _str("the regulation it implements"),
-        },
-        ("id", "name", "kind", "source"),
-    )
-    bet_of = {
-        "roulette": roulette_bet,
-        "fantan": fantan_bet,
-        "three_card_poker": duel_bet,
-        "pai_kao": duel_bet,
-    }
+
+
+def _table_kinds() -> list[Schema]:
+    """Per game kind: its required and allowed sections, its bets and rules keys."""
+    bet_of = _table_bets()
     rules_of = {  # (required, optional) keys of [rules] per game kind
         "fantan": (("commission",), ("results",)),
         "three_card_poker": (("commission", "banker_wins_zero"), ()),
@@ -868,10 +941,24 @@ def table_schema() -> Schema:
                 "then": then,
             }
         )
-    props = {"schema": _schema_key("table"), "game": game, **sections}
+    return per_kind
+
+
+def table_schema() -> Schema:
+    """``slotcert/table@1`` (SPEC 9): roulette, Fantan, three-card poker, Pai Kao."""
+    game = _obj(
+        {
+            "id": _str("game id"),
+            "name": _str("game name"),
+            "kind": _str("", tuple(TABLE_SECTIONS)),
+            "source": _str("the regulation it implements"),
+        },
+        ("id", "name", "kind", "source"),
+    )
+    props = {"schema": _schema_key("table"), "game": game, **_table_sections()}
     return {
         **_header("table", "slotcert table game"),
-        **_obj(props, ("schema", "game"), allOf=per_kind),
+        **_obj(props, ("schema", "game"), allOf=_table_kinds()),
     }
 
 
