@@ -23,6 +23,7 @@ from typing import Any
 
 from certify.codes import Code
 from certify.errors import Problem
+from certify.features import SCREENS, play_path
 from certify.model.reader import Reader, join
 from certify.model.schema import DEFAULT_MAX_SCREENS, Cascade, ClusterPay, Symbol
 
@@ -148,16 +149,13 @@ def sticky_symbol(machine: Any) -> str | None:
 
 
 def is_screen_game(machine: Any) -> bool:
-    """Whether a machine plays through the screen kernels.
+    """Whether a machine plays through the screen kernels (the registry's play path).
 
-    A cascade, cluster pays, or a sticky wild: its free spins keep a window
-    from spin to spin, so they are played on the screen kernels' cell grid.
+    A cascade, cluster pays, or a sticky wild (their features declare the
+    screen path in :mod:`certify.features`): a window is kept from screen to
+    screen, so they are played on the screen kernels' cell grid.
     """
-    return (
-        cascade_of(machine) is not None
-        or machine.evaluation == "cluster"
-        or sticky_symbol(machine) is not None
-    )
+    return play_path(machine) == SCREENS
 
 
 def screen_problems(machine: Any, file: str = "") -> list[Problem]:

@@ -1,0 +1,14 @@
+"""A big symbol over consecutive reels' whole window in free spins, drawn from its own strip."""
+
+from certify.features.base import PARTS, Feature
+
+FEATURE = Feature(
+    name="big_symbol",
+    title="one symbol covers several reels' whole window during free spins",
+    keys=("free_spins.big_symbol",),
+    used=lambda m: m.free_spins is not None and m.free_spins.big_symbol is not None,
+    exact=(PARTS,),
+    glass=("big_symbol",),
+    twin="features",
+    examples=("tests/data/rules/big_symbol.toml", "tests/data/real/playngo_fire_joker.toml"),
+)
