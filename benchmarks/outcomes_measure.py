@@ -27,6 +27,7 @@ LAST: dict[
 def replay_screens_per_second(screens: int, repeats: int = 3) -> float:
     """Screens/s of :func:`certify.outcomes.kernels.replay_screens` (best of ``repeats``)."""
     from certify.outcomes import kernels as k
+    from certify.outcomes.kernel_records import ReplayOut
     from certify.outcomes.verify import _machine_model
 
     rm = _machine_model(REFERENCE)
@@ -50,18 +51,15 @@ def replay_screens_per_second(screens: int, repeats: int = 3) -> float:
         rm.game,
         rm.ways,
         rm.extras,
-        win,
-        packed,
-        classes,
-        awards,
     )
     k.replay_screens(
-        *[a[:16] if isinstance(a, np.ndarray) and a.shape[0] == screens else a for a in args]
+        *[a[:16] if isinstance(a, np.ndarray) and a.shape[0] == screens else a for a in args],
+        ReplayOut(win[:16], packed[:16], classes, awards),
     )
     best, cpu = float("inf"), float("inf")
     for _ in range(repeats):
         t0, c0 = time.perf_counter(), time.process_time()
-        k.replay_screens(*args)
+        k.replay_screens(*args, ReplayOut(win, packed, classes, awards))
         best = min(best, time.perf_counter() - t0)
         cpu = min(cpu, time.process_time() - c0)
     LAST["replay_cpu_seconds"] = cpu

@@ -7,8 +7,10 @@ and ``error_model="numpy"`` (no Python exception checks on division).
 numba checks a cached kernel only against its own source file, not the
 inlined functions it took from other files: a kernel compiled with an old
 ``_prefix.py`` would be reused after that file changed. So on import, a digest
-of every kernel source file (``_*.py`` in the packages) is compared with the
-one the caches were built from, and the caches are dropped when it differs.
+of every kernel source file (``_*.py`` in the packages, and the modules of the
+records kernels take: ``*records.py``, ``kernel_inputs.py``, ``engine/hold.py``)
+is compared with the one the caches were built from, and the caches are dropped
+when it differs.
 
 Importing this module changes nothing in numba: the command line's compiler
 options (branch alignment, the faster copy propagation, the kernels shipped
@@ -28,11 +30,29 @@ import numba
 _ROOT = Path(__file__).resolve().parents[1]
 _PACKAGES = ("certify", "meters")
 _STAMP = _ROOT / "certify" / "__pycache__" / "numba-sources.sha256"
+# modules of records kernels take, beside ``*records.py`` (tests/test_structure.py finds any other)
+_RECORD_MODULES = ("certify/engine/kernel_inputs.py", "certify/engine/hold.py")
+
+
+def _is_kernel_source(path: Path) -> bool:
+    """A kernel module (``_*.py``) or a module of the records kernels take.
+
+    numba's cache keys a kernel by its arguments' types: a record's class and
+    its fields' types, not their names. Two fields of one type swapped in a
+    record module would let a cached kernel read one as the other, so the
+    record modules count as kernel sources too.
+    """
+    name = path.name
+    if name.startswith("__"):
+        return False
+    if name.startswith("_") or name.endswith("records.py"):
+        return True
+    return path.relative_to(_ROOT).as_posix() in _RECORD_MODULES
 
 
 def _kernel_sources() -> list[Path]:
     return sorted(
-        p for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("_*.py") if not p.name.startswith("__")
+        p for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("*.py") if _is_kernel_source(p)
     )
 
 

@@ -72,30 +72,16 @@ def stick(grid, sticky, sym):
 
 
 @jit(inline="always")
-def line_screen(
-    grid,
-    trie,
-    trans,
-    live,
-    state_win,
-    state_entry,
-    start,
-    key_entry,
-    entry_len,
-    stack_node,
-    stack_state,
-    mark,
-    awards,
-    cw,
-):
+def line_screen(grid, scr, level, start, entry_len, stack_node, stack_state, mark, awards, cw):
     """Line credits of a screen; marks the cells of every paying run (its wilds included).
 
     The paylines are walked together as the tree of their row prefixes
-    (``trie``, :func:`certify.engine.screens.line_trie`): a node's automaton
+    (``scr.trie_*``, :func:`certify.engine.screens.line_trie`) through the
+    level's automaton (``level.trans``, from state ``start``): a node's automaton
     state is computed once for every line through it, and a node whose state
-    is dead (or that ends the line) settles all of its ``trie.lines`` lines at
+    is dead (or that ends the line) settles all of its ``trie_lines`` lines at
     once -- the same credits, award counts and marks as walking each line in
-    turn. A line's paying award key names its entry (``key_entry``); the run
+    turn. A line's paying award key names its entry (``scr.key_entry``); the run
     is its first ``entry_len`` cells from reel 1. A line that pays an award (a
     jackpot entry pays 0 credits on the line) counts as paying. ``awards[key]``
     grows by ``cw`` per paying line. ``stack_node``, ``stack_state``: scratch
@@ -105,13 +91,16 @@ def line_screen(
     paid = False
     n_reels = grid.shape[0]
     lo, hi, row, depth, lines, path = (
-        trie.trie_lo,
-        trie.trie_hi,
-        trie.trie_row,
-        trie.trie_depth,
-        trie.trie_lines,
-        trie.trie_path,
+        scr.trie_lo,
+        scr.trie_hi,
+        scr.trie_row,
+        scr.trie_depth,
+        scr.trie_lines,
+        scr.trie_path,
     )
+    trans, live = level.trans, level.live
+    state_win, state_entry = level.state_win, level.state_entry
+    key_entry = scr.key_entry
     stack_node[0] = 0
     stack_state[0] = start
     top = 1
@@ -521,20 +510,7 @@ def cascade_spin(
             )
         else:
             win, paid = line_screen(
-                grid,
-                scr,
-                level.trans,
-                level.live,
-                level.state_win,
-                level.state_entry,
-                scr.start[phase],
-                scr.key_entry,
-                entry_len,
-                queue,
-                seen,
-                mark,
-                awards,
-                cw,
+                grid, scr, level, scr.start[phase], entry_len, queue, seen, mark, awards, cw
             )
         sc, sc_paid = scatter_screen(grid, scr.counted_of, cnt, scatter_pay, excl, mark)
         if fs_counted >= 0 and cnt[fs_counted] > fs_top:

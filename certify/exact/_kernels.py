@@ -8,7 +8,9 @@ live lines are carried to the last reel.
 
 Results are per (trigger count, bonus flag) bucket: total weight, weighted
 sum of the spin's line + scatter win, of its square, and the weight of the
-combinations that won, plus weighted counts per pay entry.
+combinations that won, plus weighted counts per pay entry
+(:class:`~certify.exact.kernel_records.BucketSums`). The kernels' records
+are in :mod:`certify.exact.kernel_records`.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import scatter_packed, scatter_win, ways_win
 from certify.engine._prefix import COMBO_COUNTS, count_field, finish_combo
+from certify.exact.kernel_records import WalkState
 
 
 @jit(inline="always")
-def _prefix(d, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt):
-    """Fill depth ``d + 1`` of the per-depth prefix arrays from depth ``d``."""
+def _prefix(d, walk, reels, paylines, level):
+    """Fill depth ``d + 1`` of the walk's per-depth arrays from depth ``d``."""
+    stops, ls, cnt, wt = walk.stops, walk.ls, walk.cnt, walk.wt
+    window, counted, weight = reels.window, reels.counted, reels.weight
+    trans, live = level.trans, level.live
     for line in range(paylines.shape[0]):
         st = ls[d, line]
         if live[st]:
@@ -49,7 +55,12 @@ def _bucket(cnt_last, fs_counted, bonus_counted, bonus_min, jmax):
 
 @jit(inline="always")
 def _add(outer, b, w, win, cap, out_w, out_wb, out_wb2, out_hit):
-    """Add one (weight, win) outcome to bucket ``b`` of row ``outer`` (win capped at ``cap``)."""
+    """Add one (weight, win) outcome to bucket ``b`` of row ``outer`` (win capped at ``cap``).
+
+    The accumulators come as arrays, not as a record: numba drops writes
+    through a record's fields in a ``prange`` body, inlined helpers included
+    (numba issue 7135), so the parallel kernels unpack them before the loop.
+    """
     if cap > 0 and win > cap:
         win = cap
     out_w[outer, b] += w
@@ -60,79 +71,38 @@ def _add(outer, b, w, win, cap, out_w, out_wb, out_wb2, out_hit):
 
 
 @jit(inline="always")
-def _accumulate(
-    outer,
-    w,
-    win,
-    counts,
-    score,
-    fs_counted,
-    bonus_counted,
-    bonus_min,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-):
-    """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket."""
-    b = _bucket(counts, fs_counted, bonus_counted, bonus_min, score.bonus_jmax)
+def _accumulate(outer, w, win, counts, score, rule, out_w, out_wb, out_wb2, out_hit):
+    """Add one (weight, win) outcome to its (trigger count, bonus flag) bucket.
+
+    ``rule``: any record with the fields of
+    :class:`~certify.exact.kernel_records.BucketRule` (the game's inputs have them);
+    the accumulators as arrays (see :func:`_add`).
+    """
+    b = _bucket(counts, rule.fs_counted, rule.bonus_counted, rule.bonus_min, score.bonus_jmax)
     _add(outer, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 
 @jit(inline="always")
-def _settled_leaf(
-    outer,
-    k,
-    ls,
-    cnt,
-    wt,
-    state_win,
-    state_entry,
-    score,
-    tail_w,
-    tail_cnt,
-    tail_n,
-    tail_total,
-    cnt_last,
-    fs_counted,
-    bonus_counted,
-    bonus_min,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
+def _settled_leaf(outer, k, walk, level, score, tails, game, out):
     """Close a prefix whose lines are all settled after ``k`` reels.
 
     The remaining reels matter only through the counted symbols they show, so
     sum over their count classes.
     """
+    ls, cnt, wt, cnt_last = walk.ls, walk.cnt, walk.wt, walk.cnt_last
+    state_win, state_entry = level.state_win, level.state_entry
     settled = 0
     for line in range(ls.shape[1]):
         st = ls[k, line]
         settled += state_win[st]
         if state_entry[st] >= 0:
-            out_aw[outer, state_entry[st]] += wt[k] * tail_total[k]
-    for m in range(tail_n[k]):
+            out.aw[outer, state_entry[st]] += wt[k] * tails.total[k]
+    for m in range(tails.n[k]):
         for c in range(cnt_last.shape[0]):
-            cnt_last[c] = cnt[k, c] + tail_cnt[k, m, c]
+            cnt_last[c] = cnt[k, c] + tails.cnt[k, m, c]
         win = settled + scatter_win(cnt_last, score.scatter_pay, score.excl)
-        w = wt[k] * tail_w[k, m]
-        _accumulate(
-            outer,
-            w,
-            win,
-            cnt_last,
-            score,
-            fs_counted,
-            bonus_counted,
-            bonus_min,
-            out_w,
-            out_wb,
-            out_wb2,
-            out_hit,
-        )
+        w = wt[k] * tails.w[k, m]
+        _accumulate(outer, w, win, cnt_last, score, game, out.w, out.wb, out.wb2, out.hit)
 
 
 @jit(inline="always")
@@ -145,155 +115,76 @@ def _count_alive(k, ls, live):
 
 
 @jit(parallel=True)
-def enumerate_lines(
-    window,
-    length,
-    weight,
-    counted,
-    level,
-    game,
-    tails,
-    start,
-    score,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
+def enumerate_lines(reels, level, game, tails, start, score, out):
     """Full cycle of a lines game; one output row per stop of reel 1.
 
     A depth-first walk over reels 2..R-1: a prefix whose lines are all settled
     is closed at once through the count classes of the remaining reels
     (``tails``); only prefixes with live lines descend, and the last reel is
     looped over only for them.
+
+    Parameters
+    ----------
+    reels : LineReels
+        The reel set walked.
+    level, game : LevelInputs, GameInputs
+        The line automaton; the paylines and the bucket rule.
+    tails : TailClasses
+        Count classes of the reels after each depth.
+    start : int
+        The automaton's start state.
+    score : SpinScore
+        Scatter pays, the win cap, the bonus part's range.
+    out : BucketSums
+        Accumulators, one row per stop of reel 1.
+
     """
-    for outer in prange(length[0]):
-        _walk_outer(
-            outer,
-            window,
-            length,
-            weight,
-            counted,
-            level,
-            game,
-            tails,
-            start,
-            score,
-            out_w,
-            out_wb,
-            out_wb2,
-            out_hit,
-            out_aw,
-        )
+    for outer in prange(reels.length[0]):
+        _walk_outer(outer, reels, level, game, tails, start, score, out)
 
 
 @jit
-def _walk_outer(
-    outer,
-    window,
-    length,
-    weight,
-    counted,
-    level,
-    game,
-    tails,
-    start,
-    score,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
-    """The depth-first walk under one stop of reel 1 (its own buffers, no sharing)."""
-    trans, live, state_win, state_entry = (
-        level.trans,
-        level.live,
-        level.state_win,
-        level.state_entry,
-    )
-    paylines, fs_counted = game.paylines, game.fs_counted
-    bonus_counted, bonus_min = game.bonus_counted, game.bonus_min
-    tail_w, tail_cnt, tail_n, tail_total = tails
+def _walk_outer(outer, reels, level, game, tails, start, score, out):
+    """The depth-first walk under one stop of reel 1 (its own buffers, no sharing).
+
+    Not inlined into the ``prange`` of :func:`enumerate_lines`: it writes
+    through ``out``'s fields, which numba honours in a called function but
+    drops in a ``prange`` body (see :func:`_add`).
+    """
+    length, counted, paylines, live = reels.length, reels.counted, game.paylines, level.live
     n_reels = length.shape[0]
     n_lines = paylines.shape[0]
     last = n_reels - 1
-    stops = np.zeros(n_reels, dtype=np.int64)
-    ls = np.zeros((n_reels + 1, n_lines), dtype=np.int64)
-    cnt = np.zeros((n_reels + 1, counted.shape[0]), dtype=np.int64)
-    wt = np.ones(n_reels + 1, dtype=np.int64)
-    cnt_last = np.zeros(counted.shape[0], dtype=np.int64)
-    alive = np.zeros(n_lines, dtype=np.int64)
+    walk = WalkState(
+        np.zeros(n_reels, dtype=np.int64),
+        np.zeros((n_reels + 1, n_lines), dtype=np.int64),
+        np.zeros((n_reels + 1, counted.shape[0]), dtype=np.int64),
+        np.ones(n_reels + 1, dtype=np.int64),
+        np.zeros(n_lines, dtype=np.int64),
+        np.zeros(counted.shape[0], dtype=np.int64),
+    )
+    stops, ls = walk.stops, walk.ls
     ls[0, :] = start
     stops[0] = outer
-    _prefix(0, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+    _prefix(0, walk, reels, paylines, level)
     k = 1
     while True:
         n_alive = _count_alive(k, ls, live)
         if n_alive > 0 and k < last:
             stops[k] = 0
-            _prefix(k, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+            _prefix(k, walk, reels, paylines, level)
             k += 1
             continue
         if n_alive == 0:
-            _settled_leaf(
-                outer,
-                k,
-                ls,
-                cnt,
-                wt,
-                state_win,
-                state_entry,
-                score,
-                tail_w,
-                tail_cnt,
-                tail_n,
-                tail_total,
-                cnt_last,
-                fs_counted,
-                bonus_counted,
-                bonus_min,
-                out_w,
-                out_wb,
-                out_wb2,
-                out_hit,
-                out_aw,
-            )
+            _settled_leaf(outer, k, walk, level, score, tails, game, out)
         else:
-            _walk_last_reel(
-                outer,
-                stops,
-                window,
-                paylines,
-                trans,
-                live,
-                state_win,
-                state_entry,
-                counted,
-                weight,
-                score,
-                ls,
-                cnt,
-                wt,
-                alive,
-                cnt_last,
-                fs_counted,
-                bonus_counted,
-                bonus_min,
-                tail_total,
-                out_w,
-                out_wb,
-                out_wb2,
-                out_hit,
-                out_aw,
-            )
+            _walk_last_reel(outer, walk, reels, level, game, tails, score, out)
         done = True
         while k > 1:
             d = k - 1
             stops[d] += 1
             if stops[d] < length[d]:
-                _prefix(d, stops, window, paylines, trans, live, counted, weight, ls, cnt, wt)
+                _prefix(d, walk, reels, paylines, level)
                 done = False
                 break
             k = d
@@ -302,37 +193,13 @@ def _walk_outer(
 
 
 @jit(inline="always")
-def _walk_last_reel(
-    outer,
-    stops,
-    window,
-    paylines,
-    trans,
-    live,
-    state_win,
-    state_entry,
-    counted,
-    weight,
-    score,
-    ls,
-    cnt,
-    wt,
-    alive,
-    cnt_last,
-    fs_counted,
-    bonus_counted,
-    bonus_min,
-    tail_total,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
+def _walk_last_reel(outer, walk, reels, level, game, tails, score, out):
     """Lines still alive before the last reel: settle the dead ones, walk the rest."""
-    last = stops.shape[0] - 1
+    ls, wt, alive = walk.ls, walk.wt, walk.alive
+    live, state_win, state_entry = level.live, level.state_win, level.state_entry
+    last = walk.stops.shape[0] - 1
     settled, n_alive = 0, 0
-    for line in range(paylines.shape[0]):
+    for line in range(game.paylines.shape[0]):
         st = ls[last, line]
         if live[st]:
             alive[n_alive] = line
@@ -340,64 +207,18 @@ def _walk_last_reel(
         else:
             settled += state_win[st]
             if state_entry[st] >= 0:
-                out_aw[outer, state_entry[st]] += wt[last] * tail_total[last]
-    _last_reel(
-        outer,
-        stops,
-        window,
-        paylines,
-        trans,
-        state_win,
-        state_entry,
-        counted,
-        weight,
-        score,
-        ls,
-        cnt,
-        wt,
-        alive,
-        n_alive,
-        settled,
-        cnt_last,
-        fs_counted,
-        bonus_counted,
-        bonus_min,
-        out_w,
-        out_wb,
-        out_wb2,
-        out_hit,
-        out_aw,
-    )
+                out.aw[outer, state_entry[st]] += wt[last] * tails.total[last]
+    _last_reel(outer, walk, reels, level, game, score, n_alive, settled, out)
 
 
 @jit(inline="always")
-def _last_reel(
-    outer,
-    stops,
-    window,
-    paylines,
-    trans,
-    state_win,
-    state_entry,
-    counted,
-    weight,
-    score,
-    ls,
-    cnt,
-    wt,
-    alive,
-    n_alive,
-    settled,
-    cnt_last,
-    fs_counted,
-    bonus_counted,
-    bonus_min,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
+def _last_reel(outer, walk, reels, level, game, score, n_alive, settled, out):
+    """Each stop of the last reel: ``n_alive`` lines finished, ``settled`` credits besides."""
+    stops, ls, cnt, wt = walk.stops, walk.ls, walk.cnt, walk.wt
+    alive, cnt_last = walk.alive, walk.cnt_last
+    window, weight, counted = reels.window, reels.weight, reels.counted
+    trans, state_win, state_entry = level.trans, level.state_win, level.state_entry
+    paylines, out_aw = game.paylines, out.aw
     last = stops.shape[0] - 1
     prefix_w = wt[last]
     for s in range(window.shape[1]):
@@ -414,57 +235,42 @@ def _last_reel(
         for c in range(counted.shape[0]):
             cnt_last[c] = cnt[last, c] + counted[c, last, s]
         win += scatter_win(cnt_last, score.scatter_pay, score.excl)
-        _accumulate(
-            outer,
-            w,
-            win,
-            cnt_last,
-            score,
-            fs_counted,
-            bonus_counted,
-            bonus_min,
-            out_w,
-            out_wb,
-            out_wb2,
-            out_hit,
-        )
+        _accumulate(outer, w, win, cnt_last, score, game, out.w, out.wb, out.wb2, out.hit)
 
 
 @jit(parallel=True)
-def enumerate_combos(
-    active,
-    combo_w,
-    ps,
-    combos,
-    alive_line,
-    alive_state,
-    tail_w,
-    tail_counts,
-    tail_sym,
-    step_pair,
-    win1,
-    entry1,
-    score,
-    fs_counted,
-    bonus_counted,
-    bonus_min,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
+def enumerate_combos(walk, prefix, finishing, score, rule, out):
     """Full cycle of a lines game through its prefix combos (one output row per combo).
 
     Every prefix of the first reels with the same combo (settled wins, counted
     symbols, alive lines and their states) has the same future, so the cycle
-    is the sum over combos (weight ``combo_w``) of the sum over the stop pairs
-    of the last two reels (weight ``tail_w``), each line finished in one
-    lookup of the two-reel automaton ``step_pair`` (the simulation's own
-    :func:`~certify.engine._prefix.finish_combo`). ``out_aw[i, e + 1]``
+    is the sum over combos (weight ``walk.combo_w``) of the sum over the stop
+    pairs of the last two reels (weight ``walk.tail_w``), each line finished in
+    one lookup of the two-reel automaton ``finishing.pair`` (the simulation's
+    own :func:`~certify.engine._prefix.finish_combo`). ``out.aw[i, e + 1]``
     counts entry ``e`` (column 0: no entry); pay entries settled by the
     prefix are added by the caller (class entries x weight).
+
+    Parameters
+    ----------
+    walk : ComboWalk
+        The reel set, its combos of non-zero weight and the stop pairs' weights.
+    prefix : PrefixInputs
+        The prefix tables of the bet level.
+    finishing : Finishing
+        The line automaton as lines are finished.
+    score : SpinScore
+        Scatter pays, the win cap, the bonus part's range.
+    rule : BucketRule
+        Which counted symbols decide the bucket.
+    out : BucketSums
+        Accumulators, one row per active combo.
+
     """
+    ps, active, combo_w, tail_w = walk.ps, walk.active, walk.combo_w, walk.tail_w
+    combos, tail_counts = prefix.combos, prefix.tail_counts
+    out_w, out_wb, out_wb2, out_hit, out_aw = out  # not written through the record (see _add)
+    fs_counted, bonus_counted, bonus_min = rule.fs_counted, rule.bonus_counted, rule.bonus_min
     for i in prange(active.shape[0]):
         c = active[i]
         w_c = combo_w[c]
@@ -479,13 +285,13 @@ def enumerate_combos(
                 ps,
                 c,
                 j,
-                combos,
-                alive_line,
-                alive_state,
-                tail_sym,
-                step_pair,
-                win1,
-                entry1,
+                prefix.combos,
+                prefix.alive_line,
+                prefix.alive_state,
+                prefix.tail_sym,
+                finishing.pair,
+                finishing.win1,
+                finishing.entry1,
                 w,
                 out_aw[i],
                 0,
@@ -501,31 +307,28 @@ def enumerate_combos(
 
 
 @jit(parallel=True)
-def enumerate_ways(
-    ways_sum,
-    length,
-    weight,
-    counted,
-    level,
-    game,
-    phase,
-    score,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-):
+def enumerate_ways(reels, level, game, phase, score, out):
     """Full cycle of a ways game; one output row per stop of reel 1.
 
-    ``ways_sum``: see :func:`certify.engine.tables.ways_sums`; ``phase``: 0
-    base game, 1 free spins (their own credits); ``score``: scatter pays and
-    the win cap (:class:`~certify.engine.kernel_inputs.SpinScore`).
+    Parameters
+    ----------
+    reels : WaysReels
+        The reel set walked (``ways_sum``: see :func:`certify.engine.tables.ways_sums`).
+    level, game : LevelInputs, GameInputs
+        The credits; the entries, their families and the bucket rule.
+    phase : int
+        0 base game, 1 free spins (their own credits).
+    score : SpinScore
+        Scatter pays, the win cap, the bonus part's range.
+    out : BucketSums
+        Accumulators, one row per stop of reel 1.
+
     """
+    ways_sum, length, weight, counted = reels.ways_sum, reels.length, reels.weight, reels.counted
     rank, credits = level.credits[0], level.credits[phase]
     entry_len, family = game.entry_len, game.family
-    fs_counted, bonus_counted, bonus_min = game.fs_counted, game.bonus_counted, game.bonus_min
     n_families = game.n_families
+    out_w, out_wb, out_wb2, out_hit, out_aw = out  # not written through the record (see _add)
     n_reels = length.shape[0]
     for outer in prange(length[0]):
         stops = np.zeros(n_reels, dtype=np.int64)
@@ -561,20 +364,7 @@ def enumerate_ways(
                     n += counted[c, r, stops[r]]
                 counts[c] = n
             win += scatter_win(counts, score.scatter_pay, score.excl)
-            _accumulate(
-                outer,
-                w,
-                win,
-                counts,
-                score,
-                fs_counted,
-                bonus_counted,
-                bonus_min,
-                out_w,
-                out_wb,
-                out_wb2,
-                out_hit,
-            )
+            _accumulate(outer, w, win, counts, score, game, out_w, out_wb, out_wb2, out_hit)
             d = n_reels - 1
             while d >= 1:
                 stops[d] += 1

@@ -28,25 +28,8 @@ from certify.engine._screens import cascade_spin, load_screen, stick
 
 
 @jit(parallel=True)
-def enumerate_screen_cycle(
-    ps,
-    phase,
-    reels,
-    level,
-    game,
-    scr,
-    scatter_pay,
-    excl,
-    cap,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-    out_sc,
-    out_long,
-):
-    """Every stop combination of reel set ``ps`` (phase 0 base, 1 free spins) into buckets.
+def enumerate_screen_cycle(play, reels, level, game, scr, cap, sums):
+    """Every stop combination of reel set ``play.ps`` (phase 0 base, 1 free spins) into ``sums``.
 
     The bucket of a combination is (jmax + 1) x its largest free-spin trigger
     count + its bonus part (0, or its largest bonus count capped at
@@ -54,6 +37,9 @@ def enumerate_screen_cycle(
     its win is the sequence's credits (screen multipliers included, capped at
     ``cap`` when > 0).
     """
+    out_w, out_wb, out_wb2, out_hit = sums.w, sums.wb, sums.wb2, sums.hit
+    out_aw, out_sc, out_long = sums.aw, sums.sc, sums.longest
+    ps, phase, scatter_pay, excl = play.ps, play.phase, play.scatter_pay, play.excl
     window, length = reels.window, reels.length
     total_weight, cumulative = reels.total_weight, reels.cumulative
     weight = scr.weight
@@ -267,12 +253,14 @@ def extend_prefix(ps, r, stop, window, scr, col_cnt, level, front, front_n, paid
 
 @jit(inline="always")
 def first_screen_pays(
-    ps, last, stop, window, scr, col_cnt, level, scatter_pay, front, front_n, paid, cpre, cnt
+    ps, stop, window, scr, col_cnt, level, scatter_pay, front, front_n, paid, cpre, cnt
 ):
     """Whether the first screen pays, the last reel at ``stop`` (its counted symbols into ``cnt``).
 
+    ``front``, ``front_n``, ``paid``, ``cpre``: the prefixes of :func:`extend_prefix`.
     ``cnt`` is complete only when nothing paid on a line.
     """
+    last = window.shape[1] - 1
     p = paid[last]
     if not p:
         for i in range(front_n[last]):
@@ -293,25 +281,7 @@ def first_screen_pays(
 
 
 @jit(parallel=True)
-def enumerate_line_screens(
-    ps,
-    phase,
-    reels,
-    level,
-    game,
-    scr,
-    col_cnt,
-    scatter_pay,
-    excl,
-    cap,
-    out_w,
-    out_wb,
-    out_wb2,
-    out_hit,
-    out_aw,
-    out_sc,
-    out_long,
-):
+def enumerate_line_screens(play, reels, level, game, scr, col_cnt, cap, sums):
     """:func:`enumerate_screen_cycle` of a line game, the first screen shared by prefixes.
 
     The odometer keeps, per depth, the prefix of the first screen
@@ -323,6 +293,9 @@ def enumerate_line_screens(
     does. ``col_cnt[ps, reel, stop, c]``: counted symbol ``c`` in that
     column of the first screen. Same outputs, the same to the bit.
     """
+    out_w, out_wb, out_wb2, out_hit = sums.w, sums.wb, sums.wb2, sums.hit
+    out_aw, out_sc, out_long = sums.aw, sums.sc, sums.longest
+    ps, phase, scatter_pay, excl = play.ps, play.phase, play.scatter_pay, play.excl
     window, length = reels.window, reels.length
     n_reels, rows = window.shape[1], window.shape[3]
     fs_counted, bonus_counted, bonus_min = game.fs_counted, game.bonus_counted, game.bonus_min
@@ -361,19 +334,7 @@ def enumerate_line_screens(
                 stops[last] = s
                 w = wpre[last] * scr.weight[ps, last, s]
                 if first_screen_pays(
-                    ps,
-                    last,
-                    s,
-                    window,
-                    scr,
-                    col_cnt,
-                    level,
-                    scatter_pay,
-                    front,
-                    front_n,
-                    paid,
-                    cpre,
-                    cnt,
+                    ps, s, window, scr, col_cnt, level, scatter_pay, front, front_n, paid, cpre, cnt
                 ):
                     load_screen(ps, stops, window, length, grid, above)
                     spin, sc, fs_top, bonus_top, n, stamp, s0, s1, s2, s3 = cascade_spin(

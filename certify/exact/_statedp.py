@@ -15,6 +15,10 @@ symbols, and (win cap only) the settled credits. Ways keys: the running ways
 of each entry not yet finished (0: dead or finished), per family the entry
 it pays so far (-1 none) and its ways, the counted symbols, and (win cap
 only) the settled credits.
+
+A state table travels as a :class:`~certify.exact.kernel_records.StateTable`,
+the buckets as :class:`~certify.exact.kernel_records.BucketSums` (see
+:mod:`certify.exact.kernel_records`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import scatter_win
 from certify.exact._kernels import _add, _bucket
+from certify.exact.kernel_records import FillCursor
 
 _MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
 _SEED = np.int64(-3750763034362895579)
@@ -150,24 +155,23 @@ def _empty(k, n):
 
 
 @jit
-def lines_step(
-    keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw, cap_on, pack, max_work,
-    max_words,
-):  # fmt: skip
+def lines_step(parents, r, reel, automaton, paylines, rest, aw, cap_on, pack, max_work, max_words):
     """The state table after reel ``r`` of a lines game, from the table before it.
 
-    ``reel`` = (window, weight, length, counted) of the reel set;
-    ``automaton`` = (trans, live, state_win, state_entry); ``rest`` = total
-    weight of the reels after ``r``: a line settled here pays its award key
-    in ``aw`` for every combination of them. Returns the new table
-    (keys, w, s1, s2, h, n) and the transitions done; n is -1 when they
-    would exceed ``max_work`` or the keys ``max_words`` int64 words.
+    ``parents``: the table before it (a ``StateTable``); ``reel``: the reel
+    set (a ``LineReels``); ``automaton`` = (trans, live, state_win,
+    state_entry); ``rest`` = total weight of the reels after ``r``: a line
+    settled here pays its award key in ``aw`` for every combination of them.
+    Returns the new table (keys, w, s1, s2, h, n) and the transitions done;
+    n is -1 when they would exceed ``max_work`` or the keys ``max_words``
+    int64 words.
     """
+    keys, n = parents.keys, parents.n
     table = _empty(keys.shape[1], n)
     i, stop, m, work = 0, 0, 0, 0
     while True:
         i, stop, m, work = _lines_fill(
-            i, stop, m, work, keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw,
+            FillCursor(i, stop, m, work), parents, r, reel, automaton, paylines, rest, aw,
             cap_on, pack, max_work, table,
         )  # fmt: skip
         if i >= n or i < 0 or m * keys.shape[1] > max_words:
@@ -204,16 +208,16 @@ def _put(table, m, row, cw, cs1, cs2, ch):
 
 
 @jit
-def _lines_fill(
-    i0, stop0, m, work, keys, w, s1, s2, h, n, r, reel, automaton, paylines, rest, aw,
-    cap_on, pack, max_work, table,
-):  # fmt: skip
-    """Transitions from (state ``i0``, stop ``stop0``) on until the table is full.
+def _lines_fill(at, parents, r, reel, automaton, paylines, rest, aw, cap_on, pack, max_work, table):
+    """Transitions from (state ``at.i``, stop ``at.stop``) on until the table is full.
 
-    Returns where to resume (state index ``n``: done, -1: beyond ``max_work``),
-    the states and the transitions done.
+    ``at``: a ``FillCursor`` (``at.m`` states in ``table``, ``at.work``
+    transitions done). Returns where to resume (state index ``n``: done, -1:
+    beyond ``max_work``), the states and the transitions done.
     """
-    window, weight, length, counted = reel
+    i0, stop0, m, work = at.i, at.stop, at.m, at.work
+    keys, w, s1, s2, h, n = parents
+    window, weight, length, counted = reel.window, reel.weight, reel.length, reel.counted
     trans, live, state_win, state_entry = automaton
     n_lines, k, kp = paylines.shape[0], pack[0] + pack[1], keys.shape[1]
     bits, per = pack[2], pack[3]
@@ -266,8 +270,13 @@ def _lines_fill(
 
 
 @jit(inline="always")
-def _close(i, b, wl, f, keys, w, s1, s2, h, cap, cap_on, out_w, out_wb, out_wb2, out_hit, row):
-    """Add state ``i`` x a last stop of weight ``wl`` whose own credits are ``f`` to bucket b."""
+def _close(i, b, wl, f, states, cap, cap_on, out_w, out_wb, out_wb2, out_hit, row):
+    """Add state ``i`` x a last stop of weight ``wl`` whose own credits are ``f`` to bucket b.
+
+    ``states``: the ``StateTable`` (read only); the accumulators as arrays
+    (written in a ``prange`` body: see :func:`certify.exact._kernels._add`).
+    """
+    keys, w, s1, s2, h = states.keys, states.w, states.s1, states.s2, states.h
     wi = w[i]
     if cap_on:
         _add(row, b, wi * wl, keys[i, keys.shape[1] - 1] + f, cap, out_w, out_wb, out_wb2, out_hit)
@@ -284,18 +293,17 @@ def _close(i, b, wl, f, keys, w, s1, s2, h, cap, cap_on, out_w, out_wb, out_wb2,
 
 
 @jit(parallel=True)
-def lines_finish(
-    keys, w, s1, s2, h, n, r, reel, automaton, paylines, score, game, cap_on, pack, out
-):
+def lines_finish(states, r, reel, automaton, paylines, score, rule, cap_on, pack, out):
     """Finish every state over the last reel ``r`` into the buckets (one output row per chunk).
 
-    ``game`` = (fs_counted, bonus_counted, bonus_min); ``out`` = (w, wb, wb2,
-    hit, awards) with ``rows`` rows: state ``i`` goes to row ``i % rows``.
+    ``states``: a ``StateTable``; ``rule``: a ``BucketRule``; ``out``: a
+    ``BucketSums`` with ``rows`` rows: state ``i`` goes to row ``i % rows``.
     """
-    window, weight, length, counted = reel
+    w, n, keys = states.w, states.n, states.keys
+    window, weight, length, counted = reel.window, reel.weight, reel.length, reel.counted
     trans, state_win, state_entry = automaton[0], automaton[2], automaton[3]
-    fs_counted, bonus_counted, bonus_min = game
-    out_w, out_wb, out_wb2, out_hit, out_aw = out
+    fs_counted, bonus_counted, bonus_min = rule.fs_counted, rule.bonus_counted, rule.bonus_min
+    out_w, out_wb, out_wb2, out_hit, out_aw = out  # not written through the record
     rows = out_w.shape[0]
     n_lines = paylines.shape[0]
     n_counted = counted.shape[0]
@@ -326,10 +334,7 @@ def lines_finish(
                     cnt[c] = state[n_lines + c] + counted[c, r, stop]
                 f += scatter_win(cnt, score.scatter_pay, score.excl)
                 b = _bucket(cnt, fs_counted, bonus_counted, bonus_min, score.bonus_jmax)
-                _close(
-                    i, b, wl, f, keys, w, s1, s2, h, score.cap, cap_on,
-                    out_w, out_wb, out_wb2, out_hit, row,
-                )  # fmt: skip
+                _close(i, b, wl, f, states, score.cap, cap_on, out_w, out_wb, out_wb2, out_hit, row)
 
 
 @jit(inline="always")
@@ -380,17 +385,18 @@ def _ways_reel(row, r, stop, ways_sum, entry_len, family, fam_entries, rank, cre
 
 
 @jit
-def ways_step(keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack, max_work, max_words):
+def ways_step(parents, r, reel, ways, rest, aw, cap_on, pack, max_work, max_words):
     """The state table after reel ``r`` of a ways game (see :func:`lines_step`).
 
-    ``reel`` = (ways_sum, weight, length, counted); ``ways`` = (entry_len,
-    family, fam_entries, rank, credits).
+    ``reel``: a ``WaysReels``; ``ways`` = (entry_len, family, fam_entries,
+    rank, credits).
     """
+    keys, n = parents.keys, parents.n
     table = _empty(keys.shape[1], n)
     i, stop, m, work = 0, 0, 0, 0
     while True:
         i, stop, m, work = _ways_fill(
-            i, stop, m, work, keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack,
+            FillCursor(i, stop, m, work), parents, r, reel, ways, rest, aw, cap_on, pack,
             max_work, table,
         )  # fmt: skip
         if i >= n or i < 0 or m * keys.shape[1] > max_words:
@@ -400,12 +406,11 @@ def ways_step(keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack, max_
 
 
 @jit
-def _ways_fill(
-    i0, stop0, m, work, keys, w, s1, s2, h, n, r, reel, ways, rest, aw, cap_on, pack, max_work,
-    table,
-):  # fmt: skip
+def _ways_fill(at, parents, r, reel, ways, rest, aw, cap_on, pack, max_work, table):
     """Transitions of a ways game until the table is full (see :func:`_lines_fill`)."""
-    ways_sum, weight, length, counted = reel
+    i0, stop0, m, work = at.i, at.stop, at.m, at.work
+    keys, w, s1, s2, h, n = parents
+    ways_sum, weight, length, counted = reel.ways_sum, reel.weight, reel.length, reel.counted
     entry_len, family, fam_entries, rank, credits = ways
     n_entries, n_families, k = entry_len.shape[0], fam_entries.shape[0], pack[0] + pack[1]
     base_c = n_entries + 2 * n_families
@@ -445,12 +450,13 @@ def _ways_fill(
 
 
 @jit(parallel=True)
-def ways_finish(keys, w, s1, s2, h, n, r, reel, ways, score, game, cap_on, pack, out):
+def ways_finish(states, r, reel, ways, score, rule, cap_on, pack, out):
     """Finish every ways state over the last reel ``r`` (see :func:`lines_finish`)."""
-    ways_sum, weight, length, counted = reel
+    w, n, keys = states.w, states.n, states.keys
+    ways_sum, weight, length, counted = reel.ways_sum, reel.weight, reel.length, reel.counted
     entry_len, family, fam_entries, rank, credits = ways
-    fs_counted, bonus_counted, bonus_min = game
-    out_w, out_wb, out_wb2, out_hit, out_aw = out
+    fs_counted, bonus_counted, bonus_min = rule.fs_counted, rule.bonus_counted, rule.bonus_min
+    out_w, out_wb, out_wb2, out_hit, out_aw = out  # not written through the record
     n_entries, n_families = entry_len.shape[0], fam_entries.shape[0]
     base_c = n_entries + 2 * n_families
     rows = out_w.shape[0]
@@ -478,15 +484,14 @@ def ways_finish(keys, w, s1, s2, h, n, r, reel, ways, score, game, cap_on, pack,
                     cnt[c] = buf[base_c + c] + counted[c, r, stop]
                 f += scatter_win(cnt, score.scatter_pay, score.excl)
                 b = _bucket(cnt, fs_counted, bonus_counted, bonus_min, score.bonus_jmax)
-                _close(
-                    i, b, wl, f, keys, w, s1, s2, h, score.cap, cap_on,
-                    out_w, out_wb, out_wb2, out_hit, row,
-                )  # fmt: skip
+                _close(i, b, wl, f, states, score.cap, cap_on, out_w, out_wb, out_wb2, out_hit, row)
 
 
 @jit
-def merge_tables(k1, w1, a1, b1, h1, n1, k2, w2, a2, b2, h2, n2):
-    """One state table of two (equal states merged): (keys, w, s1, s2, h, n)."""
+def merge_tables(first, second):
+    """One state table of two ``StateTable``s (equal states merged): (keys, w, s1, s2, h, n)."""
+    k1, w1, a1, b1, h1, n1 = first
+    k2, w2, a2, b2, h2, n2 = second
     table = _empty(k1.shape[1], n1 + n2)  # room for both: never grows
     m = 0
     for s in range(n1):

@@ -12,6 +12,7 @@ from certify.engine.kernel_inputs import (
     game_inputs,
     level_inputs,
     phase_sets,
+    prefix_inputs,
     prefix_tables,
     reel_sets,
 )
@@ -42,6 +43,14 @@ from certify.exact.fullwindow import (
     with_full_windows,
 )
 from certify.exact.hold import hold_exact_by_start
+from certify.exact.kernel_records import (
+    BucketRule,
+    BucketSums,
+    ComboWalk,
+    LineReels,
+    TailClasses,
+    WaysReels,
+)
 from certify.model.schema import Machine
 
 MAX_CYCLE = 2_000_000_000  # distinct stop combinations we enumerate by default (SPEC 3.1c)
@@ -116,7 +125,7 @@ class _Buckets:
     total: int
 
 
-def tail_classes(reels: ReelSet) -> tuple:
+def tail_classes(reels: ReelSet) -> TailClasses:
     """Count classes of the reels after each depth: what a settled prefix still needs.
 
     For each depth ``k`` (reels ``k..R-1`` still to come): the distinct vectors
@@ -145,7 +154,7 @@ def tail_classes(reels: ReelSet) -> tuple:
             tail_w[depth, m] = w
             tail_cnt[depth, m] = key
     total = np.array([sum(c.values()) for c in classes], dtype=np.int64)
-    return tail_w, tail_cnt, tail_n, total
+    return TailClasses(tail_w, tail_cnt, tail_n, total)
 
 
 def cycle_size(tables: GameTables) -> int:
@@ -383,9 +392,9 @@ def _buckets(
     )
 
 
-def _outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
+def _outputs(tables: GameTables, lt: LevelTables, rows: int) -> BucketSums:
     n_buckets = (tables.bonus_jmax + 1) * (tables.machine.max_count + 1)
-    return (
+    return BucketSums(
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.float64),
@@ -401,28 +410,27 @@ def walk_cycle(
     out = _outputs(tables, lt, int(reels.length[0]))
     if tables.is_ways:
         k.enumerate_ways(
-            ways_sums(reels.window, tables.ways_match),
-            reels.length,
-            reels.weight,
-            reels.counted,
+            WaysReels(
+                ways_sums(reels.window, tables.ways_match),
+                reels.weight,
+                reels.length,
+                reels.counted,
+            ),
             level_inputs(lt, tables),
             game_inputs(tables),
             phase,
             score,
-            *out,
+            out,
         )
     else:
         k.enumerate_lines(
-            reels.window,
-            reels.length,
-            reels.weight,
-            reels.counted,
+            LineReels(reels.window, reels.weight, reels.length, reels.counted),
             level_inputs(lt, tables),
             game_inputs(tables),
             tail_classes(reels),
             int(lt.start[phase]),
             score,
-            *out,
+            out,
         )
     return _buckets(tables, *out)
 
@@ -448,29 +456,13 @@ def enumerate_by_combos(
     active = np.nonzero(combo_w)[0]
     w, wb, wb2, hit, _ = _outputs(tables, lt, active.shape[0])
     awards = np.zeros((active.shape[0], lt.n_keys + 1), dtype=np.int64)
-    fin = lt.finishing
     k.enumerate_combos(
-        active,
-        combo_w,
-        ps,
-        px.combos,
-        px.alive_line,
-        px.alive_state,
-        tail_w,
-        px.tail_counts,
-        px.tail_sym,
-        fin.pair,
-        fin.win1,
-        fin.entry1,
+        ComboWalk(ps, active, combo_w, tail_w),
+        prefix_inputs(px),
+        lt.finishing,
         score,
-        tables.fs_counted,
-        tables.bonus_counted,
-        tables.bonus_min,
-        w,
-        wb,
-        wb2,
-        hit,
-        awards,
+        BucketRule(tables.fs_counted, tables.bonus_counted, tables.bonus_min),
+        BucketSums(w, wb, wb2, hit, awards),
     )
     result = _buckets(tables, w, wb, wb2, hit, awards[:, 1:])  # column 0: no entry
     # entries the prefixes settled: per class, its weight x every tail

@@ -32,6 +32,7 @@ import numpy as np
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
 from certify.engine.limits import MAX_SCREENS, cascade_probe
+from certify.engine.screen_records import CycleSums, ScreenPhase
 from certify.engine.screens import (
     cascade_of,
     cluster_pays_of,
@@ -292,15 +293,12 @@ def screen_cycle(
     outputs = (w, wb, wb2, hit, aw, sc, longest)
     cap = score.cap if capped else 0
     ri, li, gi = reel_inputs(tables), level_inputs(lt, tables), game_inputs(tables)
+    play, sums = ScreenPhase(ps, phase, score.scatter_pay, score.excl), CycleSums(*outputs)
     if prefix_shared(tables) and scr.sticky_sym < 0:
         counts = column_counts(tables, score.scatter_pay)
-        k.enumerate_line_screens(
-            ps, phase, ri, li, gi, scr, counts, score.scatter_pay, score.excl, cap, *outputs
-        )
+        k.enumerate_line_screens(play, ri, li, gi, scr, counts, cap, sums)
     else:
-        k.enumerate_screen_cycle(
-            ps, phase, ri, li, gi, scr, score.scatter_pay, score.excl, cap, *outputs
-        )
+        k.enumerate_screen_cycle(play, ri, li, gi, scr, cap, sums)
     buckets = _buckets(tables, w, wb, wb2, hit, aw[:, : max(lt.n_keys, 1)])
     off = lt.n_keys
     return ScreenCycle(

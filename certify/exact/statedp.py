@@ -34,6 +34,7 @@ from certify.engine.kernel_inputs import SpinScore, phase_sets, reel_sets
 from certify.engine.tables import GameTables, LevelTables, ReelSet, ways_sums
 from certify.exact import _statedp as k
 from certify.exact.factorised import nested_families, ways_factorised
+from certify.exact.kernel_records import BucketRule, BucketSums, LineReels, StateTable, WaysReels
 
 METHOD = "state-merging"
 METHOD_WAYS = "state-merging + per-reel factorisation"  # ways, nested families (no win cap)
@@ -164,7 +165,7 @@ def state_cycle(
     reel, rules = _kernel_inputs(tables, reels, lt, phase, fact is not None)
     pack = key_packing(tables, reels, lt, reel[0], key.shape[0] - int(cap_on), int(cap_on))
     one = np.ones(1, dtype=np.int64)
-    table = (pack_key(key, pack)[None, :], one, one * 0, np.zeros(1), one * 0, 1)
+    table = StateTable(pack_key(key, pack)[None, :], one, one * 0, np.zeros(1), one * 0, 1)
     n_reels = int(reels.length.shape[0])
     memo = (
         "statedp-steps",
@@ -181,10 +182,10 @@ def state_cycle(
     if work + table[-1] * int(reels.length[-1]) > max_work:
         raise TooLarge(_too_large(max_work, n_reels))
     out = _finish_outputs(tables, lt, min(FINISH_ROWS, table[-1]))
-    game = (tables.fs_counted, tables.bonus_counted, tables.bonus_min)
+    rule = BucketRule(tables.fs_counted, tables.bonus_counted, tables.bonus_min)
     finish = k.ways_finish if tables.is_ways else k.lines_finish
     extra = () if tables.is_ways else (tables.paylines,)
-    finish(*table, n_reels - 1, reel, rules, *extra, score, game, cap_on, pack, out)
+    finish(StateTable(*table), n_reels - 1, reel, rules, *extra, score, rule, cap_on, pack, out)
     out[4][0] += aw[: out[4].shape[1]]
     work += table[-1] * int(reels.length[-1])
     if fact is not None:  # the credit sums by factorisation; weights, hits, awards merged
@@ -246,8 +247,9 @@ def _step(
 
     def part(t: int) -> tuple:
         a, b = cuts[t], cuts[t + 1]
-        sub = tuple(x[a:b] for x in table[:5]) + (b - a,)
-        out = step(*sub, r, reel, rules, *extra, rest, awards[t], cap_on, pack, budget,
+        keys, w, s1, s2, h = (x[a:b] for x in table[:5])
+        sub = StateTable(keys, w, s1, s2, h, b - a)
+        out = step(sub, r, reel, rules, *extra, rest, awards[t], cap_on, pack, budget,
                    MAX_STATE_WORDS)  # fmt: skip
         return tuple(out[:6]), int(out[6])
 
@@ -261,7 +263,7 @@ def _step(
         return (*parts[0][0][:5], -1), sum(p[1] for p in parts)
     merged = parts[0][0]
     for p in parts[1:]:
-        merged = k.merge_tables(*merged, *p[0])
+        merged = k.merge_tables(StateTable(*merged), StateTable(*p[0]))
     return tuple(merged), sum(p[1] for p in parts)
 
 
@@ -317,15 +319,15 @@ def _kernel_inputs(
         if matched:
             sums = (sums > 0).astype(np.int64)
             rules = (*rules[:4], (rules[4] > 0).astype(np.int64))
-        return (sums, reels.weight, reels.length, reels.counted), rules
+        return WaysReels(sums, reels.weight, reels.length, reels.counted), rules
     automaton = (lt.trans, lt.live, lt.state_win, lt.state_entry.astype(np.int64))
-    return (reels.window, reels.weight, reels.length, reels.counted), automaton
+    return LineReels(reels.window, reels.weight, reels.length, reels.counted), automaton
 
 
-def _finish_outputs(tables: GameTables, lt: LevelTables, rows: int) -> tuple[np.ndarray, ...]:
+def _finish_outputs(tables: GameTables, lt: LevelTables, rows: int) -> BucketSums:
     rows = max(rows, 1)
     n_buckets = (tables.bonus_jmax + 1) * (tables.machine.max_count + 1)
-    return (
+    return BucketSums(
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.int64),
         np.zeros((rows, n_buckets), dtype=np.float64),

@@ -25,6 +25,7 @@ import numpy as np
 from certify.engine.rng import chunk_states
 from certify.errors import UsageError
 from certify.outcomes import kernels as k
+from certify.outcomes.kernel_records import Fault, GameRows
 from certify.outcomes.logs import PHASES, log_format
 from certify.outcomes.model import ReplayModel, replay_model
 from certify.outputs import atomic_path
@@ -129,6 +130,8 @@ def _chunks(play: ReplayModel, li: int, spins: int, seed: int, fault_args: tuple
     """Yield row arrays (stops, phase, game, win, drawn) of whole games, chunk by chunk."""
     lk = play.level(play.level_values[li])
     prev = np.full(play.reel_count, -1, dtype=np.int64)
+    code, reel, stop, p32 = fault_args
+    fault = Fault(code, reel, stop, p32, prev)  # prev: carried from call to call
     first_game = 0
     n_chunks = -(-spins // RECORD_CHUNK)
     for c in range(n_chunks):
@@ -147,13 +150,8 @@ def _chunks(play: ReplayModel, li: int, spins: int, seed: int, fault_args: tuple
                 play.game,
                 play.ways,
                 play.extras,
-                *fault_args,
-                prev,
-                stops,
-                phase,
-                game,
-                win,
-                drawn,
+                fault,
+                GameRows(stops, phase, game, win, drawn),
             )
             if done == 0:
                 cap *= 2

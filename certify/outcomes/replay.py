@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from certify.outcomes import kernels as k
+from certify.outcomes.kernel_records import ReplayOut
 from certify.outcomes.logs import PHASES, Piece, Reasons
 from certify.outcomes.model import ReplayModel
 from certify.outcomes.tally import StopTally
@@ -278,10 +279,7 @@ class Replay:
             m.game,
             m.ways,
             m.extras,
-            out_win,
-            out_packed,
-            out_classes,
-            out_awards,
+            ReplayOut(out_win, out_packed, out_classes, out_awards),
         )
         expected[idx] = out_win
         packed[idx] = out_packed

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from certify.outcomes.kernel_records import StopTables, StopTallies
 from certify.outcomes.kernels import tally_stops
 from certify.outcomes.stattests import runs_moments
 
@@ -92,18 +93,13 @@ class StopTally:
             return
         tally_stops(
             np.ascontiguousarray(stops, dtype=np.int64),
-            self.fold,
-            self._high,
-            self._in_a,
-            self._counts,
-            self._serial,
-            self._neighbour,
+            StopTables(self.fold, self._high, self._in_a),
+            StopTallies(
+                self._counts, self._serial, self._neighbour, self.file_runs, self.ones, self.gaps
+            ),
             self.prev,
             self.last_a,
             self.seen,
-            self.file_runs,
-            self.ones,
-            self.gaps,
         )
         self.seen += stops.shape[0]
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from certify._numba import jit, prange
 from certify.engine._rng import next_u64
+from certify.pools._records import Members
 
 H_AMOUNT, H_DAY, H_SPINS, H_WINNER, H_SEED, H_TAIL = range(6)
 N_HIT = 6
@@ -152,13 +153,16 @@ def winner(rng, weight, total):
 
 
 @jit(inline="always")
-def record(rng, state, params, rate, stake, p_hit, weight, hit_rate, t, day, counts, out, tot):
-    """Play up to a hit ``t`` days ahead, pay it, reseed; write the hit to ``out``."""
+def record(rng, state, params, members, t, day, counts, out, tot):
+    """Play up to a hit ``t`` days ahead, pay it, reseed; write the hit to ``out``.
+
+    ``members``: the member games (:class:`certify.pools._records.Members`).
+    """
     c, h, reset, cap = params[0], params[1], params[2], params[3]
     overflow = np.int64(params[4])
-    money = play(rng, rate, stake, p_hit, t, counts)
-    w = winner(rng, weight, hit_rate)
-    feed(state, money + stake[w], c, h, cap, overflow, tot)
+    money = play(rng, members.rate, members.stake, members.p_hit, t, counts)
+    w = winner(rng, members.weight, members.hit_rate)
+    feed(state, money + members.stake[w], c, h, cap, overflow, tot)
     counts[0] += 1
     out[H_AMOUNT] = state[0]
     out[H_DAY] = day
@@ -184,6 +188,7 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
     days = np.int64(params[5])
     weight = rate * p_hit
     hit_rate = weight.sum()
+    members = Members(rate, stake, p_hit, weight, hit_rate)
     for path in prange(states.shape[0]):
         rng = states[path].copy()
         state = np.zeros(3)
@@ -203,21 +208,7 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
                     break
                 left -= t
                 out = hits[path, k] if k < hits.shape[1] else spare
-                record(
-                    rng,
-                    state,
-                    params,
-                    rate,
-                    stake,
-                    p_hit,
-                    weight,
-                    hit_rate,
-                    t,
-                    d + 1.0 - left,
-                    counts,
-                    out,
-                    tot,
-                )
+                record(rng, state, params, members, t, d + 1.0 - left, counts, out, tot)
                 k += 1
             daily[path, d, D_POOL] = state[0]
             daily[path, d, D_RESERVE] = state[1]
@@ -225,21 +216,7 @@ def simulate_paths(states, params, rate, stake, p_hit, hits, n_hits, daily, tota
         if hit_rate > 0:  # finish the cycle open at the horizon (scratch accounts)
             out = hits[path, k] if k < hits.shape[1] else spare
             t = exponential(rng) / hit_rate
-            record(
-                rng,
-                state.copy(),
-                params,
-                rate,
-                stake,
-                p_hit,
-                weight,
-                hit_rate,
-                t,
-                days + t,
-                counts,
-                out,
-                np.zeros(N_TOTALS),
-            )
+            record(rng, state.copy(), params, members, t, days + t, counts, out, np.zeros(N_TOTALS))
             out[H_TAIL] = 1.0
             k += 1
         n_hits[path] = k

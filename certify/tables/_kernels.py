@@ -104,24 +104,34 @@ def hand_index(deck, start, size, binom):  # pragma: no cover - compiled
     return idx
 
 
+@jit(inline="always")
+def hands_outcome(hands, p, b):  # pragma: no cover - compiled
+    """:func:`duel_outcome` of player hand ``p`` against banker hand ``b`` (indices)."""
+    return duel_outcome(
+        hands.keys[p],
+        hands.zero[p],
+        hands.keys[b],
+        hands.zero[b],
+        hands.banker_wins_zero,
+        hands.banker_wins_equal,
+    )
+
+
 @jit(parallel=True)
-def mc_duel(
-    states, rounds, n_cards, size, keys, zero, binom, banker_wins_zero, banker_wins_equal, out
-):  # pragma: no cover - compiled
-    """Deal a player hand then a banker hand per round; ``out[c, outcome] += 1``."""
+def mc_duel(states, rounds, hands, out):  # pragma: no cover - compiled
+    """Deal a player hand then a banker hand per round; ``out[c, outcome] += 1``.
+
+    ``hands``: the game's hand space (:class:`certify.tables._records.DuelHands`).
+    """
+    size = hands.size
     for c in prange(states.shape[0]):
         state = states[c].copy()
-        deck = np.arange(n_cards)
+        deck = np.arange(hands.n_cards)
         for _ in range(rounds[c]):
             deal(state, deck, 2 * size)
-            p = hand_index(deck, 0, size, binom)
-            b = hand_index(deck, size, size, binom)
-            out[
-                c,
-                duel_outcome(
-                    keys[p], zero[p], keys[b], zero[b], banker_wins_zero, banker_wins_equal
-                ),
-            ] += 1
+            p = hand_index(deck, 0, size, hands.binom)
+            b = hand_index(deck, size, size, hands.binom)
+            out[c, hands_outcome(hands, p, b)] += 1
 
 
 @jit
@@ -164,24 +174,12 @@ def settle(outcomes, order, stakes, capital, commission, cap_loss, cap_gain):  #
 
 
 @jit(parallel=True)
-def mc_capital(
-    states,
-    rounds,
-    n_cards,
-    size,
-    seats,
-    keys,
-    zero,
-    binom,
-    banker_wins_zero,
-    banker_wins_equal,
-    stakes,
-    capital,
-    commission,
-    cap_gain,
-    out,
-):  # pragma: no cover
+def mc_capital(states, rounds, seats, hands, rule, out):  # pragma: no cover
     """Whole rounds at a banked table, settled with and without the capital cap.
+
+    ``hands``: the game's hand space (:class:`certify.tables._records.DuelHands`);
+    ``rule``: stakes, capital, commission and whether the gain is capped too
+    (:class:`certify.tables._records.CapitalRule`).
 
     ``out[c]`` sums over chunk c's rounds: money back to the players with the
     cap on the banker's loss (and on his gain, with ``cap_gain``), money back
@@ -191,19 +189,19 @@ def mc_capital(
     Seat 0 is the banker; the four dice count seats from the banker (as 1)
     counter-clockwise and the first seat dealt is the first settled.
     """
+    size = hands.size
+    stakes, capital, commission = rule.stakes, rule.capital, rule.commission
     for c in prange(states.shape[0]):
         state = states[c].copy()
-        deck = np.arange(n_cards)
+        deck = np.arange(hands.n_cards)
         outcomes = np.zeros(seats - 1, dtype=np.int64)
         order = np.zeros(seats - 1, dtype=np.int64)
         for _ in range(rounds[c]):
             deal(state, deck, seats * size)
-            b = hand_index(deck, 0, size, binom)
+            b = hand_index(deck, 0, size, hands.binom)
             for s in range(1, seats):
-                p = hand_index(deck, s * size, size, binom)
-                outcomes[s - 1] = duel_outcome(
-                    keys[p], zero[p], keys[b], zero[b], banker_wins_zero, banker_wins_equal
-                )
+                p = hand_index(deck, s * size, size, hands.binom)
+                outcomes[s - 1] = hands_outcome(hands, p, b)
             dice = 4
             for _d in range(4):
                 dice += below(state, 6)
@@ -214,7 +212,7 @@ def mc_capital(
                 if seat != 0:
                     order[k] = seat - 1
                     k += 1
-            capped = settle(outcomes, order, stakes, capital, commission, True, cap_gain)
+            capped = settle(outcomes, order, stakes, capital, commission, True, rule.cap_gain)
             free = settle(outcomes, order, stakes, capital, commission, False, False)
             out[c, 0] += capped
             out[c, 1] += free

@@ -21,9 +21,9 @@ import numpy as np
 
 from certify.stats import z_value
 from certify.tables import _kernels
+from certify.tables._records import CapitalRule
 from certify.tables.duel import duel_space
-from certify.tables.hands import binom_table
-from certify.tables.montecarlo import chunk_streams, split_rounds
+from certify.tables.montecarlo import chunk_streams, duel_hands, split_rounds
 from certify.tables.schema import Table
 
 #: ``payout``: only the banker's loss is capped (winners paid while capital
@@ -84,27 +84,13 @@ def capital_study(
     per = split_rounds(rounds or study.rounds, chunks)
     stakes = np.array([float(s) for s in study.stakes])
     z = z_value(confidence)
+    hands = duel_hands(table, space)
     rows = []
     for cap in study.capitals:
         for mode in MODES:
             out = np.zeros((chunks, 5))
-            _kernels.mc_capital(
-                seeds,
-                per,
-                space.n_cards,
-                space.size,
-                table.seats,
-                space.keys,
-                space.zero,
-                binom_table(space.n_cards, space.size),
-                table.banker_wins_zero,
-                table.banker_wins_equal,
-                stakes,
-                float(cap),
-                float(table.commission),
-                mode == "gain_and_loss",
-                out,
-            )
+            rule = CapitalRule(stakes, float(cap), float(table.commission), mode == "gain_and_loss")
+            _kernels.mc_capital(seeds, per, table.seats, hands, rule, out)
             rows.append(_row(cap, mode, out.sum(axis=0), int(per.sum()), float(stakes.sum()), z))
     return rows
 

@@ -18,7 +18,8 @@ import numpy as np
 from certify.engine.rng import chunk_states
 from certify.stats import z_value
 from certify.tables import _kernels
-from certify.tables.duel import duel_space
+from certify.tables._records import DuelHands
+from certify.tables.duel import DuelSpace, duel_space
 from certify.tables.exact import lookup_codes
 from certify.tables.hands import binom_table
 from certify.tables.schema import Table
@@ -34,6 +35,19 @@ def split_rounds(rounds: int, chunks: int) -> np.ndarray:
     out = np.full(chunks, rounds // chunks, dtype=np.int64)
     out[: rounds % chunks] += 1
     return out
+
+
+def duel_hands(table: Table, space: DuelSpace) -> DuelHands:
+    """The duel kernels' hand space of a three-card poker or Pai Kao table."""
+    return DuelHands(
+        space.n_cards,
+        space.size,
+        space.keys,
+        space.zero,
+        binom_table(space.n_cards, space.size),
+        table.banker_wins_zero,
+        table.banker_wins_equal,
+    )
 
 
 @dataclass(frozen=True)
@@ -85,17 +99,6 @@ def simulate_counts(
         return out.sum(axis=0)
     space = duel_space(table)
     out = np.zeros((len(seeds), 3), dtype=np.int64)
-    _kernels.mc_duel(
-        seeds,
-        per,
-        space.n_cards,
-        space.size,
-        space.keys,
-        space.zero,
-        binom_table(space.n_cards, space.size),
-        table.banker_wins_zero,
-        table.banker_wins_equal,
-        out,
-    )
+    _kernels.mc_duel(seeds, per, duel_hands(table, space), out)
     player = out.sum(axis=0)
     return np.array([player[::-1] if bet.side == "banker" else player for bet in table.bets])

@@ -12,6 +12,7 @@ from twins import features as twin
 from twins import lines as base
 
 from certify.outcomes import kernels as k
+from certify.outcomes.kernel_records import ReplayOut
 from certify.outcomes.verify import _machine_model
 
 GAMES = [
@@ -46,10 +47,12 @@ def _replay(rm, level, stops, fs, drawn):
         rm.game,
         rm.ways,
         rm.extras,
-        win,
-        packed,
-        np.zeros((blocks, 2 * lk.px.n_classes), dtype=np.int64),
-        np.zeros((blocks, 2 * (lk.award_keys.shape[0] + 1)), dtype=np.int64),
+        ReplayOut(
+            win,
+            packed,
+            np.zeros((blocks, 2 * lk.px.n_classes), dtype=np.int64),
+            np.zeros((blocks, 2 * (lk.award_keys.shape[0] + 1)), dtype=np.int64),
+        ),
     )
     return win
 

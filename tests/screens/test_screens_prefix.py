@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from twins import screens as twin
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
+from certify.engine.screen_records import CycleSums, ScreenPhase
 from certify.engine.screens import cluster_pays_of, play_sequences, screen_inputs
 from certify.engine.tables import compile_machine
 from certify.exact import _screens as k
@@ -69,12 +70,13 @@ def run_kernel(t, li: int, phase: int, shared: bool) -> tuple[np.ndarray, ...]:
     w, wb, wb2, hit, _ = _outputs(t, lt, rows)
     aw = np.zeros((rows, lt.n_keys + len(cluster_pays_of(t.machine)) + 1), dtype=np.int64)
     out = (w, wb, wb2, hit, aw, np.zeros(rows, np.int64), np.zeros(rows, np.int64))
-    args = (ps, phase, reel_inputs(t), level_inputs(lt, t), game_inputs(t), scr)
+    play = ScreenPhase(ps, phase, score.scatter_pay, score.excl)
+    args = (play, reel_inputs(t), level_inputs(lt, t), game_inputs(t), scr)
     if shared:
         counts = column_counts(t, score.scatter_pay)
-        k.enumerate_line_screens(*args, counts, score.scatter_pay, score.excl, score.cap, *out)
+        k.enumerate_line_screens(*args, counts, score.cap, CycleSums(*out))
     else:
-        k.enumerate_screen_cycle(*args, score.scatter_pay, score.excl, score.cap, *out)
+        k.enumerate_screen_cycle(*args, score.cap, CycleSums(*out))
     return out
 
 
