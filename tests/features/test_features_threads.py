@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numba
 import pytest
+from sim_figures import figures
 from testpaths import MACHINES
 
 from certify.checkpoint import CheckpointDir
@@ -28,23 +29,6 @@ FEATURE_MODELS = [
     "ways-243",
     "jackpot-5x3",
 ]
-
-
-def figures(r: SimulationResult) -> tuple:
-    """Every figure of a result, the float sum of squares by its exact bits."""
-    return (
-        r.total_bet,
-        r.spins,
-        r.total_win,
-        r.sum_sq.hex(),
-        r.hits,
-        r.max_win,
-        r.fs_triggers,
-        r.bonus_triggers,
-        r.fs_spins,
-        tuple(r.award_counts.tolist()),
-        tuple(r.histogram.tolist()),
-    )
 
 
 @pytest.fixture(scope="module", params=FEATURE_MODELS)
