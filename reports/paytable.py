@@ -538,6 +538,12 @@ class _Glass:
         if m.cascade is not None:
             mults = ", ".join(f"x{k}" for k in m.cascade.multipliers)
             text.append(tr.t("cascade", multipliers=mults))
+            chain = m.cascade.chain_pays
+            for i, (screens, pays) in enumerate(chain):
+                last = i == len(chain) - 1
+                text.append(
+                    tr.t("chain_pays_more" if last else "chain_pays", screens=screens, pays=pays)
+                )
         hs = m.hold_and_spin
         if hs is not None:
             text.append(

@@ -455,7 +455,8 @@ def cascade_spin(
     entries (at ``scr.aw_off``) grow by ``cw`` per paid line or group.
     Returns (credits, of which scatter credits, largest free-spin trigger
     count, largest bonus trigger count, screens shown, stamp, s0, s1, s2, s3);
-    credits include the screen multipliers, not the free-spin multiplier.
+    credits include the screen multipliers and the sequence's length prize
+    (``scr.chain_pay``), not the free-spin multiplier.
     ``boards`` (symbols,) uint64: the cluster bitboards' scratch
     (:func:`cluster_win_boards`, windows of up to 64 cells; larger ones use
     :func:`cluster_win`). ``fam`` (3, families): the ways families' scratch rows. Keep this at 30
@@ -538,6 +539,7 @@ def cascade_spin(
             s2,
             s3,
         )
+    total += scr.chain_pay[phase, n]  # the sequence's length pays (cascade.chain_pays)
     return total, scatter_total, fs_top, bonus_top, n, stamp, s0, s1, s2, s3
 
 

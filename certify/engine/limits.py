@@ -444,6 +444,9 @@ class _Bounds:
             top = max(m.cascade.multipliers)
             key = "cascade.multipliers" if top >= m.cascade.max_screens else "cascade.max_screens"
             out.append((screen * top * m.cascade.max_screens, key, "cascade"))
+            chain = max((pays for _, pays in m.cascade.chain_pays), default=0)
+            if chain:  # one prize per sequence, by its length
+                out.append((chain * total_bet, "cascade.chain_pays", "cascade length prize"))
         hs = m.hold_and_spin
         if hs is not None:
             prizes = dict(hs.jackpots)
@@ -737,13 +740,7 @@ def _feature_integers(m: Machine) -> Iterator[tuple[int, str]]:
             yield weight, f"symbols.{s.name}.multiplier.{value}"
     for i, fw in enumerate(m.full_window_pays):
         yield fw.multiplier, f"full_window_pays[{i}].multiplier"
-    if m.cascade is not None:
-        for i, mult in enumerate(m.cascade.multipliers):
-            yield mult, f"cascade.multipliers[{i}]"
-        yield m.cascade.max_screens, "cascade.max_screens"
-    for i, cp in enumerate(m.cluster_pays):
-        yield cp.size, f"cluster_pays[{i}].size"
-        yield cp.pays, f"cluster_pays[{i}].pays"
+    yield from _screen_integers(m)
     hs = m.hold_and_spin
     if hs is not None:
         yield hs.respins, "hold_and_spin.respins"
@@ -753,6 +750,19 @@ def _feature_integers(m: Machine) -> Iterator[tuple[int, str]]:
                 yield v.pays, f"hold_and_spin.values[{i}].pays"
         for name, prize in hs.jackpots:
             yield prize, f"hold_and_spin.jackpots.{name}"
+
+
+def _screen_integers(m: Machine) -> Iterator[tuple[int, str]]:
+    """The integers of a cascade and of cluster pays, with their key paths."""
+    if m.cascade is not None:
+        for i, mult in enumerate(m.cascade.multipliers):
+            yield mult, f"cascade.multipliers[{i}]"
+        yield m.cascade.max_screens, "cascade.max_screens"
+        for screens, pays in m.cascade.chain_pays:
+            yield pays, f"cascade.chain_pays.{screens}"
+    for i, cp in enumerate(m.cluster_pays):
+        yield cp.size, f"cluster_pays[{i}].size"
+        yield cp.pays, f"cluster_pays[{i}].pays"
 
 
 def _bounded_counts(m: Machine) -> Iterator[tuple[int, str, int, str]]:

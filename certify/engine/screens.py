@@ -54,6 +54,7 @@ class ScreenInputs(NamedTuple):
     counted_of: np.ndarray  # (symbols,) counted index of a symbol (-1: not counted)
     mults: np.ndarray  # (k,) screen multipliers, the last repeats
     max_screens: int
+    chain_pay: np.ndarray  # (2, max_screens + 1) credits a sequence of n screens pays, per phase
     refill_random: int  # 0: strip, 1: random
     cluster: int  # 0: lines, 1: cluster pays
     cl_member: np.ndarray  # (symbols, symbols) 1: a cell of symbol b joins a group of a;
@@ -73,6 +74,23 @@ class ScreenInputs(NamedTuple):
     trie_depth: np.ndarray  # (nodes,) reels of its prefix (the root: 0)
     trie_lines: np.ndarray  # (nodes,) paylines through it
     trie_path: np.ndarray  # (nodes, reels) its prefix's rows (-1 beyond its depth)
+
+
+def _chain_pay(t: GameTables, total_bet: int) -> np.ndarray:
+    """Credits of a sequence of n screens (``cascade.chain_pays``), base game then free spins.
+
+    Free spins premultiplied where their tables are (the kernels then multiply
+    the spin by 1: :attr:`GameTables.fs_spin_mult`), so the prize is always
+    multiplied by the feature's multiplier, as the screens' wins are.
+    """
+    cascade = cascade_of(t.machine)
+    screens = int(cascade.max_screens) if cascade else 1
+    out = np.zeros((2, screens + 1), dtype=np.int64)
+    if cascade is not None:
+        for n in range(screens + 1):
+            out[0, n] = cascade.chain_pay(n) * total_bet
+        out[1] = out[0] * (t.fs_mult if t.fs_own_pays else 1)
+    return out
 
 
 def _key_entry(award_keys: np.ndarray, cascade: bool) -> np.ndarray:
@@ -179,6 +197,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         counted_of=counted_of,
         mults=np.array(cascade.multipliers if cascade else (1,), dtype=np.int64),
         max_screens=int(cascade.max_screens) if cascade else 1,
+        chain_pay=_chain_pay(t, lt.total_bet),
         refill_random=1 if cascade is not None and cascade.refill == "random" else 0,
         cluster=1 if m.evaluation == "cluster" else 0,
         cl_member=member,

@@ -262,6 +262,7 @@ def cascade_table(tables: GameTables, lt: LevelTables, played: tuple) -> Feature
 
     cascade = cascade_of(tables.machine)
     mults = list(cascade.multipliers) if cascade is not None else [1]
+    chain = cascade is not None and bool(cascade.chain_pays)
     for n in range(1, int(screens.max()) + 1):
         sel = screens == n
         w = int(weights[sel].sum())
@@ -269,27 +270,21 @@ def cascade_table(tables: GameTables, lt: LevelTables, played: tuple) -> Feature
             continue
         credits = int((weights[sel] * out[sel, 0]).sum())
         p = w / total
-        rows.append(
-            (
-                n,
-                n - 1,
-                mults[min(n - 1, len(mults) - 1)],
-                p,
-                _one_in(p),
-                credits / w / lt.total_bet,
-                credits / total / lt.total_bet,
-            )
-        )
+        row = (n, n - 1, mults[min(n - 1, len(mults) - 1)], p, _one_in(p))
+        prize = (cascade.chain_pay(n),) if chain else ()
+        rows.append((*row, *prize, credits / w / lt.total_bet, credits / total / lt.total_bet))
     return FeatureTable(
         "cascade_lengths",
         "Cascades: screens per spin (1 = no cascade), exact over every stop combination "
-        "(base game; the row's return is all its screens' wins)",
+        "(base game; the row's return is all its screens' wins"
+        + (", and the length's prize x total bet, cascade.chain_pays)" if chain else ")"),
         (
             "screens",
             "cascades",
             "last_multiplier",
             "probability",
             "one_in",
+            *(("chain_pays_x_bet",) if chain else ()),
             "mean_win_x_bet",
             "rtp_contribution",
         ),
@@ -452,8 +447,10 @@ def cascade_steps(tables: GameTables, lt: LevelTables, played: tuple) -> Feature
     Every stop combination is replayed with the sequence cut after ``k``
     screens (``max_screens = k``; a strip refill makes the first ``k``
     screens the same), so screen ``k``'s wins are the difference of the
-    totals cut after ``k`` and ``k - 1`` screens. The steps add up to the
-    base game's return.
+    totals cut after ``k`` and ``k - 1`` screens (a cut sequence has not
+    ended, so its length prize, ``cascade.chain_pays``, is not paid: a prize
+    counts in the step of the sequence's last screen). The steps add up to
+    the base game's return.
     """
     from certify.engine._screens import play_stops
     from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs
@@ -481,7 +478,7 @@ def cascade_steps(tables: GameTables, lt: LevelTables, played: tuple) -> Feature
                     reel_inputs(tables),
                     level_inputs(lt, tables),
                     game_inputs(tables),
-                    scr._replace(max_screens=k),
+                    scr._replace(max_screens=k, chain_pay=np.zeros_like(scr.chain_pay)),
                     lt.scatter_pay,
                     tables.scatter_excl,
                     cut,

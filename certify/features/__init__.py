@@ -23,6 +23,7 @@ from certify.features import (
     big_symbol,
     bonus,
     cascade,
+    chain_pays,
     clusters,
     expanding_symbol,
     free_spin_options,
@@ -68,6 +69,7 @@ REGISTRY: tuple[Feature, ...] = (
     full_window.FEATURE,
     hold_and_spin.FEATURE,
     cascade.FEATURE,
+    chain_pays.FEATURE,
     clusters.FEATURE,
 )
 BY_NAME = {f.name: f for f in REGISTRY}

@@ -214,6 +214,9 @@ def _rules(machine: Machine) -> dict[str, Any]:
         value = getattr(machine, key)
         if value:
             out[key] = _plain(value)
+    cascade = out.get("cascade")
+    if cascade is not None and not cascade["chain_pays"]:
+        del cascade["chain_pays"]  # unset, as before the key existed: older prints stay
     for entry in out.get("full_window_pays", ()):
         for key in ("reels", "jackpot"):  # unset, as before the keys existed: older prints stay
             if entry[key] is None:

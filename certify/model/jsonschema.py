@@ -672,6 +672,14 @@ def _cascade_schema() -> Schema:
                 **_int(1, "longest sequence (a strip cascade's cycle is checked)"),
                 "maximum": MAX_SCREENS,
             },
+            "chain_pays": {
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": {"pattern": "^[0-9]+$"},
+                "additionalProperties": {"type": "integer", "minimum": 1},
+                "description": "x total bet by a sequence's screens (its last included), "
+                "the largest key at or below it: {8 = 5, 9 = 50}",
+            },
         },
         ("refill",),
         description="winning symbols vanish and the rest fall (SPEC 3.1b)",

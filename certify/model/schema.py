@@ -505,16 +505,27 @@ class Cascade:
         Win multiplier of the 1st, 2nd, ... screen; the last one repeats.
     max_screens : int
         Screens of one sequence at most (the first screen included).
+    chain_pays : tuple of (int, int)
+        (screens, pays): a sequence of that many screens or more (its last
+        screen, without wins, counted) pays the entry of the largest key at or
+        below its length, x total bet (CT Win Feast: 8 screens pay 5, 9 or
+        more 50). Keys from 2: a spin whose first screen pays nothing has no
+        chain.
 
     """
 
     refill: str
     multipliers: tuple[int, ...] = (1,)
     max_screens: int = DEFAULT_MAX_SCREENS
+    chain_pays: tuple[tuple[int, int], ...] = ()
 
     def multiplier(self, screen: int) -> int:
         """Multiplier of screen ``screen`` (0: the first screen)."""
         return self.multipliers[min(screen, len(self.multipliers) - 1)]
+
+    def chain_pay(self, screens: int) -> int:
+        """What a sequence of ``screens`` screens pays, x total bet (0: nothing)."""
+        return _award(self.chain_pays, screens)
 
 
 @dataclass(frozen=True)

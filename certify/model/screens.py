@@ -28,7 +28,7 @@ from certify.model.reader import Reader, join
 from certify.model.schema import DEFAULT_MAX_SCREENS, Cascade, ClusterPay, Symbol
 
 REFILLS = ("strip", "random")
-_CASCADE_OPTIONAL = ("multipliers", "max_screens")
+_CASCADE_OPTIONAL = ("multipliers", "max_screens", "chain_pays")
 _CLUSTER_KINDS = ("regular", "wild", "blank")
 
 
@@ -63,7 +63,33 @@ def read_cascade(rd: Reader, raw: Any, where: str = "cascade") -> Cascade | None
     for i, value in enumerate(rd.array(t, "multipliers", where, default=[1]) or []):
         multipliers.append(rd.check_int(value, join(at, i), 1) or 1)
     max_screens = rd.integer(t, "max_screens", where, 1, default=DEFAULT_MAX_SCREENS)
-    return Cascade(refill, tuple(multipliers) or (1,), max_screens or DEFAULT_MAX_SCREENS)
+    max_screens = max_screens or DEFAULT_MAX_SCREENS
+    chain = _chain_pays(rd, t.get("chain_pays"), join(where, "chain_pays"), max_screens)
+    return Cascade(refill, tuple(multipliers) or (1,), max_screens, chain)
+
+
+def _chain_pays(rd: Reader, raw: Any, at: str, max_screens: int) -> tuple[tuple[int, int], ...]:
+    """``chain_pays = {8 = 5, 9 = 50}``: a sequence's length (in screens) to its pay."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        rd.error(at, "must be a table of screens = pays, such as {8 = 5, 9 = 50}", Code.TYPE)
+        return ()
+    out = []
+    for key, value in raw.items():
+        here = join(at, key)
+        if not (key.isascii() and key.isdigit()) or int(key) < 2:
+            rd.error(here, f"key must be a length of 2 screens or more, got {key!r}", Code.TYPE)
+            continue
+        if int(key) > max_screens:
+            rd.error(
+                here,
+                f"a sequence of {key} screens never plays: cascade.max_screens is {max_screens}",
+                Code.RANGE,
+            )
+            continue
+        out.append((int(key), rd.check_int(value, here, 1) or 1))
+    return tuple(sorted(out))
 
 
 def read_cluster_pays(

@@ -12,7 +12,8 @@ with lists of symbols and no tables, automata or kernels:
   for it, grown from a cell showing the symbol itself; the largest met entry
   pays, x total bet; the whole group vanishes;
 * scatters: the highest count met pays, x total bet; its cells vanish;
-* a screen that pays nothing (or the ``max_screens``-th) ends the sequence;
+* a screen that pays nothing (or the ``max_screens``-th) ends the sequence,
+  whose length pays ``cascade.chain_pays`` x total bet (times the free-spin multiplier);
   the cells left fall; ``refill = "strip"``: the new cells of a reel are its
   strip's stops above the window, the stop directly above the old top cell
   lowest; ``"random"``: each new cell is the symbol at a stop drawn by weight;
@@ -197,6 +198,8 @@ def play(
                     wts = weights[r] if weights else [1] * len(strip)
                     new.insert(0, rng.choices(strip, wts)[0])
             grid[r] = new + kept
+    if cascade is not None:  # the sequence's length pays (its last screen counted)
+        total += cascade.chain_pay(screens) * m.total_bet(m.bet_levels[li]) * fsm
     return total, top, screens, paid
 
 
