@@ -348,19 +348,21 @@ def cluster_win_boards(grid, cl_member, cl_pay, cl_entry, masks, boards, mark, a
 
 
 @jit(inline="always")
-def scatter_screen(grid, counted_of, cnt, scatter_pay, excl, mark):
+def scatter_screen(grid, count_by, cnt, scatter_pay, excl, mark):
     """Scatter credits of a screen (highest count pays; exclusive scatters: the first only).
 
-    Counts every counted symbol into ``cnt`` and marks the cells of every
-    scatter that pays. Returns (credits, whether something paid).
+    Counts every counted symbol into ``cnt`` (``count_by[reel, symbol, c]``:
+    what a cell adds to counted symbol ``c``: its reels, its wilds, doubles)
+    and marks every cell counting for a scatter that pays. Returns (credits,
+    whether something paid).
     """
     cnt[:] = 0
     n_reels, rows = grid.shape[0], grid.shape[1]
+    n_counted = cnt.shape[0]
     for r in range(n_reels):
         for w in range(rows):
-            c = counted_of[grid[r, w]]
-            if c >= 0:
-                cnt[c] += 1
+            for c in range(n_counted):
+                cnt[c] += count_by[r, grid[r, w], c]
     total = 0
     taken = False
     paid = False
@@ -376,7 +378,7 @@ def scatter_screen(grid, counted_of, cnt, scatter_pay, excl, mark):
             paid = True
             for r in range(n_reels):
                 for w in range(rows):
-                    if counted_of[grid[r, w]] == c:
+                    if count_by[r, grid[r, w], c] > 0:
                         mark[r, w] = True
     return total, paid
 
@@ -513,7 +515,7 @@ def cascade_spin(
             win, paid = line_screen(
                 grid, scr, level, scr.start[phase], entry_len, queue, seen, mark, awards, cw
             )
-        sc, sc_paid = scatter_screen(grid, scr.counted_of, cnt, scatter_pay, excl, mark)
+        sc, sc_paid = scatter_screen(grid, scr.count_by, cnt, scatter_pay, excl, mark)
         if fs_counted >= 0 and cnt[fs_counted] > fs_top:
             fs_top = cnt[fs_counted]
         if bonus_counted >= 0 and cnt[bonus_counted] > bonus_top:

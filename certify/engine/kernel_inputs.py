@@ -437,7 +437,7 @@ def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64
     exactly when count >= threshold (counts stay below 128: no carries).
     """
     add, mask = 0, 0
-    for c in range(len(t.counted_names)):
+    for c in range(min(len(t.counted_names), 8)):  # the packed word's fields (pack_counts)
         paying = np.nonzero(level.scatter_pay[c] | level.scatter_pay_fs[c])[0]  # base or free
         limits = [int(paying[0])] if paying.size else []
         limits += [t.bonus_min] if c == t.bonus_counted else []

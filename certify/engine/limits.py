@@ -45,9 +45,10 @@ from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, PayEntry, Symbol
+from certify.model.screens import is_screen_game
 
 INT64_MAX = (1 << 63) - 1
-MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64
+MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64 (not screen games)
 MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
 HIST_SHIFT = 20  # the histogram's top edge is total bet x 2^20 (simulate.hist_edges)
 UNCAPPED_MARGIN = 64  # an uncapped feature's length bound: 64 x its expected length
@@ -177,7 +178,8 @@ class _Bounds:
     def shapes(self) -> None:
         m = self.m
         counted = self.counted()
-        if len(counted) > MAX_COUNTED:
+        # the screen kernels count into arrays; the cycle path packs the counts in one word
+        if len(counted) > MAX_COUNTED and not is_screen_game(m):
             self.error(
                 "scatter_pays",
                 f"{len(counted)} counted symbols (scatters, feature triggers) {counted}: "

@@ -129,7 +129,12 @@ def combo_classes(combos: np.ndarray) -> np.ndarray:
 
 
 def pack_counts(counts: np.ndarray) -> np.ndarray:
-    """Counted-symbol counts (..., k) as one uint64 each, 8 bits per symbol."""
+    """Counted-symbol counts (..., k) as one uint64 each, 8 bits per symbol.
+
+    Only the first 8 fit: a screen game may count more, and its kernels read
+    the counts from the window (``engine/screens.count_by``), never this word.
+    """
+    counts = counts[..., :8]
     shifts = (8 * np.arange(counts.shape[-1])).astype(np.uint64)
     return (counts.astype(np.uint64) << shifts).sum(axis=-1, dtype=np.uint64)
 

@@ -51,7 +51,7 @@ class ScreenInputs(NamedTuple):
 
     start: np.ndarray  # (2,) line automaton start state: base game, free spins
     key_entry: np.ndarray  # (keys,) the entry an award key pays
-    counted_of: np.ndarray  # (symbols,) counted index of a symbol (-1: not counted)
+    count_by: np.ndarray  # (reels, symbols, counted) what a cell adds to each counted symbol
     mults: np.ndarray  # (k,) screen multipliers, the last repeats
     max_screens: int
     chain_pay: np.ndarray  # (2, max_screens + 1) credits a sequence of n screens pays, per phase
@@ -74,6 +74,23 @@ class ScreenInputs(NamedTuple):
     trie_depth: np.ndarray  # (nodes,) reels of its prefix (the root: 0)
     trie_lines: np.ndarray  # (nodes,) paylines through it
     trie_path: np.ndarray  # (nodes, reels) its prefix's rows (-1 beyond its depth)
+
+
+def _count_by(t: GameTables) -> np.ndarray:
+    """(reels, symbols, counted): what one cell of each symbol adds to each counted symbol.
+
+    :meth:`Machine.counts_on` of a one-cell column: 1 for the symbol itself on
+    its ``reels``, 1 for a wild where the counted symbol has ``wilds_count``,
+    ``times`` for a symbol that ``counts_as`` it.
+    """
+    m = t.machine
+    names = {i: n for n, i in t.symbol_ids.items()}
+    out = np.zeros((m.reels, len(names), max(len(t.counted_names), 1)), dtype=np.int64)
+    for r in range(m.reels):
+        for sid, cell in names.items():
+            for c, name in enumerate(t.counted_names):
+                out[r, sid, c] = m.counts_on(name, r, (cell,))
+    return out
 
 
 def _chain_pay(t: GameTables, total_bet: int) -> np.ndarray:
@@ -181,9 +198,6 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     lt = t.levels[level_index]
     cascade = cascade_of(m)
     sticky = sticky_symbol(m)
-    counted_of = np.full(len(t.symbol_ids), -1, dtype=np.int64)
-    for c, name in enumerate(t.counted_names):
-        counted_of[t.symbol_ids[name]] = c
     member, credit, entry = _cluster_tables(t, lt.total_bet)
     trie = line_trie(t.paylines)
     sets = reel_sets(t)
@@ -194,7 +208,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     return ScreenInputs(
         start=lt.start.astype(np.int64),
         key_entry=_key_entry(lt.award_keys, cascade is not None),
-        counted_of=counted_of,
+        count_by=_count_by(t),
         mults=np.array(cascade.multipliers if cascade else (1,), dtype=np.int64),
         max_screens=int(cascade.max_screens) if cascade else 1,
         chain_pay=_chain_pay(t, lt.total_bet),

@@ -573,19 +573,16 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
         if fs is not None and fs.expanding_symbol:
             what = "the free spins' own pays with free_spins.expanding_symbol"
             out.append((f"{where}.free_spins_pays", what))
+    hold, in_hold = machine.hold_and_spin is not None, " with hold and spin"
     for s in machine.symbols:
-        keys = [
-            ("reels", "reels"),
-            ("wilds_count", "wilds_count"),
-            ("counts_as", "counts_as"),
-            ("multipliers", "multiplier"),
-        ]
+        keys = [("multipliers", "multiplier", screens, in_screens)]
+        # the screen kernels count a cell by its reel and symbol (engine/screens.count_by)
+        keys += [(key, key, hold, in_hold) for key in ("reels", "wilds_count", "counts_as")]
         if s.kind == "scatter":
-            keys.append(("wild_in_free_spins", "wild_in_free_spins"))
-        for field_name, key in keys:
-            if getattr(s, field_name) and screens:
-                what = f"symbols.{s.name}.{key}" + in_screens
-                out.append((f"symbols.{s.name}.{key}", what))
+            keys.append(("wild_in_free_spins", "wild_in_free_spins", screens, in_screens))
+        for field_name, key, refused, game in keys:
+            if getattr(s, field_name) and refused:
+                out.append((f"symbols.{s.name}.{key}", f"symbols.{s.name}.{key}" + game))
         if s.multipliers and fs is not None and fs.expanding_symbol:
             what = "a drawn wild multiplier with free_spins.expanding_symbol"
             out.append((f"symbols.{s.name}.multiplier", what))

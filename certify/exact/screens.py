@@ -216,14 +216,11 @@ def _set_size(reels: Any) -> int:
 
 def column_counts(tables: GameTables, scatter_pay: np.ndarray) -> np.ndarray:
     """(sets, reels, stops, counted): each counted symbol in each column of the first screen."""
-    window = reel_inputs(tables).window.astype(np.int64)
-    counted_of = screen_inputs(tables, 0).counted_of
+    window = reel_inputs(tables).window.astype(np.int64)  # (sets, reels, stops, rows)
+    count_by = screen_inputs(tables, 0).count_by  # (reels, symbols, counted)
     n_counted = scatter_pay.shape[0]
-    out = np.zeros((*window.shape[:3], n_counted), dtype=np.int64)
-    of = counted_of[window]
-    for c in range(n_counted):
-        out[..., c] = (of == c).sum(axis=3)
-    return out
+    reel = np.arange(window.shape[1])[None, :, None, None]
+    return count_by[reel, window][..., :n_counted].sum(axis=3)
 
 
 def screen_cycle_size(tables: GameTables) -> int:

@@ -28,5 +28,10 @@ FEATURE = Feature(
         "exclusive_scatters",
     ),
     twin_model="tests/data/rules/scatter_counting.toml",
-    examples=("tests/data/rules/scatter_counting.toml", "models/machines/ref-5x3-20.toml"),
+    examples=(
+        "tests/data/rules/scatter_counting.toml",
+        "models/machines/ref-5x3-20.toml",
+        "tests/data/rules/screen_counting.toml",
+        "tests/data/real/ct_sugar_town.toml",
+    ),
 )

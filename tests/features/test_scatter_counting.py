@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pytest
 import test_twin_rules as T
+from testpaths import ROOT
 from twins import lines as twin
 from twins.check import assert_exact_equals_twin
 
@@ -166,12 +167,23 @@ def test_bad_counting_keys_are_located(tmp_path, old, new, where, message):
     assert where in str(err.value) and message in str(err.value)
 
 
-def test_screen_games_refuse_the_keys(tmp_path):
-    """A cascade game with a counting rule is refused, located, never played wrongly."""
-    from certify.engine.tables import refuse_unsupported
+def test_hold_and_spin_refuses_the_keys(tmp_path):
+    """A hold-and-spin game with a counting rule is refused, located, never played wrongly
+    (a cascade, cluster or sticky game plays it: tests/screens/test_screen_counting.py)."""
+    import dataclasses
 
-    text = body(", reels = [1, 3]") + '[cascade]\nrefill = "strip"\n'
-    m = T.game(tmp_path, text, SA)
+    from certify.engine.tables import refuse_unsupported
+    from certify.model import load_machine
+
+    m = T.game(tmp_path, body(", reels = [1, 3]"), SA)
+    refuse_unsupported(dataclasses.replace(m, cascade=_cascade()))  # played: no error
+    hold = load_machine(ROOT / "models/machines/hold-5x3-20.toml").hold_and_spin
     with pytest.raises(ModelError) as err:
-        refuse_unsupported(m)
+        refuse_unsupported(dataclasses.replace(m, hold_and_spin=hold))
     assert "symbols.S.reels" in str(err.value)
+
+
+def _cascade():
+    from certify.model.schema import Cascade
+
+    return Cascade("strip")

@@ -11,7 +11,8 @@ with lists of symbols and no tables, automata or kernels:
   components (by edges) of the cells showing it or a wild that substitutes
   for it, grown from a cell showing the symbol itself; the largest met entry
   pays, x total bet; the whole group vanishes;
-* scatters: the highest count met pays, x total bet; its cells vanish;
+* scatters: the highest count met pays, x total bet (or x the line bet under
+  ``scatter_unit``); every cell counting for it vanishes (its wilds where it counts them);
 * a screen that pays nothing (or the ``max_screens``-th) ends the sequence,
   whose length pays ``cascade.chain_pays`` x total bet (times the free-spin multiplier);
   the cells left fall; ``refill = "strip"``: the new cells of a reel are its
@@ -140,18 +141,28 @@ def cluster_screen(m: Machine, grid, li: int, fsm: int = 1):
 
 
 def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
-    """(credits, cells to remove, counts by symbol) of the scatters of one screen."""
-    tb = m.total_bet(m.bet_levels[li])
-    counts: dict[str, int] = {}
-    for col in grid:
-        for name in col:
-            counts[name] = counts.get(name, 0) + 1
+    """(credits, cells to remove, counts by symbol) of the scatters of one screen.
+
+    A symbol's count is :meth:`Machine.counts_on` summed over the reels (its
+    ``reels``, wilds where it has ``wilds_count``, doubles by ``counts_as``);
+    every cell that counts for a paying scatter vanishes, a wild included.
+    """
+    bet = m.scatter_bet(m.bet_levels[li])
+    counts = {
+        s.name: sum(m.counts_on(s.name, r, tuple(col)) for r, col in enumerate(grid))
+        for s in m.symbols
+    }
     total, cells = 0, set()
     for s in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
         met = [sp for sp in m.scatter_pays if sp.symbol == s and sp.count <= counts.get(s, 0)]
         if met:
-            total += max(met, key=lambda sp: sp.count).pays * tb * fsm
-            cells |= {(r, w) for r, col in enumerate(grid) for w, x in enumerate(col) if x == s}
+            total += max(met, key=lambda sp: sp.count).pays * bet * fsm
+            cells |= {
+                (r, w)
+                for r, col in enumerate(grid)
+                for w, x in enumerate(col)
+                if m.counts_on(s, r, (x,))
+            }
     return total, cells, counts
 
 
