@@ -306,15 +306,19 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                     awards,
                     (n_entries + 1) * fs,
                 )
-        if extras is not None and fs == 0 and game.line_bonus_tag > 0:  # lines play the bonus
+        if extras is not None and game.line_bonus_tag > 0:  # lines play the bonus
             plays = spin // game.line_bonus_tag
             if plays > 0:
                 spin -= plays * game.line_bonus_tag
-                n_bonus += 1
-                triggered = True
+                if fs == 0:
+                    n_bonus += 1
+                    triggered = True
                 for _ in range(plays):
                     pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
-                    spin += pay
+                    if fs == 0:
+                        spin += pay
+                    else:  # a free spin's bonus prizes are not multiplied
+                        win += pay
         if extras is not None and game.full_window_on:  # one symbol fills the window
             spin *= full_window_multiplier(game.full_window_mask[ps], stops, game.full_window_mult)
         if extras is not None and game.expand_on and fs:  # the drawn symbol fills its reels

@@ -938,10 +938,12 @@ def _level_tables(
     rank_fs = rank
     if has_free_spins_pays(machine):  # the feature's line pays its own best entry
         rank_fs = [JACKPOT_RANK if i in jackpots else c for i, c in enumerate(credits_fs)]
+    scatter_fs = _scatter_table(machine, tables.counted_names, level, True)
+    if credit_mode:  # the free spins' bonus lines too (after their premultiplied credits)
+        credits_fs, scatter_fs = _line_bonus_credits(machine, credits_fs, scatter_fs, credit_mode)
     trans, live, win, entry, keys, start = _automaton(
         machine, tables, credits, credits_fs, rank, rank_fs
     )
-    scatter_fs = _scatter_table(machine, tables.counted_names, level, True)
     signature = (
         tuple(np.array(credits) * 1.0 / total_bet),
         tuple(scatter.ravel() / total_bet),

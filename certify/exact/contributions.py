@@ -593,6 +593,14 @@ def _free_spins(
             )
         )
         mean += p_bonus * bonus_mean
+    starters = [m.pays[i].combo for i in m.line_bonus_entries]
+    plays = sum(r.probability or 0.0 for r in rows if r.kind != "scatter" and r.combo in starters)
+    if plays > 0:  # bonus games the free spins' lines play (per paid spin), unmultiplied
+        combo = starters[0]
+        rows.append(
+            Contribution("free_spins", "bonus", combo, None, plays, plays * bonus_mean / tb)
+        )
+        mean += plays / n_spins * bonus_mean
     per_trigger = n_spins / p_trigger if p_trigger > 0 else 0.0
     return FreeSpinsBreakdown(p_trigger, n_spins, per_trigger, mean, rows)
 

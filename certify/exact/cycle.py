@@ -555,10 +555,14 @@ class LineBonusSums:
     square: np.ndarray
     hit: np.ndarray
     played: np.ndarray
+    cross: np.ndarray  # sum of w E[2 F S]: a free spin's multiplier scales it
+    own: np.ndarray  # sum of w E[S^2]
 
 
-def line_bonus_sums(tables: GameTables, lt: LevelTables, base: _Buckets) -> LineBonusSums:
-    """The base game's line-bonus sums, from two more walks of its cycle.
+def line_bonus_sums(
+    tables: GameTables, lt: LevelTables, base: _Buckets, phase: int = 0
+) -> LineBonusSums:
+    """A phase's line-bonus sums, from two more walks of its cycle.
 
     Given a spin's ``n`` bonus lines, its ``n`` prizes are independent draws
     of mean ``mu`` and second moment ``m2``: ``E[S | n] = n mu`` and
@@ -566,13 +570,15 @@ def line_bonus_sums(tables: GameTables, lt: LevelTables, base: _Buckets) -> Line
     paying, 1 credit each, sums ``n`` and ``n^2``; the walk with the game's
     credits plus 1 per bonus line sums ``(F + n)^2``, so
     ``sum F n = (sum (F + n)^2 - sum F^2 - sum n^2) / 2``. Zeros without a line bonus.
+    ``phase`` 1: the free spins' cycle (``base`` its buckets; ``F`` their credits
+    before the feature's multiplier, which scales ``cross`` and not the prizes).
     """
     if not tables.machine.line_bonus_entries:
         zero = np.zeros(base.w.shape[0])
-        return LineBonusSums(zero, zero, base.hit.astype(np.float64), zero)
+        return LineBonusSums(zero, zero, base.hit.astype(np.float64), zero, zero, zero)
     plain, plus = (line_bonus_variant(tables, mode) for mode in ("plain", "plus"))
-    only = enumerate_cycle(plain, plain.levels[lt.level_index], 0)
-    both = enumerate_cycle(plus, plus.levels[lt.level_index], 0)
+    only = enumerate_cycle(plain, plain.levels[lt.level_index], phase)
+    both = enumerate_cycle(plus, plus.levels[lt.level_index], phase)
     weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
     mu, m2 = bonus_moments(lt.bonus_pay, weights)
     n1 = np.array([float(x) for x in only.wb])
@@ -583,6 +589,8 @@ def line_bonus_sums(tables: GameTables, lt: LevelTables, base: _Buckets) -> Line
         square=2.0 * mu * fn + m2 * n1 + mu * mu * (n2 - n1),
         hit=both.hit.astype(np.float64),
         played=only.hit.astype(np.float64),
+        cross=2.0 * mu * fn,
+        own=m2 * n1 + mu * mu * (n2 - n1),
     )
 
 
@@ -690,7 +698,8 @@ def _free_spin_moments(
         return {}, None
     if not tables.expand_symbols:
         free = enumerate_cycle(tables, lt, 1)
-        return _feature_by_count(tables, free, bonus), free
+        lines = line_bonus_sums(tables, lt, free, 1)  # bonus lines in the free spins
+        return _feature_by_count(tables, free, bonus, lines), free
     weights = tables.expand_weights / tables.expand_weights.sum()
     out: dict[int, tuple[float, float]] = {}
     for d, p in enumerate(weights):
@@ -718,12 +727,18 @@ def _expanded_free_cycle(tables: GameTables, lt: LevelTables, d: int) -> _Bucket
 
 
 def _feature_by_count(
-    tables: GameTables, fsb: _Buckets, bonus: dict[int, tuple[float, float]]
+    tables: GameTables,
+    fsb: _Buckets,
+    bonus: dict[int, tuple[float, float]],
+    lines: LineBonusSums | None = None,
 ) -> dict[int, tuple[float, float]]:
     """E[F], E[F^2] by trigger count from the free-spin cycle's buckets.
 
     A free spin's win is its cycle win times the multiplier M, independent of
     it (fixed, or drawn for the spin): E[M] and E[M^2] scale its moments.
+    ``lines``: the prizes S of the bonus games the free spins' lines play
+    (:func:`line_bonus_sums` of phase 1), paid unmultiplied: E[(M F + S)^2]
+    takes E[M] E[2 F S] and E[S^2].
     """
     mult, mult2 = tables.fs_mult_moments
     nb = tables.bonus_jmax + 1
@@ -738,8 +753,14 @@ def _feature_by_count(
         qq = wgt / fsb.total
         added.append(tables.fs_respins[count])
         q.append(qq)
-        s1.append(mult * mb + qq * eb)
-        s2.append(mult2 * mb2 + (2 * mult * mb * eb + qq * eb2))
+        x1 = mult * mb + qq * eb
+        x2 = mult2 * mb2 + (2 * mult * mb * eb + qq * eb2)
+        if lines is not None and lines.mean[b]:  # the lines' bonus prizes (and B with them)
+            lm = lines.mean[b] / fsb.total
+            x1 += lm
+            x2 += mult * lines.cross[b] / fsb.total + lines.own[b] / fsb.total + 2 * lm * eb
+        s1.append(x1)
+        s2.append(x2)
     classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
     out = {}
     for count in range(tables.fs_min, tables.fs_spins.shape[0]):

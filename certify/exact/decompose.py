@@ -13,7 +13,7 @@ import numpy as np
 
 from certify.engine.kernel_inputs import phase_sets, reel_sets
 from certify.engine.limits import hold_feasible
-from certify.engine.tables import GameTables, LevelTables, ReelSet, pool_ids
+from certify.engine.tables import GameTables, LevelTables, ReelSet, line_bonus_variant, pool_ids
 from certify.exact.factors import tilt_ratio, tilted_set
 from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
 from certify.exact.hold import hold_exact_by_start
@@ -157,6 +157,17 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
         return None
 
 
+def _phase_lines(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int) -> float:
+    """A phase's expected line credits per spin (``paints``: its parts' means, by weight)."""
+    start = int(lt.start[phase])
+    if tables.base_parts is None:
+        return line_mean(tables, reels, lt, start)
+    sets = reel_sets(tables)
+    played = [sets[ps] for ps in phase_sets(tables, phase)]
+    cycle = sum(s.cycle for s in played)
+    return sum(s.cycle / cycle * line_mean(tables, s, lt, start) for s in played)
+
+
 def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     eb = 0.0
     hold_means: dict[int, float] = {}
@@ -173,16 +184,9 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
 
     def spin_mean(reels: ReelSet, phase: int) -> float:
         scatter = lt.scatter_pay if phase == 0 else lt.scatter_pay_fs
-        start = int(lt.start[phase])
         ratio = tilt_ratio(reels)  # what the reels show multiplies the spin: E[F]
         reels = tilted_set(reels, 1)[0]
-        if tables.base_parts is None:
-            lines = line_mean(tables, reels, lt, start)
-        else:  # ``paints``: the parts' line means, by weight
-            sets = reel_sets(tables)
-            played = [sets[ps] for ps in phase_sets(tables, phase)]
-            cycle = sum(s.cycle for s in played)
-            lines = sum(s.cycle / cycle * line_mean(tables, s, lt, start) for s in played)
+        lines = _phase_lines(tables, reels, lt, phase)
         return ratio * (lines + scatter_mean(tables, reels, lt, scatter))
 
     def bonus_mean(reels: ReelSet) -> float:
@@ -193,9 +197,20 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
             return sum(float(dist[c]) * m for c, m in hold_means.items() if c < dist.shape[0])
         return trigger_probability(reels, tables.bonus_counted, tables.bonus_min) * eb
 
+    def lines_bonus(reels: ReelSet, phase: int) -> float:
+        """The prizes of the bonus games a spin's lines play: E[bonus lines] x E[B]."""
+        if not tables.machine.line_bonus_entries:
+            return 0.0
+        plain = line_bonus_variant(tables, "plain")  # 1 credit per bonus line, nothing else
+        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
+        mu = bonus_moments(lt.bonus_pay, weights)[0]
+        return _phase_lines(plain, reels, plain.levels[lt.level_index], phase) * mu
+
     mean = tables.base_mult_moments[0] * spin_mean(tables.base, 0) + bonus_mean(tables.base)
+    mean += lines_bonus(tables.base, 0)
     if tables.fs_counted >= 0:
         ex = tables.fs_mult_moments[0] * spin_mean(tables.free, 1) + bonus_mean(tables.free)
+        ex += lines_bonus(tables.free, 1)
         fs_dist = count_distribution(tables.free, tables.fs_counted)
         classes: dict[int, tuple[float, float, float]] = {}
         for count, q in enumerate(fs_dist):

@@ -225,8 +225,10 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
         base *= int(np.prod(tables.base.factor.max(axis=1), dtype=object))
         parts.append("x the largest factor each reel can show")
     total = base + _bonus_bound(tables, lt)
-    if tables.line_bonus_tag:  # every line may play the bonus in the base game
-        total += tables.paylines.shape[0] * int(lt.bonus_pay.max(initial=0))
+    lines_bonus = 0
+    if tables.line_bonus_tag:  # every line may play the bonus, in the base game and free spins
+        lines_bonus = tables.paylines.shape[0] * int(lt.bonus_pay.max(initial=0))
+        total += lines_bonus
         parts.append("every line playing the bonus at its largest award")
     if tables.fs_counted >= 0:
         spins = _most_free_spins(tables)
@@ -241,7 +243,7 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
             free += int(lt.expand_pay.max(initial=0))
             parts.append("the expanding symbol's largest pay on every line")
         mult = 1 if tables.fs_own_pays else int(tables.fs_mult * tables.fs_each_mult.max())
-        total += spins * (mult * free + _bonus_bound(tables, lt))
+        total += spins * (mult * free + _bonus_bound(tables, lt) + lines_bonus)
         parts.append(f"{spins} free spins x the largest free spin")
     if tables.bonus_counted >= 0:
         parts.append(

@@ -9,8 +9,15 @@ FEATURE = Feature(
     used=lambda m: m.bonus is not None,
     simulation=EXTRAS,
     exact=(FULL_CYCLE, FEATURE_MOMENTS),
-    glass=("bonus", "bonus_trigger", "bonus_award", "bonus_game", "bonus_game_rules"),
+    glass=(
+        "bonus",
+        "bonus_trigger",
+        "bonus_award",
+        "bonus_game",
+        "bonus_game_rules",
+        "bonus_line_start_free",
+    ),
     twin="lines",
     twin_model="tests/data/rules/bonus_games.toml",
-    examples=("tests/data/rules/bonus_games.toml",),
+    examples=("tests/data/rules/bonus_games.toml", "tests/data/real/megajack_champagne.toml"),
 )

@@ -212,9 +212,10 @@ def _line_bonus_conflicts(m: Machine, combo: tuple[str, ...]) -> list[str]:
     if any(j.trigger_combo == combo for j in m.jackpots):
         out.append("on a jackpot's combo")
     fs = m.free_spins
-    free = (fs.strips or m.strips) if fs is not None else ()
-    if free and all(token in free[r] for r, token in enumerate(combo)):
-        out.append("in the free spins (it plays in the base game): their reels must not show it")
+    free = fs.played_strips(m.strips, m.weights)[0] if fs is not None else ()
+    shown = bool(free) and all(token in free[r] for r, token in enumerate(combo))
+    if shown and fs is not None and fs.expanding_symbol:  # its own exact path
+        out.append("in free spins with free_spins.expanding_symbol (their reels show it)")
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from feature_games import R, machine_of, pays_of, strips_of, with_symbols
@@ -104,12 +105,52 @@ def test_par_rows_add_up_and_count_bonus_plays():
         assert lc.base_rtp == pytest.approx(ex.levels[lt.level_index].rtp, rel=1e-13)
 
 
+FREE = "[free_spins]\ntrigger = {symbol = 'B', count = 3}\nspins = 1\nmultiplier = 2\n[bonus]\n"
+
+
+def test_by_hand_in_free_spins():
+    """The hand game with 3 B also starting 1 free spin x2 on the same reels, where lines
+    play the bonus too (slotopol's Champagne), its prizes not multiplied. A free spin
+    returns (2 x 20 + 75) / 8 = 115/8 credits; a paid spin (20 + 75) / 8 + 1/8 x 115/8
+    = 875/64, a return of 875/64/5 = 175/64 (a kernel multiplying the prizes would give
+    (95/8 + 190/64) / 5 = 95/32). Exact, the decomposition, the twin and the PAR rows
+    each give it; the simulation falls inside the exact interval."""
+    from certify.exact.decompose import mean_return
+
+    game = _game(GAME.replace("[bonus]\n", FREE))
+    tables = compile_machine(game)
+    ex = compute_exact(tables)
+    assert ex is not None
+    ref = twin.brute_force(game, 0)
+    assert ref["rtp"] == Fraction(175, 64)
+    for lt in tables.levels:
+        level = ex.levels[lt.level_index]
+        assert level.rtp == pytest.approx(175 / 64, rel=1e-14)
+        assert level.variance == pytest.approx(float(ref["variance"]), rel=1e-12)
+        assert mean_return(tables, lt) == pytest.approx(175 / 64, rel=1e-14)
+        lc = level_contributions(tables, lt)
+        assert lc.base_rtp == pytest.approx(175 / 64, rel=1e-13)
+    sim = simulate(tables, 0, 2_000_000, 7)
+    assert abs(sim.rtp - 175 / 64) <= z_value(0.999) * sim.std_error
+    assert abs(95 / 32 - 175 / 64) > 10 * sim.std_error
+
+
+def test_the_decomposition_counts_the_bonus_lines():
+    """The per-reel decomposition (the certificate's decomposed return) adds the lines'
+    bonus prizes: 19/8 on the hand game, as the exact walk."""
+    from certify.exact.decompose import mean_return
+
+    tables = compile_machine(_game())
+    for lt in tables.levels:
+        assert mean_return(tables, lt) == pytest.approx(19 / 8, rel=1e-14)
+
+
 @st.composite
 def line_bonus_games(draw):
     """Lines games (2 rows, 2 lines) whose B lines play a bonus: B B or B B B (pays
     0-2) with ``bonus = true``, a wild that does not stand for B, a bonus of 1-3
     awards or a pick stage, x the total or the line bet, sometimes also started by
-    3 B anywhere, sometimes free spins on strips without B."""
+    3 B anywhere, sometimes free spins, on strips with or without B."""
     symbols = {"A": R, "W": "{kind = 'wild', multiplier = 2}", "B": "{kind = 'bonus'}"}
     strips = with_symbols(draw, strips_of(draw, ["A", "W", "B"]), ["B", "B", "B"])
     table = pays_of(
@@ -135,6 +176,8 @@ def line_bonus_games(draw):
         symbols["S"] = "{kind = 'scatter'}"
         strips = with_symbols(draw, strips, ["S", "S"])
         free = [["A", "W", "S"], ["A", "S"], ["W", "A"]]
+        if draw(st.booleans()):  # the free spins' lines play the bonus too
+            free = [reel + ["B"] for reel in free]
         extra += (
             "[free_spins]\ntrigger = {symbol = 'S', count = 2}\nspins = 2\nmultiplier = 2\n"
             f"retrigger = true\nmax_spins = 4\nstrips = {free}\n"
@@ -174,7 +217,8 @@ def _refused(old: str, new: str) -> list[tuple[str, str]]:
         ("[bonus]\n", "[rules]\ndirection = 'both'\n[bonus]\n", "pays[1].bonus", "unsupported"),
         (
             "[bonus]\n",
-            "[free_spins]\ntrigger = {symbol = 'B', count = 3}\nspins = 1\n[bonus]\n",
+            "[free_spins]\ntrigger = {symbol = 'B', count = 3}\nspins = 1\n"
+            "expanding_symbol = {A = 1}\n[bonus]\n",
             "pays[1].bonus",
             "unsupported",
         ),
@@ -208,8 +252,6 @@ def test_diamond_dogs_reproduced():
     ne12 bonuses: hit rate 1/1412.9, rtp = 21.233092%; RTP = 50.991(sym) +
     21.233(ne12) + 0.062015*241.95(fg) = 87.228472%"). The server's figures are
     its own brute force over the 42,802,056 combinations, rounded to 6 places."""
-    from pathlib import Path
-
     from certify.model import load_machine
 
     path = Path(__file__).parents[1] / "data" / "real" / "netent_diamond_dogs.toml"
@@ -225,8 +267,6 @@ def test_diamond_dogs_reproduced():
 def test_diamond_dogs_simulates_inside_the_interval():
     """400,000 spins of the real game land within z(0.999) standard errors of its
     exact return (the kernels' prizes per bonus line against the calculator's walks)."""
-    from pathlib import Path
-
     from certify.model import load_machine
 
     path = Path(__file__).parents[1] / "data" / "real" / "netent_diamond_dogs.toml"
@@ -242,8 +282,6 @@ def test_simsalabim_reproduced():
     ne12 bonuses: hit rate 1/1728, rtp = 17.361111%; RTP = 52.129(sym) +
     17.361(ne12) + 0.053168*283.16(fg) = 84.545047%"). A second game on the same
     rule, with free spins awarded by count (10, 20, 30)."""
-    from pathlib import Path
-
     from certify.model import load_machine
 
     path = Path(__file__).parents[1] / "data" / "real" / "netent_simsalabim.toml"
@@ -253,3 +291,25 @@ def test_simsalabim_reproduced():
     assert level.rtp * 100 == pytest.approx(84.545047, abs=5e-7)
     assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(52.128888, abs=5e-7)
     assert level.bonus_rtp * 100 == pytest.approx(17.361111, abs=5e-7)
+
+
+def test_champagne_reproduced():
+    """Megajack Champagne as slotopol plays it (tests/data/real/megajack_champagne.toml;
+    slotopol game/slot/megajack/champagne, reel set "95.958662" of its data file, whose
+    header reads "symbols: 69.974(lined) + 0.7242(scatter) = 70.698214%; champagne
+    bonuses: hit rate 1/3043.5, rtp = 5.519986%" for the base game and, for the free
+    spins (x2, the bonus unmultiplied), "138.99(lined) + 0.7242(scatter) = 139.718556%
+    ... rtp = 5.519986% ... RTP = sq*(rtp(sym)+rtp(mjc)) = 184.719467%", q = 0.106867,
+    "RTP = 70.698 + 5.52 + 0.10687*184.72 = 95.958662%"): five fizz on a line play the
+    bottles bonus in the free spins too. The server's figures are its own brute force
+    over the 33,554,432 combinations (one line: every line returns the same)."""
+    from certify.model import load_machine
+
+    path = Path(__file__).parents[1] / "data" / "real" / "megajack_champagne.toml"
+    ex = compute_exact(load_machine(path))
+    assert ex is not None
+    level = ex.levels[0]
+    assert level.rtp * 100 == pytest.approx(95.958662, abs=5e-7)
+    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(70.698214, abs=5e-7)
+    assert level.bonus_rtp * 100 == pytest.approx(5.519986, abs=5e-7)
+    assert level.free_spins_rtp * 100 == pytest.approx(0.106867 * 184.719467, abs=5e-4)

@@ -584,7 +584,8 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     total_w = sum(w for _, w in feature_windows(m))
     draws = spin_multipliers(fs)
     for win, w in feature_windows(m):
-        value, fixed, _ = spin_parts(free_pays_view(m), win, li)
+        value, fixed, paid = spin_parts(free_pays_view(m), win, li)
+        lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
         n = counted(m, win, fs.retrigger_symbol or fs.trigger.symbol)
         added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
@@ -592,6 +593,9 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
         for mult, chance in draws:  # the spin's multiplier: fixed, or drawn for it
             x = Fraction(mult * (value - fixed) + fixed)
             x, x2 = x * f1, x * x * f2
+            if lines:  # the bonus lines' prizes, unmultiplied, as in the base game
+                p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
+                x, x2 = x + p1, x2 + 2 * x * p1 + p2
             if (
                 m.bonus
                 and m.bonus.trigger
