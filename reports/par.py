@@ -313,6 +313,10 @@ def _bonus_start(machine: Machine) -> str:
     assert bonus is not None
     starts = [f"{bonus.trigger.count}+ x {bonus.trigger.symbol}"] if bonus.trigger else []
     starts += [f"a line of {' '.join(machine.pays[i].combo)}" for i in machine.line_bonus_entries]
+    starts += [
+        f"{machine.scatter_pays[i].count}+ x {machine.scatter_pays[i].symbol} paying"
+        for i in machine.scatter_bonus_entries
+    ]
     return " or ".join(starts)
 
 

@@ -585,6 +585,14 @@ class _Glass:
             )
             for i in m.line_bonus_entries
         ]
+        starts += [
+            tr.t(
+                "bonus_scatter_start",
+                count=m.scatter_pays[i].count,
+                symbol=m.scatter_pays[i].symbol,
+            )
+            for i in m.scatter_bonus_entries
+        ]
         if bonus.stages:
             return Section(tr.t("bonus"), (*starts, *self.bonus_game_rules(bonus)))
         rows = tuple(

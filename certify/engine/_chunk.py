@@ -306,19 +306,6 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                     awards,
                     (n_entries + 1) * fs,
                 )
-        if extras is not None and game.line_bonus_tag > 0:  # lines play the bonus
-            plays = spin // game.line_bonus_tag
-            if plays > 0:
-                spin -= plays * game.line_bonus_tag
-                if fs == 0:
-                    n_bonus += 1
-                    triggered = True
-                for _ in range(plays):
-                    pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
-                    if fs == 0:
-                        spin += pay
-                    else:  # a free spin's bonus prizes are not multiplied
-                        win += pay
         if extras is not None and game.full_window_on:  # one symbol fills the window
             spin *= full_window_multiplier(game.full_window_mask[ps], stops, game.full_window_mult)
         if extras is not None and game.expand_on and fs:  # the drawn symbol fills its reels
@@ -334,6 +321,19 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 spin += scatter_plain(packed, scatter_pay[0])
             else:
                 spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
+        if extras is not None and game.line_bonus_tag > 0:  # lines and scatters play the bonus
+            plays = spin // game.line_bonus_tag
+            if plays > 0:
+                spin -= plays * game.line_bonus_tag
+                if fs == 0:
+                    n_bonus += 1
+                    triggered = True
+                for _ in range(plays):
+                    pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
+                    if fs == 0:
+                        spin += pay
+                    else:  # a free spin's bonus prizes are not multiplied
+                        win += pay
         each = game.fs_each_cum if fs else game.base_each_cum
         if extras is not None and each.shape[0] > 1:  # a multiplier drawn for this spin
             u, s0, s1, s2, s3 = bounded(each[each.shape[0] - 1], s0, s1, s2, s3)

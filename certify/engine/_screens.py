@@ -348,21 +348,25 @@ def cluster_win_boards(grid, cl_member, cl_pay, cl_entry, masks, boards, mark, a
 
 
 @jit(inline="always")
-def scatter_screen(grid, count_by, cnt, scatter_pay, excl, mark):
+def scatter_screen(grid, count_by, count_of, cnt, scatter_pay, excl, mark):
     """Scatter credits of a screen (highest count pays; exclusive scatters: the first only).
 
     Counts every counted symbol into ``cnt`` (``count_by[reel, symbol, c]``:
-    what a cell adds to counted symbol ``c``: its reels, its wilds, doubles)
-    and marks every cell counting for a scatter that pays. Returns (credits,
-    whether something paid).
+    what a cell adds to counted symbol ``c``: its reels, its wilds, doubles;
+    ``count_of``: the same as a list of the ``c`` a cell adds to) and marks
+    every cell counting for a scatter that pays. Returns (credits, whether
+    something paid).
     """
     cnt[:] = 0
     n_reels, rows = grid.shape[0], grid.shape[1]
-    n_counted = cnt.shape[0]
     for r in range(n_reels):
         for w in range(rows):
-            for c in range(n_counted):
-                cnt[c] += count_by[r, grid[r, w], c]
+            s = grid[r, w]
+            for k in range(count_of.shape[2]):
+                c = count_of[r, s, k]
+                if c < 0:
+                    break
+                cnt[c] += count_by[r, s, c]
     total = 0
     taken = False
     paid = False
@@ -515,7 +519,7 @@ def cascade_spin(
             win, paid = line_screen(
                 grid, scr, level, scr.start[phase], entry_len, queue, seen, mark, awards, cw
             )
-        sc, sc_paid = scatter_screen(grid, scr.count_by, cnt, scatter_pay, excl, mark)
+        sc, sc_paid = scatter_screen(grid, scr.count_by, scr.count_of, cnt, scatter_pay, excl, mark)
         if fs_counted >= 0 and cnt[fs_counted] > fs_top:
             fs_top = cnt[fs_counted]
         if bonus_counted >= 0 and cnt[bonus_counted] > bonus_top:

@@ -396,6 +396,10 @@ class _Bounds:
             if m.line_bonus_entries:  # every line may play it
                 at = f"pays[{m.line_bonus_entries[0]}].bonus"
                 terms.append(((m.lines or 1) * a.pays * m.bonus_bet(level), at, "line bonus"))
+            if m.scatter_bonus_entries:  # every scatter entry that plays it, at once
+                at = f"scatter_pays[{m.scatter_bonus_entries[0]}].bonus"
+                plays = len(m.scatter_bonus_entries)
+                terms.append((plays * a.pays * m.bonus_bet(level), at, "scatter bonus"))
         terms += self.screen_feature_terms(li, level, terms)
         fs = m.free_spins
         if fs is not None and self.feature_len:
@@ -414,16 +418,25 @@ class _Bounds:
         other line wins of a spin stay below it, every line's mark fits 64 bits.
         """
         m = self.m
-        if not m.line_bonus_entries:
+        if not m.pays_play_bonus:
             return
-        at = f"pays[{m.line_bonus_entries[0]}].bonus"
+        at = (
+            f"pays[{m.line_bonus_entries[0]}].bonus"
+            if m.line_bonus_entries
+            else f"scatter_pays[{m.scatter_bonus_entries[0]}].bonus"
+        )
+        plays = (m.lines or 1) + len(m.scatter_bonus_entries)
         for li, level in enumerate(m.bet_levels):
             lines, _ = self.line_bound(li, level)
-            if lines >= LINE_BONUS_TAG or (m.lines or 1) * LINE_BONUS_TAG > INT64_MAX // 2:
+            scatter = sum(
+                ceil(max(sp.pays, sp.free_pays) * m.scatter_bet(level)) for sp in m.scatter_pays
+            )
+            other = lines + scatter
+            if other >= LINE_BONUS_TAG or plays * LINE_BONUS_TAG > INT64_MAX // 2:
                 self.error(
                     at,
-                    f"a line bonus needs the line wins of a spin below 2^40 credits "
-                    f"(up to {_fmt(lines)} at bet level {level})",
+                    f"a bonus played by a pay needs the line and scatter wins of a spin below "
+                    f"2^40 credits (up to {_fmt(other)} at bet level {level})",
                 )
                 return
 

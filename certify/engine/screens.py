@@ -52,6 +52,7 @@ class ScreenInputs(NamedTuple):
     start: np.ndarray  # (2,) line automaton start state: base game, free spins
     key_entry: np.ndarray  # (keys,) the entry an award key pays
     count_by: np.ndarray  # (reels, symbols, counted) what a cell adds to each counted symbol
+    count_of: np.ndarray  # (reels, symbols, k) the counted symbols a cell adds to (-1: no more)
     mults: np.ndarray  # (k,) screen multipliers, the last repeats
     max_screens: int
     chain_pay: np.ndarray  # (2, max_screens + 1) credits a sequence of n screens pays, per phase
@@ -90,6 +91,20 @@ def _count_by(t: GameTables) -> np.ndarray:
         for sid, cell in names.items():
             for c, name in enumerate(t.counted_names):
                 out[r, sid, c] = m.counts_on(name, r, (cell,))
+    return out
+
+
+def _count_of(count_by: np.ndarray) -> np.ndarray:
+    """(reels, symbols, k): the counted symbols each cell adds to, in order, -1 after the last.
+
+    The sparse form of ``count_by`` the kernels count with: most cells add to
+    one counted symbol or none, a wild to every symbol that counts it.
+    """
+    k = max(int((count_by > 0).sum(axis=2).max(initial=0)), 1)
+    out = np.full((*count_by.shape[:2], k), -1, dtype=np.int64)
+    for r, sid in zip(*np.nonzero((count_by > 0).any(axis=2)), strict=True):
+        found = np.nonzero(count_by[r, sid])[0]
+        out[r, sid, : found.shape[0]] = found
     return out
 
 
@@ -199,6 +214,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     cascade = cascade_of(m)
     sticky = sticky_symbol(m)
     member, credit, entry = _cluster_tables(t, lt.total_bet)
+    count_by = _count_by(t)
     trie = line_trie(t.paylines)
     sets = reel_sets(t)
     shape = max(s.weight.shape[1] for s in sets)
@@ -208,7 +224,8 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     return ScreenInputs(
         start=lt.start.astype(np.int64),
         key_entry=_key_entry(lt.award_keys, cascade is not None),
-        count_by=_count_by(t),
+        count_by=count_by,
+        count_of=_count_of(count_by),
         mults=np.array(cascade.multipliers if cascade else (1,), dtype=np.int64),
         max_screens=int(cascade.max_screens) if cascade else 1,
         chain_pay=_chain_pay(t, lt.total_bet),

@@ -359,7 +359,7 @@ def compile_machine(machine: Machine) -> GameTables:
         **full_window_arrays(
             machine, play.symbols, [base.window] if free is base else [base.window, free.window]
         ),
-        line_bonus_tag=LINE_BONUS_TAG if machine.line_bonus_entries else 0,
+        line_bonus_tag=LINE_BONUS_TAG if machine.pays_play_bonus else 0,
     )
     levels = tuple(
         _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
@@ -509,8 +509,8 @@ def _spin_multiplier_limits(machine: Machine, screens: bool) -> list[str]:
         out.append(f"{what} in a screen game (cascade, cluster, sticky, hold)")
     if machine.rules.win_cap is not None:
         out.append(f"{what} with rules.win_cap")
-    if machine.line_bonus_entries:
-        out.append(f"{what} with lines that play the bonus game")
+    if machine.pays_play_bonus:
+        out.append(f"{what} with pays that play the bonus game")
     fs = machine.free_spins
     if fs is not None and fs.expanding_symbol:
         out.append(f"{what} with free_spins.expanding_symbol")
@@ -538,8 +538,8 @@ def _window_factor_limits(machine: Machine, screens: bool) -> list[str]:
         out.append("in a screen game (cascade, cluster, sticky, hold)")
     if machine.rules.win_cap is not None:
         out.append("with rules.win_cap")
-    if machine.line_bonus_entries:
-        out.append("with lines that play the bonus game")
+    if machine.pays_play_bonus:
+        out.append("with pays that play the bonus game")
     if machine.full_window_pays:
         out.append("with [[full_window_pays]]")
     fs = machine.free_spins
@@ -924,9 +924,10 @@ def _level_tables(
             credits[index] = free_credits[index] = 0
         rank[index] = JACKPOT_RANK
     total_bet = machine.total_bet(level)
-    scatter = _scatter_table(machine, tables.counted_names, level, False)
+    names = tables.counted_names
+    scatter = _scatter_table(machine, names, level, False)
     if credit_mode:  # a line bonus's variant (see :func:`line_bonus_variant`); ranks stay
-        credits, scatter = _line_bonus_credits(machine, credits, scatter, credit_mode)
+        credits, scatter = _line_bonus_credits(machine, names, credits, scatter, credit_mode)
     bonus = np.array(
         [a.pays * machine.bonus_bet(level) for a in machine.bonus.awards] if machine.bonus else [0],
         dtype=np.int64,
@@ -938,9 +939,13 @@ def _level_tables(
     rank_fs = rank
     if has_free_spins_pays(machine):  # the feature's line pays its own best entry
         rank_fs = [JACKPOT_RANK if i in jackpots else c for i, c in enumerate(credits_fs)]
-    scatter_fs = _scatter_table(machine, tables.counted_names, level, True)
-    if credit_mode:  # the free spins' bonus lines too (after their premultiplied credits)
-        credits_fs, scatter_fs = _line_bonus_credits(machine, credits_fs, scatter_fs, credit_mode)
+    scatter_fs = _scatter_table(machine, names, level, True)
+    scatter_pay_fs = scatter_fs * mult
+    if credit_mode:  # the free spins' bonus plays too (after their premultiplied credits)
+        credits_fs, scatter_pay_fs = _line_bonus_credits(
+            machine, names, credits_fs, scatter_pay_fs, credit_mode
+        )
+        scatter_fs = scatter_pay_fs // mult  # the signature's (unmultiplied) table
     trans, live, win, entry, keys, start = _automaton(
         machine, tables, credits, credits_fs, rank, rank_fs
     )
@@ -965,7 +970,7 @@ def _level_tables(
         finishing_automaton(trans, live, win, entry),
         signature,
         credits_fs=np.array(credits_fs, dtype=np.int64),
-        scatter_pay_fs=scatter_fs * mult,
+        scatter_pay_fs=scatter_pay_fs,
         start=start,
         award_keys=keys,
         cap=(machine.rules.win_cap or 0) * total_bet,
@@ -977,21 +982,40 @@ def _level_tables(
 
 
 def _line_bonus_credits(
-    machine: Machine, credits: list[int], scatter: np.ndarray, mode: str
+    machine: Machine, names: tuple[str, ...], credits: list[int], scatter: np.ndarray, mode: str
 ) -> tuple[list[int], np.ndarray]:
-    """Base-game credits and scatter table of a line bonus's variant.
+    """A phase's line credits and scatter table in a variant of the pays that play the bonus.
 
-    ``"tag"``: each line paying a bonus entry adds :data:`LINE_BONUS_TAG` (the
-    kernels count the lines by it and draw a prize for each); ``"plain"``:
-    only the bonus lines pay, 1 credit each (the cycle then sums the number
-    of bonus lines ``n`` and ``n^2``); ``"plus"``: the game's credits plus 1
-    per bonus line (the cycle sums ``(F + n)^2``).
+    ``"tag"``: each line paying a bonus entry, and each scatter entry with
+    ``bonus = true`` where it pays, adds :data:`LINE_BONUS_TAG` (the kernels
+    count the plays by it and draw a prize for each); ``"plain"``: only those
+    pay, 1 credit each (the cycle then sums the number of plays ``n`` and
+    ``n^2``); ``"plus"``: the game's credits plus 1 per play (the cycle sums
+    ``(F + n)^2``).
     """
     bonus = set(machine.line_bonus_entries)
+    marks = scatter_bonus_marks(machine, names, scatter.shape)
     if mode == "plain":
-        return [1 if i in bonus else 0 for i in range(len(credits))], np.zeros_like(scatter)
+        return [1 if i in bonus else 0 for i in range(len(credits))], marks
     add = LINE_BONUS_TAG if mode == "tag" else 1
-    return [c + add if i in bonus else c for i, c in enumerate(credits)], scatter
+    return [c + add if i in bonus else c for i, c in enumerate(credits)], scatter + add * marks
+
+
+def scatter_bonus_marks(machine: Machine, names: tuple[str, ...], shape: tuple) -> np.ndarray:
+    """1 where a scatter entry with ``bonus = true`` is the one its count pays, else 0.
+
+    ``shape``: the scatter table's (counted symbols, counts); ``names`` its rows.
+    """
+    marks = np.zeros(shape, dtype=np.int64)
+    for c, name in enumerate(names):
+        entries = sorted(
+            (s for s in machine.scatter_pays if s.symbol == name), key=lambda s: s.count
+        )
+        for i, sp in enumerate(entries):
+            if sp.bonus:
+                end = entries[i + 1].count if i + 1 < len(entries) else shape[1]
+                marks[c, sp.count : end] = 1
+    return marks
 
 
 def line_bonus_variant(tables: GameTables, mode: str) -> GameTables:
@@ -1000,7 +1024,7 @@ def line_bonus_variant(tables: GameTables, mode: str) -> GameTables:
     Kept with the tables (its own prefix cache); ``tables`` itself when the
     game has no line bonus.
     """
-    if not tables.machine.line_bonus_entries:
+    if not tables.machine.pays_play_bonus:
         return tables
     key = ("line_bonus", mode)
     if key not in tables.prefix_cache:

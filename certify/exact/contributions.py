@@ -53,7 +53,14 @@ from typing import Any
 import numpy as np
 
 from certify.engine.kernel_inputs import phase_sets, reel_sets
-from certify.engine.tables import GameTables, LevelTables, ReelSet, compile_machine, ways_sums
+from certify.engine.tables import (
+    GameTables,
+    LevelTables,
+    ReelSet,
+    compile_machine,
+    scatter_bonus_marks,
+    ways_sums,
+)
 from certify.exact.decompose import count_distribution, trigger_probability
 from certify.exact.features import feature_moments
 from certify.exact.maxwin import MAX_WIN_COMBOS, MaxWin, max_win  # noqa: F401 (re-exported)
@@ -354,6 +361,7 @@ def _scatter_rows(
         return []
     entries = [(tables.counted_names.index(sp.symbol), sp) for sp in m.scatter_pays]
     excl = [int(x) for x in tables.scatter_excl]
+    plays = scatter_bonus_marks(m, tables.counted_names, table.shape)  # pays 0, plays the bonus
     hits = [0] * len(entries)
     credit = [0] * len(entries)
     joint = _joint_counts(reels)
@@ -361,12 +369,13 @@ def _scatter_rows(
         taken = False
         for c in range(len(tables.counted_names)):
             pay = int(table[c, counts[c]]) if counts[c] < table.shape[1] else 0
+            paying = pay > 0 or (counts[c] < table.shape[1] and plays[c, counts[c]] > 0)
             if c < len(excl) and excl[c]:
                 if taken:
                     continue
-                if pay > 0:
+                if paying:
                     taken = True
-            if pay <= 0:
+            if not paying:
                 continue
             best = max(
                 (i for i, (cc, sp) in enumerate(entries) if cc == c and sp.count <= counts[c]),
@@ -384,6 +393,16 @@ def _scatter_rows(
         )
         for i, (c, sp) in enumerate(entries)
     ]
+
+
+def _bonus_starters(m: Any) -> set[tuple[str, tuple[str, ...]]]:
+    """(row kind, combo) of the pay entries that play the bonus game: lines and scatters."""
+    out = {("line", m.pays[i].combo) for i in m.line_bonus_entries}
+    out |= {
+        ("scatter", (m.scatter_pays[i].symbol,) * m.scatter_pays[i].count)
+        for i in m.scatter_bonus_entries
+    }
+    return out
 
 
 def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
@@ -527,9 +546,9 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
         if tables.bonus_counted >= 0
         else 0.0
     )
-    starters = {m.pays[i].combo for i in m.line_bonus_entries}
-    p_bonus += sum(r.probability or 0.0 for r in rows if r.combo in starters)  # bonus lines
-    bonus_combo = m.bonus_combo or next(iter(starters), ())
+    starters = _bonus_starters(m)
+    p_bonus += sum(r.probability or 0.0 for r in rows if (r.kind, r.combo) in starters)  # plays
+    bonus_combo = m.bonus_combo or min(starters, default=("", ()))[1]
     awards = [
         Contribution(
             "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb, 1
@@ -593,10 +612,10 @@ def _free_spins(
             )
         )
         mean += p_bonus * bonus_mean
-    starters = [m.pays[i].combo for i in m.line_bonus_entries]
-    plays = sum(r.probability or 0.0 for r in rows if r.kind != "scatter" and r.combo in starters)
-    if plays > 0:  # bonus games the free spins' lines play (per paid spin), unmultiplied
-        combo = starters[0]
+    starters = _bonus_starters(m)
+    plays = sum(r.probability or 0.0 for r in rows if (r.kind, r.combo) in starters)
+    if plays > 0:  # bonus games the free spins' pays play (per paid spin), unmultiplied
+        combo = min(starters)[1]
         rows.append(
             Contribution("free_spins", "bonus", combo, None, plays, plays * bonus_mean / tb)
         )

@@ -573,7 +573,7 @@ def line_bonus_sums(
     ``phase`` 1: the free spins' cycle (``base`` its buckets; ``F`` their credits
     before the feature's multiplier, which scales ``cross`` and not the prizes).
     """
-    if not tables.machine.line_bonus_entries:
+    if not tables.machine.pays_play_bonus:
         zero = np.zeros(base.w.shape[0])
         return LineBonusSums(zero, zero, base.hit.astype(np.float64), zero, zero, zero)
     plain, plus = (line_bonus_variant(tables, mode) for mode in ("plain", "plus"))

@@ -199,12 +199,15 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
 
     def lines_bonus(reels: ReelSet, phase: int) -> float:
         """The prizes of the bonus games a spin's lines play: E[bonus lines] x E[B]."""
-        if not tables.machine.line_bonus_entries:
+        if not tables.machine.pays_play_bonus:
             return 0.0
-        plain = line_bonus_variant(tables, "plain")  # 1 credit per bonus line, nothing else
+        plain = line_bonus_variant(tables, "plain")  # 1 credit per bonus play, nothing else
+        plt = plain.levels[lt.level_index]
         weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
         mu = bonus_moments(lt.bonus_pay, weights)[0]
-        return _phase_lines(plain, reels, plain.levels[lt.level_index], phase) * mu
+        marks = plt.scatter_pay if phase == 0 else plt.scatter_pay_fs  # scatters that play it
+        plays = _phase_lines(plain, reels, plt, phase) + scatter_mean(plain, reels, plt, marks)
+        return plays * mu
 
     mean = tables.base_mult_moments[0] * spin_mean(tables.base, 0) + bonus_mean(tables.base)
     mean += lines_bonus(tables.base, 0)

@@ -227,9 +227,13 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
     total = base + _bonus_bound(tables, lt)
     lines_bonus = 0
     if tables.line_bonus_tag:  # every line may play the bonus, in the base game and free spins
-        lines_bonus = tables.paylines.shape[0] * int(lt.bonus_pay.max(initial=0))
+        m = tables.machine
+        plays = tables.paylines.shape[0] if m.line_bonus_entries else 0
+        plays += len(m.scatter_bonus_entries)
+        lines_bonus = plays * int(lt.bonus_pay.max(initial=0))
         total += lines_bonus
-        parts.append("every line playing the bonus at its largest award")
+        who = "line and scatter entry" if m.scatter_bonus_entries else "line"
+        parts.append(f"every {who} playing the bonus at its largest award")
     if tables.fs_counted >= 0:
         spins = _most_free_spins(tables)
         if spins is None:

@@ -158,9 +158,15 @@ def screen_unit(tables: GameTables) -> float:
 
 
 def prefix_shared(tables: GameTables) -> bool:
-    """Whether the cycle is enumerated by :func:`certify.exact._screens.enumerate_line_screens`."""
+    """Whether the cycle is enumerated by :func:`certify.exact._screens.enumerate_line_screens`.
+
+    Line games, and games that pay only counts anywhere (no line or ways pays,
+    not clusters: CT Sugar Town), whose first screen pays by its counted
+    symbols alone: the ways automaton's one dead state settles no line, so
+    the prefixes carry only the counts.
+    """
     m = tables.machine
-    return m.evaluation != "cluster" and not tables.is_ways
+    return m.evaluation != "cluster" and (not tables.is_ways or not m.pays)
 
 
 def screen_work(tables: GameTables, measure: bool = False) -> ScreenWork:

@@ -174,12 +174,13 @@ def check_line_bonus(rd: Reader, m: Machine) -> None:
     cap it (located errors); a ``[bonus]`` without a ``trigger`` needs one.
     """
     entries = m.line_bonus_entries
-    if m.bonus is not None and m.bonus.trigger is None and not entries:
+    if m.bonus is not None and m.bonus.trigger is None and not m.pays_play_bonus:
         rd.error(
             "bonus.trigger",
-            "is required unless a [[pays]] entry has `bonus = true`",
+            "is required unless a [[pays]] or [[scatter_pays]] entry has `bonus = true`",
             Code.MISSING_KEY,
         )
+    check_scatter_bonus(rd, m)
     kinds = {s.name: s.kind for s in m.symbols}
     for i in entries:
         at = join(join("pays", i), "bonus")
@@ -197,6 +198,31 @@ def check_line_bonus(rd: Reader, m: Machine) -> None:
             rd.error(at, f"its combo must be symbols of kind bonus, not {odd[0]!r}", Code.BAD_KIND)
         for reason in _line_bonus_conflicts(m, e.combo):
             rd.error(at, f"a line bonus is not played {reason}", Code.UNSUPPORTED)
+
+
+def check_scatter_bonus(rd: Reader, m: Machine) -> None:
+    """``[[scatter_pays]] bonus = true``: a scatter pay that also plays the bonus game.
+
+    Playtech Golden Tour: 3 or more of any one of three golfers start the golf
+    bonus, the first of them that pays (``exclusive_scatters``). Not with rules
+    or features that would multiply or cap the prize (located errors), nor in
+    an exclusive group where some entry pays credits (the exclusion is then
+    decided by the plays alone, which every walk of the cycle sees).
+    """
+    excl = set(m.rules.exclusive_scatters)
+    for i in m.scatter_bonus_entries:
+        at = join(join("scatter_pays", i), "bonus")
+        sp = m.scatter_pays[i]
+        if m.bonus is None:
+            rd.error(at, "the game has no [bonus] for the scatter to play", Code.MISSING_KEY)
+        # a scatter's play is apart from the lines: read both ways or not
+        reasons = [r for r in _line_bonus_conflicts(m, ()) if "direction" not in r]
+        if sp.symbol in excl and any(
+            s.symbol in excl and (s.pays or s.free_pays) for s in m.scatter_pays
+        ):
+            reasons.append("in exclusive_scatters where an entry pays credits")
+        for reason in reasons:
+            rd.error(at, f"a scatter bonus is not played {reason}", Code.UNSUPPORTED)
 
 
 def _line_bonus_conflicts(m: Machine, combo: tuple[str, ...]) -> list[str]:

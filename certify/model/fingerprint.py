@@ -110,6 +110,7 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
                     if s.free_spins_pays is None
                     else {"free_spins_pays": _scatter_value(s.free_spins_pays)}
                 ),
+                **({"bonus": True} if s.bonus else {}),  # only when set: older prints stay
             }
             for s in machine.scatter_pays
         ],

@@ -438,6 +438,7 @@ def _scatter_pays_schema() -> Schema:
                 "count": _int(1, "at least this many anywhere"),
                 "pays": _scatter_pay("x total bet"),
                 "free_spins_pays": _scatter_pay("x total bet during free spins, instead of pays"),
+                "bonus": _bool("paying, the entry also plays the [bonus] game (Golden Tour)"),
             },
             ("symbol", "count", "pays"),
         ),

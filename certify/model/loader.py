@@ -717,7 +717,7 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
     out, seen = [], set()
     for i, spec in enumerate(raw if isinstance(raw, list) else []):
         where = join("scatter_pays", i)
-        t = rd.table(spec, where, ("symbol", "count", "pays"), ("free_spins_pays",))
+        t = rd.table(spec, where, ("symbol", "count", "pays"), ("free_spins_pays", "bonus"))
         sym = str(t.get("symbol"))
         ctx.counted(t.get("symbol"), rd, join(where, "symbol"), ("scatter", "bonus"))
         count = rd.integer(t, "count", where, 1) or 1
@@ -729,7 +729,8 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
         free_pays = (
             None if free is None else _scatter_value(rd, free, join(where, "free_spins_pays"))
         )
-        out.append(ScatterPay(str(sym), count, pays, free_pays))
+        plays_bonus = rd.boolean(t, "bonus", where, False)
+        out.append(ScatterPay(str(sym), count, pays, free_pays, bool(plays_bonus)))
     return tuple(out)
 
 

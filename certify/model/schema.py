@@ -125,6 +125,7 @@ class ScatterPay:
     count: int
     pays: int | Fraction
     free_spins_pays: int | Fraction | None = None
+    bonus: bool = False  # paying, it plays the [bonus] game too (Playtech Golden Tour)
 
     @property
     def free_pays(self) -> int | Fraction:
@@ -589,6 +590,16 @@ class Machine:
     def line_bonus_entries(self) -> tuple[int, ...]:
         """Pay entries whose lines also play the bonus game (``bonus = true``)."""
         return tuple(e.index for e in self.pays if e.bonus)
+
+    @property
+    def scatter_bonus_entries(self) -> tuple[int, ...]:
+        """Scatter pay entries that also play the bonus game when they pay (``bonus = true``)."""
+        return tuple(i for i, sp in enumerate(self.scatter_pays) if sp.bonus)
+
+    @property
+    def pays_play_bonus(self) -> bool:
+        """Whether some line or scatter pay entry plays the bonus game (the kernels' marks)."""
+        return bool(self.line_bonus_entries or self.scatter_bonus_entries)
 
     @property
     def bonus_combo(self) -> tuple[str, ...]:

@@ -129,6 +129,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "wilds expanding in a mode drawn for each spin (the log does not say the mode)"
     elif m.line_bonus_entries:
         reason = "lines that play the bonus game (the log does not say each line's prize)"
+    elif m.scatter_bonus_entries:
+        reason = "scatter pays that play the bonus game (the log does not say each prize)"
     return ReplayModel(
         machine=m,
         tables=tables,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from testpaths import ROOT
 from twins import screens as twin
@@ -95,3 +96,20 @@ def test_sugar_town_equals_the_published_brute_force():
     assert abs(float(rtp) * 100 - 83.522519) <= 5e-7
     assert int(cyc.buckets.hit.sum()) == 310_208_593
     assert cyc.longest == 16
+
+
+def test_the_prefix_kernel_plays_a_counts_only_game_to_the_bit():
+    """A game paying only counts anywhere (no ways pays) is enumerated with the first screen
+    shared by reel prefixes (``prefix_shared``); the plain odometer, every start played,
+    gives the same outputs to the bit at every level."""
+    from test_screens_prefix import run_kernel
+
+    from certify.exact.screens import prefix_shared
+
+    t = compile_machine(load_machine(SMALL))
+    assert prefix_shared(t)
+    for li in range(len(t.levels)):
+        a = run_kernel(t, li, 0, shared=True)
+        b = run_kernel(t, li, 0, shared=False)
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y)

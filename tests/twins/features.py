@@ -199,8 +199,8 @@ def _check(m: Machine) -> None:
         raise NotImplementedError("screen games: see twins.hold and twins.screens")
     if any(s.multipliers for s in m.symbols):
         raise NotImplementedError("drawn wild multipliers: twins.lines.brute_force")
-    if m.line_bonus_entries:
-        raise NotImplementedError("lines that play the bonus: twins.lines.brute_force")
+    if m.pays_play_bonus:
+        raise NotImplementedError("pays that play the bonus: twins.lines.brute_force")
     if m.free_spins is not None and m.free_spins.options:
         if not all(o.weight for o in m.free_spins.options):
             raise ValueError("a game with free-spin options: play each option alone")

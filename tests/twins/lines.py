@@ -346,23 +346,34 @@ def counted(m: Machine, win, symbol: str) -> int:
 
 def scatter_credits(m: Machine, win, li: int) -> int:
     """Scatter credits of one window (highest count per symbol, exclusive scatters)."""
+    return scatter_parts(m, win, li)[0]
+
+
+def scatter_parts(m: Machine, win, li: int) -> tuple[int, int]:
+    """(scatter credits, scatter entries that play the bonus game) of one window.
+
+    Each symbol pays its highest met entry; of the exclusive scatters only the
+    first whose entry pays credits or plays the bonus (``bonus = true``) pays.
+    """
     level = m.bet_levels[li]
     unit = level if m.rules.scatter_unit == "line_bet" else m.total_bet(level)
     exclusive = m.rules.exclusive_scatters
     exclusive_paid = False
-    total = 0
+    total = plays = 0
     symbols = list(exclusive) + sorted({s.symbol for s in m.scatter_pays} - set(exclusive))
     for symbol in symbols:
         n = counted(m, win, symbol)
         best = [s for s in m.scatter_pays if s.symbol == symbol and s.count <= n]
         if not best:
             continue
+        top = max(best, key=lambda s: s.count)
         if symbol in exclusive:
-            if exclusive_paid:
+            if exclusive_paid or not (top.pays > 0 or top.bonus):  # 0 credits: not taken
                 continue
             exclusive_paid = True
-        total += max(best, key=lambda s: s.count).pays * unit
-    return total
+        total += top.pays * unit
+        plays += 1 if top.bonus else 0
+    return total, plays
 
 
 def spin_parts(m: Machine, win, li: int) -> tuple[int, int, list[int]]:
@@ -487,6 +498,7 @@ def brute_force(m: Machine, li: int) -> dict:
         e1 = Fraction(b) * drawn1 * f1  # x the spin's drawn multiplier and the reels' factor
         e2 = Fraction(b * b) * drawn2 * f2
         lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
+        lines += scatter_parts(m, win, li)[1]  # so does each scatter entry with bonus = true
         if lines:  # n independent prizes: E[S] = n E[B], E[S^2] = n E[B^2] + n (n-1) E[B]^2
             p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
             e1, e2 = e1 + p1, e2 + 2 * e1 * p1 + p2
@@ -586,6 +598,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     for win, w in feature_windows(m):
         value, fixed, paid = spin_parts(free_pays_view(m), win, li)
         lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
+        lines += scatter_parts(free_pays_view(m), win, li)[1]  # and each such scatter entry
         n = counted(m, win, fs.retrigger_symbol or fs.trigger.symbol)
         added = retrigger_award(fs, n)
         acc = outcomes.setdefault(added, [Fraction(0)] * 3)
