@@ -78,7 +78,7 @@ def test_a_cycle_game_still_counts_at_most_8():
     assert "scatter_pays" in {p.path for p in err.value.problems}
 
 
-@pytest.mark.reference  # about 190 s on 2 cores: python -m pytest -m reference
+@pytest.mark.reference  # about 100 s on 2 cores: python -m pytest -m reference
 def test_sugar_town_equals_the_published_brute_force():
     """CT Interactive Sugar Town, 1,020,148,992 starts, each avalanche played to its end.
 
