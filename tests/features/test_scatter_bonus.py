@@ -182,3 +182,18 @@ def test_golden_tour_golf_bonus_reproduced():
     level = ex.levels[0]
     assert level.bonus_rtp * 100 == pytest.approx(17.296786, abs=5e-7)
     assert 1 / level.bonus_probability == pytest.approx(92.503, abs=5e-4)
+
+
+def test_the_fingerprint_tells_the_play_and_keeps_older_prints():
+    """``bonus = true`` on a scatter entry changes the fingerprint; unset, it prints as before."""
+    import dataclasses
+
+    from certify.model.fingerprint import canonical_form, fingerprint
+
+    game = _game()
+    plain = dataclasses.replace(
+        game,
+        scatter_pays=tuple(dataclasses.replace(s, bonus=False) for s in game.scatter_pays),
+    )
+    assert fingerprint(game) != fingerprint(plain)
+    assert all("bonus" not in s for s in canonical_form(plain)["scatter_pays"])

@@ -233,7 +233,7 @@ _COVERED = {
         "free_spins_pays",
         "bonus",
     },
-    "ScatterPay": {"symbol", "count", "pays", "free_spins_pays"},
+    "ScatterPay": {"symbol", "count", "pays", "free_spins_pays", "bonus"},
     "Trigger": {"symbol", "count"},
     "FreeSpins": {
         "retrigger_spins",
