@@ -579,7 +579,7 @@ class _Glass:
         starts = [
             tr.t(
                 "bonus_line_start_free"
-                if _free_spins_show(m, m.pays[i].combo)
+                if m.free_spins_show(m.pays[i].combo)
                 else "bonus_line_start",
                 combo=" ".join(m.pays[i].combo),
             )
@@ -732,12 +732,3 @@ class _Glass:
             text.append(tr.t("pay_cashier_default"))
         text.append(tr.t("records"))
         return Section(tr.t("payment"), tuple(text))
-
-
-def _free_spins_show(m: Machine, combo: tuple[str, ...]) -> bool:
-    """Whether the free spins' reels can show a line bonus's combo (it then plays there)."""
-    fs = m.free_spins
-    if fs is None:
-        return False
-    strips = fs.played_strips(m.strips, m.weights)[0]
-    return all(token in strips[r] for r, token in enumerate(combo))

@@ -940,12 +940,11 @@ def _level_tables(
     if has_free_spins_pays(machine):  # the feature's line pays its own best entry
         rank_fs = [JACKPOT_RANK if i in jackpots else c for i, c in enumerate(credits_fs)]
     scatter_fs = _scatter_table(machine, names, level, True)
-    scatter_pay_fs = scatter_fs * mult
+    scatter_pay_fs = scatter_fs * mult  # the signature keeps scatter_fs: unmultiplied, unmarked
     if credit_mode:  # the free spins' bonus plays too (after their premultiplied credits)
         credits_fs, scatter_pay_fs = _line_bonus_credits(
             machine, names, credits_fs, scatter_pay_fs, credit_mode
         )
-        scatter_fs = scatter_pay_fs // mult  # the signature's (unmultiplied) table
     trans, live, win, entry, keys, start = _automaton(
         machine, tables, credits, credits_fs, rank, rank_fs
     )

@@ -180,7 +180,6 @@ def check_line_bonus(rd: Reader, m: Machine) -> None:
             "is required unless a [[pays]] or [[scatter_pays]] entry has `bonus = true`",
             Code.MISSING_KEY,
         )
-    check_scatter_bonus(rd, m)
     kinds = {s.name: s.kind for s in m.symbols}
     for i in entries:
         at = join(join("pays", i), "bonus")
@@ -238,9 +237,7 @@ def _line_bonus_conflicts(m: Machine, combo: tuple[str, ...]) -> list[str]:
     if any(j.trigger_combo == combo for j in m.jackpots):
         out.append("on a jackpot's combo")
     fs = m.free_spins
-    free = fs.played_strips(m.strips, m.weights)[0] if fs is not None else ()
-    shown = bool(free) and all(token in free[r] for r, token in enumerate(combo))
-    if shown and fs is not None and fs.expanding_symbol:  # its own exact path
+    if fs is not None and fs.expanding_symbol and m.free_spins_show(combo):  # own exact path
         out.append("in free spins with free_spins.expanding_symbol (their reels show it)")
     return out
 

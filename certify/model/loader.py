@@ -16,7 +16,12 @@ from certify.codes import Code
 from certify.errors import ModelError, Problem
 from certify.kinds import MACHINE
 from certify.model.big import check_big_symbol, read_big_symbol
-from certify.model.bonusgame import check_line_bonus, compile_awards, read_stages
+from certify.model.bonusgame import (
+    check_line_bonus,
+    check_scatter_bonus,
+    compile_awards,
+    read_stages,
+)
 from certify.model.features import (
     check_counting_reels,
     check_expands_chance,
@@ -213,6 +218,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         **reels,
     )
     check_line_bonus(rd, machine)
+    check_scatter_bonus(rd, machine)
     check_scatter_credits(rd, machine)
     rd.raise_if_errors()
     screen = screen_problems(machine, file)

@@ -596,6 +596,16 @@ class Machine:
         """Scatter pay entries that also play the bonus game when they pay (``bonus = true``)."""
         return tuple(i for i, sp in enumerate(self.scatter_pays) if sp.bonus)
 
+    def free_spins_show(self, combo: tuple[str, ...]) -> bool:
+        """Whether the free spins' reels can show ``combo`` from reel 1 (False without them).
+
+        A line bonus whose combo they show plays in the free spins too.
+        """
+        if self.free_spins is None:
+            return False
+        strips = self.free_spins.played_strips(self.strips, self.weights)[0]
+        return all(token in strips[r] for r, token in enumerate(combo))
+
     @property
     def pays_play_bonus(self) -> bool:
         """Whether some line or scatter pay entry plays the bonus game (the kernels' marks)."""

@@ -24,12 +24,14 @@ from certify.engine import compile_machine, simulate
 from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.exact.contributions import level_contributions
+from certify.model import load_machine
 from certify.model.loader import parse_machine
 from certify.outcomes.model import replay_model
 from certify.stats import z_value
 from reports.paytable import glass_in
 from reports.translations import translation
 
+REAL = Path(__file__).parents[1] / "data" / "real"
 GAME = """
 schema = "slotcert/machine@1"
 [machine]
@@ -130,6 +132,8 @@ def test_by_hand_in_free_spins():
         assert mean_return(tables, lt) == pytest.approx(175 / 64, rel=1e-14)
         lc = level_contributions(tables, lt)
         assert lc.base_rtp == pytest.approx(175 / 64, rel=1e-13)
+    glass = " ".join(" ".join(s.paragraphs) for s in glass_in(game, translation("en")).sections)
+    assert "plays the bonus once, in the base game and in the free spins" in glass
     sim = simulate(tables, 0, 2_000_000, 7)
     assert abs(sim.rtp - 175 / 64) <= z_value(0.999) * sim.std_error
     assert abs(95 / 32 - 175 / 64) > 10 * sim.std_error
@@ -252,25 +256,14 @@ def test_diamond_dogs_reproduced():
     ne12 bonuses: hit rate 1/1412.9, rtp = 21.233092%; RTP = 50.991(sym) +
     21.233(ne12) + 0.062015*241.95(fg) = 87.228472%"). The server's figures are
     its own brute force over the 42,802,056 combinations, rounded to 6 places."""
-    from certify.model import load_machine
-
-    path = Path(__file__).parents[1] / "data" / "real" / "netent_diamond_dogs.toml"
-    ex = compute_exact(load_machine(path))
-    assert ex is not None
-    level = ex.levels[0]
-    assert level.rtp * 100 == pytest.approx(87.228472, abs=5e-7)
-    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(50.990861, abs=5e-7)
-    assert level.bonus_rtp * 100 == pytest.approx(21.233092, abs=5e-7)
+    level = _printed_parts("netent_diamond_dogs.toml", 87.228472, 50.990861, 21.233092)
     assert level.free_spins_rtp * 100 == pytest.approx(0.062015 * 241.95, abs=5e-4)
 
 
 def test_diamond_dogs_simulates_inside_the_interval():
     """400,000 spins of the real game land within z(0.999) standard errors of its
     exact return (the kernels' prizes per bonus line against the calculator's walks)."""
-    from certify.model import load_machine
-
-    path = Path(__file__).parents[1] / "data" / "real" / "netent_diamond_dogs.toml"
-    tables = compile_machine(load_machine(path))
+    tables = compile_machine(load_machine(REAL / "netent_diamond_dogs.toml"))
     sim = simulate(tables, 0, 400_000, 13)
     assert abs(sim.rtp - 0.87228472) <= z_value(0.999) * sim.std_error
 
@@ -282,15 +275,7 @@ def test_simsalabim_reproduced():
     ne12 bonuses: hit rate 1/1728, rtp = 17.361111%; RTP = 52.129(sym) +
     17.361(ne12) + 0.053168*283.16(fg) = 84.545047%"). A second game on the same
     rule, with free spins awarded by count (10, 20, 30)."""
-    from certify.model import load_machine
-
-    path = Path(__file__).parents[1] / "data" / "real" / "netent_simsalabim.toml"
-    ex = compute_exact(load_machine(path))
-    assert ex is not None
-    level = ex.levels[0]
-    assert level.rtp * 100 == pytest.approx(84.545047, abs=5e-7)
-    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(52.128888, abs=5e-7)
-    assert level.bonus_rtp * 100 == pytest.approx(17.361111, abs=5e-7)
+    _printed_parts("netent_simsalabim.toml", 84.545047, 52.128888, 17.361111)
 
 
 def test_champagne_reproduced():
@@ -303,13 +288,17 @@ def test_champagne_reproduced():
     "RTP = 70.698 + 5.52 + 0.10687*184.72 = 95.958662%"): five fizz on a line play the
     bottles bonus in the free spins too. The server's figures are its own brute force
     over the 33,554,432 combinations (one line: every line returns the same)."""
-    from certify.model import load_machine
+    level = _printed_parts("megajack_champagne.toml", 95.958662, 70.698214, 5.519986)
+    assert level.free_spins_rtp * 100 == pytest.approx(0.106867 * 184.719467, abs=5e-4)
 
-    path = Path(__file__).parents[1] / "data" / "real" / "megajack_champagne.toml"
-    ex = compute_exact(load_machine(path))
+
+def _printed_parts(name: str, rtp: float, symbols: float, bonus: float):
+    """The exact level of a real game, its return, symbols' part (lines and scatters) and
+    bonus part checked against the server's printed figures (6 places: half a unit)."""
+    ex = compute_exact(load_machine(REAL / name))
     assert ex is not None
     level = ex.levels[0]
-    assert level.rtp * 100 == pytest.approx(95.958662, abs=5e-7)
-    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(70.698214, abs=5e-7)
-    assert level.bonus_rtp * 100 == pytest.approx(5.519986, abs=5e-7)
-    assert level.free_spins_rtp * 100 == pytest.approx(0.106867 * 184.719467, abs=5e-4)
+    assert level.rtp * 100 == pytest.approx(rtp, abs=5e-7)
+    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(symbols, abs=5e-7)
+    assert level.bonus_rtp * 100 == pytest.approx(bonus, abs=5e-7)
+    return level
