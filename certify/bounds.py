@@ -17,3 +17,10 @@ MAX_RESPINS = 1000
 LINE_BONUS_TAG = (
     1 << 40
 )  # credits the kernels add per line playing a line bonus (limits keep wins below)
+LINE_BONUS_BITS = 22
+"""Bits above :data:`LINE_BONUS_TAG` that count the plays, shared evenly by the bonus games."""
+
+
+def law_field(games: int) -> int:
+    """Bits of a spin's bonus mark that count one game's plays, with ``games`` bonus games."""
+    return LINE_BONUS_BITS // max(games, 1)

@@ -289,14 +289,14 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
                     ("rtp_contribution",),
                 )
             )
-    bonus = machine.bonus
-    if bonus is not None:
+    for name, bonus in machine.bonus_laws:
         total = sum(a.weight for a in bonus.awards)
         table = [(i, a.pays, a.weight, a.weight / total) for i, a in enumerate(bonus.awards)]
+        title = f"Bonus game {name!r}" if name else "Bonus"
         out.append(
             Section(
-                "bonus",
-                f"Bonus: {_bonus_start(machine)}, "
+                f"bonus_{name}" if name else "bonus",
+                f"{title}: {_bonus_start(machine, name)}, "
                 f"awards (x {bonus.unit.replace('_', ' ')}) and weights"
                 + (" (the exact prize law of the bonus game's stages)" if bonus.stages else ""),
                 ("award", "pays", "weight", "probability_given_trigger"),
@@ -307,15 +307,23 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
     return out
 
 
-def _bonus_start(machine: Machine) -> str:
-    """What starts the bonus: its trigger count, and the lines that play it."""
-    bonus = machine.bonus
-    assert bonus is not None
+def _bonus_start(machine: Machine, name: str = "") -> str:
+    """What starts a bonus game: its trigger count, and the pays that play it (and how often)."""
+    bonus = dict(machine.bonus_laws)[name]
     starts = [f"{bonus.trigger.count}+ x {bonus.trigger.symbol}"] if bonus.trigger else []
-    starts += [f"a line of {' '.join(machine.pays[i].combo)}" for i in machine.line_bonus_entries]
+
+    def times(plays: int) -> str:
+        return f" ({plays} plays)" if plays > 1 else ""
+
     starts += [
-        f"{machine.scatter_pays[i].count}+ x {machine.scatter_pays[i].symbol} paying"
-        for i in machine.scatter_bonus_entries
+        f"a line of {' '.join(e.combo)}{times(e.bonus_plays)}"
+        for e in machine.pays
+        if e.bonus and e.bonus_game == name
+    ]
+    starts += [
+        f"{sp.count}+ x {sp.symbol} paying{times(sp.bonus_plays)}"
+        for sp in machine.scatter_pays
+        if sp.bonus and sp.bonus_game == name
     ]
     return " or ".join(starts)
 

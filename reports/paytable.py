@@ -125,8 +125,8 @@ def glass_in(machine: Machine, tr: Translation) -> Glass:
         sections.append(g.scatters())
     if machine.free_spins is not None:
         sections.append(g.free_spins())
-    if machine.bonus is not None:
-        sections.append(g.bonus())
+    for name, _ in machine.bonus_laws:  # [bonus], then each [bonus_games] entry
+        sections.append(g.bonus(name))
     features = g.features()
     if features.paragraphs or features.rows:
         sections.append(features)
@@ -572,33 +572,29 @@ class _Glass:
         columns = (tr.t("sequence"), *self.level_columns()) if rows else ()
         return Section(tr.t("features"), tuple(text), columns=columns, rows=rows)
 
-    def bonus(self) -> Section:
-        tr, m, bonus = self.tr, self.m, self.m.bonus
-        assert bonus is not None
+    def bonus(self, name: str = "") -> Section:
+        """A bonus game (``name``: a ``[bonus_games]`` entry, "" ``[bonus]``), what plays it."""
+        tr, m = self.tr, self.m
+        bonus = dict(m.bonus_laws)[name]
         line = bonus.unit == "line_bet"
-        starts = [
-            tr.t(
-                "bonus_line_start_free"
-                if m.free_spins_show(m.pays[i].combo)
-                else "bonus_line_start",
-                combo=" ".join(m.pays[i].combo),
-            )
-            for i in m.line_bonus_entries
-        ]
-        starts += [
-            tr.t(
-                "bonus_scatter_start",
-                count=m.scatter_pays[i].count,
-                symbol=m.scatter_pays[i].symbol,
-            )
-            for i in m.scatter_bonus_entries
-        ]
+        starts = []
+        for e in m.pays:
+            if e.bonus and e.bonus_game == name:
+                key = "bonus_line_start_free" if m.free_spins_show(e.combo) else "bonus_line_start"
+                key += "_times" if e.bonus_plays > 1 else ""
+                starts.append(tr.t(key, combo=" ".join(e.combo), times=e.bonus_plays))
+        for sp in m.scatter_pays:
+            if sp.bonus and sp.bonus_game == name:
+                key = "bonus_scatter_start" + ("_times" if sp.bonus_plays > 1 else "")
+                starts.append(tr.t(key, count=sp.count, symbol=sp.symbol, times=sp.bonus_plays))
+        title = tr.t("bonus_named", name=name) if name else tr.t("bonus")
         if bonus.stages:
-            return Section(tr.t("bonus"), (*starts, *self.bonus_game_rules(bonus)))
+            return Section(title, (*starts, *self.bonus_game_rules(bonus)))
+        law = m.bonus_law(name)
         rows = tuple(
             Row(
                 (tr.t("bonus_award_line" if line else "bonus_award", pays=a),),
-                tuple(self.credits_cell(a * m.bonus_bet(lv)) for lv in m.bet_levels),
+                tuple(self.credits_cell(a * m.law_bet(law, lv)) for lv in m.bet_levels),
             )
             for a in sorted({award.pays for award in bonus.awards})
         )
@@ -608,7 +604,7 @@ class _Glass:
         else:
             text = [tr.t("bonus_prizes_line" if line else "bonus_prizes")]
         return Section(
-            tr.t("bonus"),
+            title,
             (*starts, *text),
             columns=(tr.t("award"), *self.level_columns()),
             rows=rows,

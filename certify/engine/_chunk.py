@@ -33,6 +33,7 @@ from certify.engine._kernels import (
     fs_added,
     fs_feature_count,
     full_window_multiplier,
+    play_bonus_games,
     private,
     scatter_packed,
     scatter_plain,
@@ -321,19 +322,18 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 spin += scatter_plain(packed, scatter_pay[0])
             else:
                 spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
-        if extras is not None and game.line_bonus_tag > 0:  # lines and scatters play the bonus
-            plays = spin // game.line_bonus_tag
-            if plays > 0:
-                spin -= plays * game.line_bonus_tag
+        if extras is not None and game.line_bonus_tag > 0:  # lines and scatters play bonuses
+            marks = spin // game.line_bonus_tag
+            if marks > 0:
+                spin -= marks * game.line_bonus_tag
                 if fs == 0:
                     n_bonus += 1
                     triggered = True
-                for _ in range(plays):
-                    pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
-                    if fs == 0:
-                        spin += pay
-                    else:  # a free spin's bonus prizes are not multiplied
-                        win += pay
+                pay, s0, s1, s2, s3 = play_bonus_games(marks, game, level, s0, s1, s2, s3)
+                if fs == 0:
+                    spin += pay
+                else:  # a free spin's bonus prizes are not multiplied
+                    win += pay
         each = game.fs_each_cum if fs else game.base_each_cum
         if extras is not None and each.shape[0] > 1:  # a multiplier drawn for this spin
             u, s0, s1, s2, s3 = bounded(each[each.shape[0] - 1], s0, s1, s2, s3)

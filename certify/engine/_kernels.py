@@ -353,6 +353,26 @@ def bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3):
 
 
 @jit(inline="always")
+def play_bonus_games(marks, game, level, s0, s1, s2, s3):
+    """Prizes of the bonus games a spin's pays play: (credits, s0, s1, s2, s3).
+
+    ``marks``: the spin's marks (multiples of ``line_bonus_tag``); each game's
+    plays in its ``law_field`` bits, games in order, each play one draw.
+    """
+    total = 0
+    mask = (1 << game.law_field) - 1
+    for law in range(game.law_off.shape[0] - 1):
+        plays = (marks >> (game.law_field * law)) & mask
+        lo, hi = game.law_off[law], game.law_off[law + 1]
+        for _ in range(plays):
+            pay, s0, s1, s2, s3 = bonus_award(
+                game.law_cum[lo:hi], level.law_pay[lo:hi], s0, s1, s2, s3
+            )
+            total += pay
+    return total, s0, s1, s2, s3
+
+
+@jit(inline="always")
 def scatter_packed(packed, scatter_pay, excl):
     """Scatter pays of a packed counts word (see :func:`scatter_win`)."""
     total = 0

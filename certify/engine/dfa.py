@@ -156,11 +156,19 @@ class _Builder:
         """Whether ``cand`` outranks ``best`` (ties: the lower entry index).
 
         By worth (``rank`` x wild multiplier); under ``line_pays = "longest"``
-        by the entry's length first, worth breaking ties.
+        by the entry's length first, worth breaking ties. Of two entries of
+        equal worth, one that plays a bonus game outranks one that does not, and
+        of two that do the longer run wins (a line of 5 bonus symbols plays the
+        5's game, as the cabinet reads the run, whatever the order written).
         """
         a, b = self.value(cand, self.rank), self.value(best, self.rank)
         if self.longest and cand[0] >= 0 and best[0] >= 0:
             la, lb = len(self.m.pays[cand[0]].combo), len(self.m.pays[best[0]].combo)
+            if la != lb:
+                return la > lb
+        if a == b and cand[0] >= 0 and best[0] >= 0:
+            pa, pb = (self.m.pays[e] for e in (cand[0], best[0]))
+            la, lb = (len(p.combo) if p.bonus else 0 for p in (pa, pb))
             if la != lb:
                 return la > lb
         return a > b or (a == b and best[0] >= 0 and cand[0] < best[0])

@@ -86,6 +86,7 @@ class LevelInputs(NamedTuple):
     hold_value_pay: np.ndarray  # (values,) credits of each hold-and-spin coin value
     hold_full_pay: int  # credits of a full window in hold and spin
     expand_pay: np.ndarray  # (drawable symbols, reels + 1) Book of Ra: credits by reels shown
+    law_pay: np.ndarray  # the bonus games pay entries play: their prizes (credits), in turn
 
 
 class GameInputs(NamedTuple):
@@ -134,6 +135,9 @@ class GameInputs(NamedTuple):
     ways_shorter: np.ndarray  # (bits,) uint64 bits of the same family's shorter entries
     ways_rival: np.ndarray  # (bits,) uint64 bits of the same family's other entries of its length
     line_bonus_tag: int  # base-game line wins: each multiple of it is a line playing the bonus
+    law_cum: np.ndarray  # the bonus games pay entries play: running weights, in turn
+    law_off: np.ndarray  # (games + 1,) where each game starts in law_cum / law_pay
+    law_field: int  # bits of the marks (line_bonus_tag multiples) counting one game's plays
 
 
 class SpinScore(NamedTuple):
@@ -425,6 +429,7 @@ def level_inputs(level: LevelTables, t: GameTables) -> LevelInputs:
         hold_value_pay=level.hold.value_pay if level.hold else np.zeros(1, dtype=np.int64),
         hold_full_pay=level.hold.full_pay if level.hold else 0,
         expand_pay=level.expand_pay,
+        law_pay=level.law_pay,
     )
 
 
@@ -499,6 +504,9 @@ def game_inputs(t: GameTables) -> GameInputs:
         ways_shorter=ways_family_bits(t, shorter=True),
         ways_rival=ways_family_bits(t, shorter=False),
         line_bonus_tag=t.line_bonus_tag,
+        law_cum=t.law_cum,
+        law_off=t.law_off,
+        law_field=t.law_field,
     )
 
 

@@ -40,11 +40,11 @@ from fractions import Fraction
 from math import ceil, prod
 from typing import Any
 
-from certify.bounds import LINE_BONUS_TAG, MAX_RESPINS, MAX_SCREENS
+from certify.bounds import LINE_BONUS_TAG, MAX_RESPINS, MAX_SCREENS, law_field
 from certify.codes import Code
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
-from certify.model.schema import Machine, PayEntry, Symbol
+from certify.model.schema import Machine, PayEntry, ScatterPay, Symbol
 from certify.model.screens import is_screen_game
 
 INT64_MAX = (1 << 63) - 1
@@ -220,9 +220,10 @@ class _Bounds:
                         "the engine's cumulative weights hold at most 2^63 - 1",
                     )
         tables: list[tuple[str, str, list[int]]] = []
-        if self.m.bonus is not None:
-            where = "bonus.stages" if self.m.bonus.stages else "bonus.awards"
-            tables.append((where, "award", [a.weight for a in self.m.bonus.awards]))
+        for name, game in self.m.bonus_laws:
+            at = f"bonus_games.{name}" if name else "bonus"
+            where = f"{at}.stages" if game.stages else f"{at}.awards"
+            tables.append((where, "award", [a.weight for a in game.awards]))
         fs = self.m.free_spins
         if fs is not None and fs.expanding_symbol:
             draws = [w for _, w in fs.expanding_symbol]
@@ -393,13 +394,14 @@ class _Bounds:
             i, a = max(enumerate(m.bonus.awards), key=lambda t: t[1].pays)
             key = "bonus.stages" if m.bonus.stages else f"bonus.awards[{i}].pays"
             terms.append((a.pays * m.bonus_bet(level), key, "bonus"))
-            if m.line_bonus_entries:  # every line may play it
-                at = f"pays[{m.line_bonus_entries[0]}].bonus"
-                terms.append(((m.lines or 1) * a.pays * m.bonus_bet(level), at, "line bonus"))
-            if m.scatter_bonus_entries:  # every scatter entry that plays it, at once
-                at = f"scatter_pays[{m.scatter_bonus_entries[0]}].bonus"
-                plays = len(m.scatter_bonus_entries)
-                terms.append((plays * a.pays * m.bonus_bet(level), at, "scatter bonus"))
+        if m.line_bonus_entries:  # every line may play the entry whose plays pay most
+            most = max(self.bonus_top(m.pays[i], level) for i in m.line_bonus_entries)
+            at = f"pays[{m.line_bonus_entries[0]}].bonus"
+            terms.append(((m.lines or 1) * most, at, "line bonus"))
+        if m.scatter_bonus_entries:  # every scatter entry that plays one, at once
+            at = f"scatter_pays[{m.scatter_bonus_entries[0]}].bonus"
+            most = sum(self.bonus_top(m.scatter_pays[i], level) for i in m.scatter_bonus_entries)
+            terms.append((most, at, "scatter bonus"))
         terms += self.screen_feature_terms(li, level, terms)
         fs = m.free_spins
         if fs is not None and self.feature_len:
@@ -411,11 +413,19 @@ class _Bounds:
             terms.append((feature, where, label))
         return terms
 
-    def line_bonus(self) -> None:
-        """Bounds of a line bonus's mark in the kernels' line wins.
+    def bonus_top(self, entry: PayEntry | ScatterPay, level: int) -> int:
+        """The most credits one pay entry's bonus plays win at a bet level."""
+        law = self.m.bonus_law(entry.bonus_game)
+        game = self.m.bonus_laws[law][1]
+        top = max((a.pays for a in game.awards), default=0)
+        return entry.bonus_plays * top * self.m.law_bet(law, level)
 
-        The kernels add LINE_BONUS_TAG credits per line that plays the bonus: the
-        other line wins of a spin stay below it, every line's mark fits 64 bits.
+    def line_bonus(self) -> None:
+        """Bounds of the bonus plays' marks in the kernels' line wins.
+
+        The kernels add LINE_BONUS_TAG credits, shifted to the game's field, per
+        play of a bonus game by a pay: the other wins of a spin stay below 2^40,
+        and the most plays of each game in one spin fit its field.
         """
         m = self.m
         if not m.pays_play_bonus:
@@ -425,14 +435,27 @@ class _Bounds:
             if m.line_bonus_entries
             else f"scatter_pays[{m.scatter_bonus_entries[0]}].bonus"
         )
-        plays = (m.lines or 1) + len(m.scatter_bonus_entries)
+        field = law_field(len(m.bonus_laws))
+        for name, _ in m.bonus_laws:
+            by_line = [e.bonus_plays for e in m.pays if e.bonus and e.bonus_game == name]
+            by_scatter = [s.bonus_plays for s in m.scatter_pays if s.bonus and s.bonus_game == name]
+            plays = (m.lines or 1) * max(by_line, default=0) + sum(by_scatter)
+            if plays >= 1 << field:
+                game = f"[bonus_games.{name}]" if name else "[bonus]"
+                self.error(
+                    at,
+                    f"a spin may play {game} {_fmt(plays)} times, above the "
+                    f"{_fmt((1 << field) - 1)} the kernels count with "
+                    f"{len(m.bonus_laws)} bonus games",
+                )
+                return
         for li, level in enumerate(m.bet_levels):
             lines, _ = self.line_bound(li, level)
             scatter = sum(
                 ceil(max(sp.pays, sp.free_pays) * m.scatter_bet(level)) for sp in m.scatter_pays
             )
             other = lines + scatter
-            if other >= LINE_BONUS_TAG or plays * LINE_BONUS_TAG > INT64_MAX // 2:
+            if other >= LINE_BONUS_TAG:
                 self.error(
                     at,
                     f"a bonus played by a pay needs the line and scatter wins of a spin below "
@@ -732,10 +755,11 @@ def _model_integers(m: Machine) -> Iterator[tuple[int, str]]:
     if m.bonus is not None:
         if m.bonus.trigger is not None:
             yield m.bonus.trigger.count, "bonus.trigger.count"
-        staged = bool(m.bonus.stages)
-        for i, a in enumerate(m.bonus.awards):
-            yield a.pays, "bonus.stages" if staged else f"bonus.awards[{i}].pays"
-            yield a.weight, "bonus.stages" if staged else f"bonus.awards[{i}].weight"
+    for name, game in m.bonus_laws:
+        at = f"bonus_games.{name}" if name else "bonus"
+        for i, a in enumerate(game.awards):
+            yield a.pays, f"{at}.stages" if game.stages else f"{at}.awards[{i}].pays"
+            yield a.weight, f"{at}.stages" if game.stages else f"{at}.awards[{i}].weight"
     yield from _feature_integers(m)
 
 

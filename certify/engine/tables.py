@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from certify.bounds import LINE_BONUS_TAG
+from certify.bounds import LINE_BONUS_BITS, LINE_BONUS_TAG, law_field
 from certify.engine.big import filled, one_part, split_big
 from certify.engine.dfa import build_line_automaton, key_matrix, token_match
 from certify.engine.fullwindow import full_window_arrays
@@ -96,6 +96,9 @@ class LevelTables:
     cap: int = 0  # win cap in credits (0: none)
     hold: Any = None  # hold-and-spin kernel arrays at this bet (HoldArrays), else None
     expand_pay: np.ndarray = field(default_factory=lambda: np.zeros((1, 1), dtype=np.int64))
+    law_pay: np.ndarray = field(  # the bonus games pays play: their prizes, one after another
+        default_factory=lambda: np.zeros(1, dtype=np.int64)
+    )
 
     @property
     def n_keys(self) -> int:
@@ -173,6 +176,13 @@ class GameTables:
         default_factory=lambda: np.ones(0, dtype=np.int64)
     )
     line_bonus_tag: int = 0  # credits that mark a line bonus in the kernels' line wins (0: none)
+    law_cum: np.ndarray = field(  # each bonus game pays play: running weights, one after another
+        default_factory=lambda: np.zeros(1, dtype=np.int64)
+    )
+    law_off: np.ndarray = field(  # (games + 1,) where each game's prizes start in law_cum
+        default_factory=lambda: np.zeros(2, dtype=np.int64)
+    )
+    law_field: int = LINE_BONUS_BITS  # bits of a spin's mark counting one game's plays
 
     @property
     def fs_spin_mult(self) -> int:
@@ -360,6 +370,7 @@ def compile_machine(machine: Machine) -> GameTables:
             machine, play.symbols, [base.window] if free is base else [base.window, free.window]
         ),
         line_bonus_tag=LINE_BONUS_TAG if machine.pays_play_bonus else 0,
+        **_bonus_laws(machine),
     )
     levels = tuple(
         _level_tables(play, tables, li, level) for li, level in enumerate(machine.bet_levels)
@@ -912,7 +923,12 @@ def _scatter_table(machine: Machine, names: tuple[str, ...], level: int, free: b
 
 
 def _level_tables(
-    machine: Machine, tables: GameTables, li: int, level: int, credit_mode: str = ""
+    machine: Machine,
+    tables: GameTables,
+    li: int,
+    level: int,
+    credit_mode: str = "",
+    coeffs: tuple[int, ...] | None = None,
 ) -> LevelTables:
     credits = [e.credits(li, level) for e in machine.pays]
     free_credits = [e.free_credits(li, level) for e in machine.pays]
@@ -927,7 +943,9 @@ def _level_tables(
     names = tables.counted_names
     scatter = _scatter_table(machine, names, level, False)
     if credit_mode:  # a line bonus's variant (see :func:`line_bonus_variant`); ranks stay
-        credits, scatter = _line_bonus_credits(machine, names, credits, scatter, credit_mode)
+        credits, scatter = _line_bonus_credits(
+            machine, names, credits, scatter, credit_mode, coeffs
+        )
     bonus = np.array(
         [a.pays * machine.bonus_bet(level) for a in machine.bonus.awards] if machine.bonus else [0],
         dtype=np.int64,
@@ -943,8 +961,13 @@ def _level_tables(
     scatter_pay_fs = scatter_fs * mult  # the signature keeps scatter_fs: unmultiplied, unmarked
     if credit_mode:  # the free spins' bonus plays too (after their premultiplied credits)
         credits_fs, scatter_pay_fs = _line_bonus_credits(
-            machine, names, credits_fs, scatter_pay_fs, credit_mode
+            machine, names, credits_fs, scatter_pay_fs, credit_mode, coeffs
         )
+    law_pay = [
+        a.pays * machine.law_bet(k, level)
+        for k, (_, game) in enumerate(machine.bonus_laws if machine.pays_play_bonus else ())
+        for a in game.awards
+    ]
     trans, live, win, entry, keys, start = _automaton(
         machine, tables, credits, credits_fs, rank, rank_fs
     )
@@ -977,35 +1000,74 @@ def _level_tables(
         if machine.hold_and_spin is not None
         else None,
         expand_pay=expansion_pays(machine, credits_fs, tables.expand_symbols),
+        law_pay=np.array(law_pay or [0], dtype=np.int64),
     )
 
 
+def _bonus_laws(machine: Machine) -> dict[str, Any]:
+    """The kernels' arrays of the bonus games pay entries play (:attr:`Machine.bonus_laws`)."""
+    laws = machine.bonus_laws if machine.pays_play_bonus else ()
+    cums = [np.cumsum([a.weight for a in game.awards]) for _, game in laws]
+    return {
+        "law_cum": np.concatenate(cums).astype(np.int64) if cums else np.zeros(1, dtype=np.int64),
+        "law_off": np.cumsum([0] + [len(c) for c in cums]).astype(np.int64)
+        if cums
+        else np.zeros(2, dtype=np.int64),
+        "law_field": law_field(len(laws)),
+    }
+
+
+def law_marks(machine: Machine, mode: str, coeffs: tuple[int, ...] | None) -> tuple[int, ...]:
+    """Credits one play of each bonus game adds to a spin in a variant of the pays.
+
+    ``"tag"``: :data:`LINE_BONUS_TAG` shifted to the game's field (the kernels
+    read each game's plays from its field); otherwise ``coeffs`` (1 each by default).
+    """
+    games = len(machine.bonus_laws)
+    if mode == "tag":
+        return tuple(LINE_BONUS_TAG << (law_field(games) * k) for k in range(games))
+    return coeffs if coeffs is not None else (1,) * games
+
+
 def _line_bonus_credits(
-    machine: Machine, names: tuple[str, ...], credits: list[int], scatter: np.ndarray, mode: str
+    machine: Machine,
+    names: tuple[str, ...],
+    credits: list[int],
+    scatter: np.ndarray,
+    mode: str,
+    coeffs: tuple[int, ...] | None = None,
 ) -> tuple[list[int], np.ndarray]:
-    """A phase's line credits and scatter table in a variant of the pays that play the bonus.
+    """A phase's line credits and scatter table in a variant of the pays that play a bonus.
 
-    ``"tag"``: each line paying a bonus entry, and each scatter entry with
-    ``bonus = true`` where it pays, adds :data:`LINE_BONUS_TAG` (the kernels
-    count the plays by it and draw a prize for each); ``"plain"``: only those
-    pay, 1 credit each (the cycle then sums the number of plays ``n`` and
-    ``n^2``); ``"plus"``: the game's credits plus 1 per play (the cycle sums
-    ``(F + n)^2``).
+    Each line paying an entry with ``bonus``, and each scatter entry with
+    ``bonus`` where it pays, adds its plays times the game's mark
+    (:func:`law_marks`). ``"tag"``: the kernels count the plays by the marks
+    and draw a prize for each; ``"plain"``: only those pay (the cycle then sums
+    the plays ``n`` and ``n^2``); ``"plus"``: the game's credits too (the cycle
+    sums ``(F + n)^2``). ``coeffs``: per game, the credits of one play (1 each
+    by default; 0 leaves a game out).
     """
-    bonus = set(machine.line_bonus_entries)
-    marks = scatter_bonus_marks(machine, names, scatter.shape)
+    marks = law_marks(machine, mode, coeffs)
+    add = {
+        e.index: marks[machine.bonus_law(e.bonus_game)] * e.bonus_plays
+        for e in machine.pays
+        if e.bonus
+    }
+    plays = scatter_bonus_marks(machine, names, scatter.shape, marks)
     if mode == "plain":
-        return [1 if i in bonus else 0 for i in range(len(credits))], marks
-    add = LINE_BONUS_TAG if mode == "tag" else 1
-    return [c + add if i in bonus else c for i, c in enumerate(credits)], scatter + add * marks
+        return [add.get(i, 0) for i in range(len(credits))], plays
+    return [c + add.get(i, 0) for i, c in enumerate(credits)], scatter + plays
 
 
-def scatter_bonus_marks(machine: Machine, names: tuple[str, ...], shape: tuple) -> np.ndarray:
-    """1 where a scatter entry with ``bonus = true`` is the one its count pays, else 0.
+def scatter_bonus_marks(
+    machine: Machine, names: tuple[str, ...], shape: tuple, marks: tuple[int, ...] | None = None
+) -> np.ndarray:
+    """Where a scatter entry with ``bonus`` is the one its count pays: its plays x its game's mark.
 
-    ``shape``: the scatter table's (counted symbols, counts); ``names`` its rows.
+    ``shape``: the scatter table's (counted symbols, counts); ``names`` its rows;
+    ``marks``: per bonus game, what one play counts (1 each by default), 0 elsewhere.
     """
-    marks = np.zeros(shape, dtype=np.int64)
+    out = np.zeros(shape, dtype=np.int64)
     for c, name in enumerate(names):
         entries = sorted(
             (s for s in machine.scatter_pays if s.symbol == name), key=lambda s: s.count
@@ -1013,23 +1075,26 @@ def scatter_bonus_marks(machine: Machine, names: tuple[str, ...], shape: tuple) 
         for i, sp in enumerate(entries):
             if sp.bonus:
                 end = entries[i + 1].count if i + 1 < len(entries) else shape[1]
-                marks[c, sp.count : end] = 1
-    return marks
+                mark = 1 if marks is None else marks[machine.bonus_law(sp.bonus_game)]
+                out[c, sp.count : end] = mark * sp.bonus_plays
+    return out
 
 
-def line_bonus_variant(tables: GameTables, mode: str) -> GameTables:
-    """``tables`` with every level's base-game credits of a line bonus's ``mode``.
+def line_bonus_variant(
+    tables: GameTables, mode: str, coeffs: tuple[int, ...] | None = None
+) -> GameTables:
+    """``tables`` with every level's credits in a ``mode`` of the bonus plays.
 
     Kept with the tables (its own prefix cache); ``tables`` itself when the
-    game has no line bonus.
+    game has no pay that plays a bonus.
     """
     if not tables.machine.pays_play_bonus:
         return tables
-    key = ("line_bonus", mode)
+    key = ("line_bonus", mode, coeffs)
     if key not in tables.prefix_cache:
         play = play_machine(tables.machine)
         levels = tuple(
-            _level_tables(play, tables, li, level, mode)
+            _level_tables(play, tables, li, level, mode, coeffs)
             for li, level in enumerate(tables.machine.bet_levels)
         )
         tables.prefix_cache[key] = dataclasses.replace(tables, levels=levels, prefix_cache={})

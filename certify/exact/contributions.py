@@ -395,14 +395,47 @@ def _scatter_rows(
     ]
 
 
-def _bonus_starters(m: Any) -> set[tuple[str, tuple[str, ...]]]:
-    """(row kind, combo) of the pay entries that play the bonus game: lines and scatters."""
-    out = {("line", m.pays[i].combo) for i in m.line_bonus_entries}
+def _bonus_starters(m: Any) -> dict[tuple[str, tuple[str, ...]], tuple[int, int]]:
+    """(row kind, combo) of each pay entry that plays a bonus game -> (the game, its plays)."""
+    out = {("line", e.combo): (m.bonus_law(e.bonus_game), e.bonus_plays) for e in m.pays if e.bonus}
     out |= {
-        ("scatter", (m.scatter_pays[i].symbol,) * m.scatter_pays[i].count)
-        for i in m.scatter_bonus_entries
+        ("scatter", (sp.symbol,) * sp.count): (m.bonus_law(sp.bonus_game), sp.bonus_plays)
+        for sp in m.scatter_pays
+        if sp.bonus
     }
     return out
+
+
+def _played_bonus_rows(
+    m: Any, rows: list[Contribution], level: int, section: str, kind: str, tb: int
+) -> tuple[list[Contribution], list[float]]:
+    """The prizes of the bonus games the pay rows play, and each game's expected plays.
+
+    ``kind`` ``"bonus_award"``: one row per award of each game (its plays x the
+    award's chance); otherwise one row per game. Rows' probabilities are per spin.
+    """
+    starters = _bonus_starters(m)
+    plays = [0.0] * len(m.bonus_laws)
+    for r in rows:
+        if (r.kind, r.combo) in starters:
+            law, times = starters[r.kind, r.combo]
+            plays[law] += (r.probability or 0.0) * times
+    out = []
+    for law, (_, game) in enumerate(m.bonus_laws):
+        if plays[law] <= 0:
+            continue
+        combo = min(c for (_, c), (k, _) in starters.items() if k == law)
+        total = sum(a.weight for a in game.awards)
+        credits = [(a.pays * m.law_bet(law, level), a.weight / total) for a in game.awards]
+        if kind != "bonus_award":
+            mean = sum(c * q for c, q in credits)
+            out.append(Contribution(section, kind, combo, None, plays[law], plays[law] * mean / tb))
+            continue
+        out += [
+            Contribution(section, kind, combo, c, plays[law] * q, plays[law] * q * c / tb, 1)
+            for c, q in credits
+        ]
+    return out, plays
 
 
 def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
@@ -547,14 +580,15 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
         else 0.0
     )
     starters = _bonus_starters(m)
-    p_bonus += sum(r.probability or 0.0 for r in rows if (r.kind, r.combo) in starters)  # plays
-    bonus_combo = m.bonus_combo or min(starters, default=("", ()))[1]
     awards = [
         Contribution(
-            "bonus", "bonus_award", bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb, 1
+            "bonus", "bonus_award", m.bonus_combo, pays, p_bonus * q, p_bonus * q * pays / tb, 1
         )
         for pays, q in zip(bonus_pays, bonus_probs)
+        if m.bonus_combo  # a triggered bonus; the games pays play below
     ]
+    awards += _played_bonus_rows(m, rows, lt.level, "bonus", "bonus_award", tb)[0]
+    p_bonus += sum(r.probability or 0.0 for r in rows if (r.kind, r.combo) in starters)  # plays
     same = tables.free is tables.base and not getattr(tables, "fs_own_pays", False)
     return LevelContributions(
         lt.level_index,
@@ -612,14 +646,10 @@ def _free_spins(
             )
         )
         mean += p_bonus * bonus_mean
-    starters = _bonus_starters(m)
-    plays = sum(r.probability or 0.0 for r in rows if (r.kind, r.combo) in starters)
-    if plays > 0:  # bonus games the free spins' pays play (per paid spin), unmultiplied
-        combo = min(starters)[1]
-        rows.append(
-            Contribution("free_spins", "bonus", combo, None, plays, plays * bonus_mean / tb)
-        )
-        mean += plays / n_spins * bonus_mean
+    played, _ = _played_bonus_rows(m, rows, lt.level, "free_spins", "bonus", tb)
+    for row in played:  # bonus games the free spins' pays play (per paid spin), unmultiplied
+        rows.append(row)
+        mean += row.rtp * tb / n_spins
     per_trigger = n_spins / p_trigger if p_trigger > 0 else 0.0
     return FreeSpinsBreakdown(p_trigger, n_spins, per_trigger, mean, rows)
 

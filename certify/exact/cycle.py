@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,7 +36,7 @@ from certify.exact.decompose import (
     scatter_mean_tilted,
     scatter_pays_of,
 )
-from certify.exact.features import bonus_moments, feature_moments, spin_classes
+from certify.exact.features import bonus_moments, feature_moments, law_moments, spin_classes
 from certify.exact.fullwindow import (
     MAX_FULL_WINDOWS,
     full_window_count_bound,
@@ -562,35 +563,52 @@ class LineBonusSums:
 def line_bonus_sums(
     tables: GameTables, lt: LevelTables, base: _Buckets, phase: int = 0
 ) -> LineBonusSums:
-    """A phase's line-bonus sums, from two more walks of its cycle.
+    """A phase's sums of the bonus games its pays play, from more walks of its cycle.
 
-    Given a spin's ``n`` bonus lines, its ``n`` prizes are independent draws
-    of mean ``mu`` and second moment ``m2``: ``E[S | n] = n mu`` and
-    ``E[S^2 | n] = n m2 + n (n - 1) mu^2``. The walk with only the bonus lines
-    paying, 1 credit each, sums ``n`` and ``n^2``; the walk with the game's
-    credits plus 1 per bonus line sums ``(F + n)^2``, so
-    ``sum F n = (sum (F + n)^2 - sum F^2 - sum n^2) / 2``. Zeros without a line bonus.
+    Given a spin's ``n_k`` plays of game ``k`` (independent draws of mean
+    ``mu_k`` and second moment ``m2_k``), its prizes ``S`` have
+    ``E[S | n] = sum_k n_k mu_k`` and ``E[S^2 | n] = sum_k n_k (m2_k - mu_k^2)
+    + (sum_k n_k mu_k)^2``. A walk with only game ``k``'s plays paying, 1 credit
+    each, sums ``n_k`` and ``n_k^2``; one with games ``j`` and ``k`` sums
+    ``(n_j + n_k)^2`` (their cross term); one with the game's credits plus 1 per
+    play of ``k`` sums ``(F + n_k)^2``, so ``sum F n_k = (sum (F + n_k)^2 - sum F^2
+    - sum n_k^2) / 2``. One game: the two walks of old. Zeros without bonus plays.
     ``phase`` 1: the free spins' cycle (``base`` its buckets; ``F`` their credits
     before the feature's multiplier, which scales ``cross`` and not the prizes).
     """
     if not tables.machine.pays_play_bonus:
         zero = np.zeros(base.w.shape[0])
         return LineBonusSums(zero, zero, base.hit.astype(np.float64), zero, zero, zero)
-    plain, plus = (line_bonus_variant(tables, mode) for mode in ("plain", "plus"))
-    only = enumerate_cycle(plain, plain.levels[lt.level_index], phase)
-    both = enumerate_cycle(plus, plus.levels[lt.level_index], phase)
-    weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
-    mu, m2 = bonus_moments(lt.bonus_pay, weights)
-    n1 = np.array([float(x) for x in only.wb])
-    n2 = only.wb2.astype(np.float64)
-    fn = (both.wb2 - base.wb2 - n2) / 2.0
+    moments = law_moments(tables.law_cum, tables.law_off, lt.law_pay)
+    games = len(moments)
+    unit = [tuple(int(j == k) for j in range(games)) for k in range(games)]
+
+    walks: dict[tuple[str, tuple[int, ...]], _Buckets] = {}
+
+    def walk(mode: str, coeffs: tuple[int, ...]) -> _Buckets:
+        if (mode, coeffs) not in walks:
+            variant = line_bonus_variant(tables, mode, coeffs)
+            walks[mode, coeffs] = enumerate_cycle(variant, variant.levels[lt.level_index], phase)
+        return walks[mode, coeffs]
+
+    n1 = [np.array([float(x) for x in walk("plain", u).wb]) for u in unit]
+    sq = [walk("plain", u).wb2.astype(np.float64) for u in unit]
+    parts = [m2 * n + mu * mu * (s - n) for (mu, m2), n, s in zip(moments, n1, sq, strict=True)]
+    for g, h in itertools.combinations(range(games), 2):  # the cross terms of (sum n_k mu_k)^2
+        pair = walk("plain", tuple(x + y for x, y in zip(unit[g], unit[h], strict=True)))
+        parts.append(moments[g][0] * moments[h][0] * (pair.wb2 - sq[g] - sq[h]))
+    cross = sum(
+        2.0 * mu * ((walk("plus", u).wb2 - base.wb2 - s) / 2.0)
+        for (mu, _), u, s in zip(moments, unit, sq, strict=True)
+    )
+    ones = (1,) * games
     return LineBonusSums(
-        mean=mu * n1,
-        square=2.0 * mu * fn + m2 * n1 + mu * mu * (n2 - n1),
-        hit=both.hit.astype(np.float64),
-        played=only.hit.astype(np.float64),
-        cross=2.0 * mu * fn,
-        own=m2 * n1 + mu * mu * (n2 - n1),
+        mean=sum(mu * n for (mu, _), n in zip(moments, n1, strict=True)),
+        square=sum(parts, start=cross),
+        hit=walk("plus", ones).hit.astype(np.float64),
+        played=walk("plain", ones).hit.astype(np.float64),
+        cross=cross,
+        own=sum(parts[1:], start=parts[0]),
     )
 
 

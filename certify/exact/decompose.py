@@ -15,7 +15,12 @@ from certify.engine.kernel_inputs import phase_sets, reel_sets
 from certify.engine.limits import hold_feasible
 from certify.engine.tables import GameTables, LevelTables, ReelSet, line_bonus_variant, pool_ids
 from certify.exact.factors import tilt_ratio, tilted_set
-from certify.exact.features import RecursionTooLong, bonus_moments, feature_moments
+from certify.exact.features import (
+    RecursionTooLong,
+    bonus_moments,
+    feature_moments,
+    law_moments,
+)
 from certify.exact.hold import hold_exact_by_start
 from certify.model.screens import is_screen_game
 
@@ -201,13 +206,16 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
         """The prizes of the bonus games a spin's lines play: E[bonus lines] x E[B]."""
         if not tables.machine.pays_play_bonus:
             return 0.0
-        plain = line_bonus_variant(tables, "plain")  # 1 credit per bonus play, nothing else
-        plt = plain.levels[lt.level_index]
-        weights = np.diff(np.concatenate([[0], tables.bonus_weight_cum])).astype(float)
-        mu = bonus_moments(lt.bonus_pay, weights)[0]
-        marks = plt.scatter_pay if phase == 0 else plt.scatter_pay_fs  # scatters that play it
-        plays = _phase_lines(plain, reels, plt, phase) + scatter_mean(plain, reels, plt, marks)
-        return plays * mu
+        moments = law_moments(tables.law_cum, tables.law_off, lt.law_pay)
+        total = 0.0
+        for k, (mu, _) in enumerate(moments):  # game k's plays, 1 credit each, x its E[B]
+            unit = tuple(int(j == k) for j in range(len(moments)))
+            plain = line_bonus_variant(tables, "plain", unit)
+            plt = plain.levels[lt.level_index]
+            marks = plt.scatter_pay if phase == 0 else plt.scatter_pay_fs  # scatters that play it
+            plays = _phase_lines(plain, reels, plt, phase) + scatter_mean(plain, reels, plt, marks)
+            total += plays * mu
+        return total
 
     mean = tables.base_mult_moments[0] * spin_mean(tables.base, 0) + bonus_mean(tables.base)
     mean += lines_bonus(tables.base, 0)

@@ -132,3 +132,18 @@ def bonus_moments(pays: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
     """E[B] and E[B^2] of a bonus award table (credits, weights)."""
     p = weights / weights.sum()
     return float(np.sum(p * pays)), float(np.sum(p * pays.astype(float) ** 2))
+
+
+def law_moments(law_cum: np.ndarray, law_off: np.ndarray, law_pay: np.ndarray) -> list:
+    """E[B] and E[B^2] (credits) of each bonus game pay entries play, in the kernels' order.
+
+    ``law_cum``, ``law_off``: the games' running weights one after another and
+    where each starts (:class:`certify.engine.tables.GameTables`); ``law_pay``
+    their prizes at a bet level.
+    """
+    out = []
+    for k in range(law_off.shape[0] - 1):
+        lo, hi = int(law_off[k]), int(law_off[k + 1])
+        weights = np.diff(np.concatenate([[0], law_cum[lo:hi]])).astype(float)
+        out.append(bonus_moments(law_pay[lo:hi], weights))
+    return out

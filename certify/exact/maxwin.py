@@ -228,9 +228,13 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
     lines_bonus = 0
     if tables.line_bonus_tag:  # every line may play the bonus, in the base game and free spins
         m = tables.machine
-        plays = tables.paylines.shape[0] if m.line_bonus_entries else 0
-        plays += len(m.scatter_bonus_entries)
-        lines_bonus = plays * int(lt.bonus_pay.max(initial=0))
+        off = tables.law_off
+        top = [int(lt.law_pay[off[k] : off[k + 1]].max()) for k in range(off.shape[0] - 1)]
+        by_line = [e.bonus_plays * top[m.bonus_law(e.bonus_game)] for e in m.pays if e.bonus]
+        lines_bonus = tables.paylines.shape[0] * max(by_line, default=0)
+        lines_bonus += sum(
+            s.bonus_plays * top[m.bonus_law(s.bonus_game)] for s in m.scatter_pays if s.bonus
+        )
         total += lines_bonus
         who = "line and scatter entry" if m.scatter_bonus_entries else "line"
         parts.append(f"every {who} playing the bonus at its largest award")

@@ -174,18 +174,26 @@ def check_line_bonus(rd: Reader, m: Machine) -> None:
     cap it (located errors); a ``[bonus]`` without a ``trigger`` needs one.
     """
     entries = m.line_bonus_entries
-    if m.bonus is not None and m.bonus.trigger is None and not m.pays_play_bonus:
+    played = {e.bonus_game for e in m.pays if e.bonus}
+    played |= {s.bonus_game for s in m.scatter_pays if s.bonus}
+    if m.bonus is not None and m.bonus.trigger is None and "" not in played:
         rd.error(
             "bonus.trigger",
             "is required unless a [[pays]] or [[scatter_pays]] entry has `bonus = true`",
             Code.MISSING_KEY,
         )
+    for name, _ in m.bonus_games:
+        if name not in played:
+            rd.warn(
+                join("bonus_games", name),
+                "no [[pays]] or [[scatter_pays]] entry plays this game",
+                Code.RULE_NOT_APPLICABLE,
+            )
     kinds = {s.name: s.kind for s in m.symbols}
     for i in entries:
         at = join(join("pays", i), "bonus")
         e = m.pays[i]
-        if m.bonus is None:
-            rd.error(at, "the game has no [bonus] for the line to play", Code.MISSING_KEY)
+        _check_game_named(rd, m, e.bonus_game, at, "line")
         if m.evaluation != "lines" or e.anywhere:
             rd.error(
                 at,
@@ -212,8 +220,7 @@ def check_scatter_bonus(rd: Reader, m: Machine) -> None:
     for i in m.scatter_bonus_entries:
         at = join(join("scatter_pays", i), "bonus")
         sp = m.scatter_pays[i]
-        if m.bonus is None:
-            rd.error(at, "the game has no [bonus] for the scatter to play", Code.MISSING_KEY)
+        _check_game_named(rd, m, sp.bonus_game, at, "scatter")
         # a scatter's play is apart from the lines: read both ways or not
         reasons = [r for r in _line_bonus_conflicts(m, ()) if "direction" not in r]
         if sp.symbol in excl and any(
@@ -222,6 +229,17 @@ def check_scatter_bonus(rd: Reader, m: Machine) -> None:
             reasons.append("in exclusive_scatters where an entry pays credits")
         for reason in reasons:
             rd.error(at, f"a scatter bonus is not played {reason}", Code.UNSUPPORTED)
+
+
+def _check_game_named(rd: Reader, m: Machine, name: str, at: str, what: str) -> None:
+    """The game a pay entry plays exists: ``[bonus]``, or the ``[bonus_games]`` entry named."""
+    if not name and m.bonus is None:
+        rd.error(at, f"the game has no [bonus] for the {what} to play", Code.MISSING_KEY)
+    elif name and name not in dict(m.bonus_games):
+        known = ", ".join(n for n, _ in m.bonus_games) or "none"
+        rd.error(
+            at, f"names no [bonus_games] entry {name!r} (the file has: {known})", Code.MISSING_KEY
+        )
 
 
 def _line_bonus_conflicts(m: Machine, combo: tuple[str, ...]) -> list[str]:

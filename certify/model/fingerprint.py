@@ -111,11 +111,17 @@ def canonical_form(machine: Machine) -> dict[str, Any]:
                     else {"free_spins_pays": _scatter_value(s.free_spins_pays)}
                 ),
                 **({"bonus": True} if s.bonus else {}),  # only when set: older prints stay
+                **_bonus_play(s.bonus_game, s.bonus_plays),
             }
             for s in machine.scatter_pays
         ],
         "free_spins": _free_spins(machine.free_spins),
         "bonus": _bonus(machine.bonus),
+        **(
+            {"bonus_games": {name: _bonus(game) for name, game in machine.bonus_games}}
+            if machine.bonus_games
+            else {}
+        ),
         "jackpots": [_jackpot(j) for j in machine.jackpots],
         **_rules(machine),
     }
@@ -184,7 +190,12 @@ def _pay(p: PayEntry) -> dict[str, Any]:
         out["free_spins_pays"] = p.free_spins_pays
     if p.bonus:
         out["bonus"] = True
-    return out
+    return out | _bonus_play(p.bonus_game, p.bonus_plays)
+
+
+def _bonus_play(game: str, plays: int) -> dict[str, Any]:
+    """The game a pay plays and its plays, only where not ``[bonus]`` once."""
+    return ({"bonus_game": game} if game else {}) | ({"bonus_plays": plays} if plays != 1 else {})
 
 
 def _rules(machine: Machine) -> dict[str, Any]:

@@ -343,7 +343,8 @@ def _pay_schema() -> Schema:
             "anywhere": _bool("lines: counts the symbol anywhere on the line (Double Diamond)"),
             "free_spins_multiplier": _bool("false: paid as is in free spins (IGT Cleopatra)"),
             "free_spins_pays": _int(0, "the entry's pays during free spins, instead of pays"),
-            "bonus": _bool("lines of bonus symbols: the line also plays the [bonus] game"),
+            "bonus": BONUS_PLAY,
+            "bonus_plays": BONUS_PLAYS,
         },
         ("combo",),
         oneOf=[{"required": ["pays"]}, {"required": ["pays_by_level"]}],
@@ -438,7 +439,8 @@ def _scatter_pays_schema() -> Schema:
                 "count": _int(1, "at least this many anywhere"),
                 "pays": _scatter_pay("x total bet"),
                 "free_spins_pays": _scatter_pay("x total bet during free spins, instead of pays"),
-                "bonus": _bool("paying, the entry also plays the [bonus] game (Golden Tour)"),
+                "bonus": BONUS_PLAY,
+                "bonus_plays": BONUS_PLAYS,
             },
             ("symbol", "count", "pays"),
         ),
@@ -523,11 +525,31 @@ def _free_spins_schema() -> Schema:
     )
 
 
-def _bonus_schema() -> Schema:
-    """``[bonus]``: a pick-a-prize or staged bonus game."""
+BONUS_PLAY: Schema = {
+    "description": "the entry also plays a bonus game: true for [bonus], or a [bonus_games] name",
+    "oneOf": [{"type": "boolean"}, {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,39}$"}],
+}
+BONUS_PLAYS = _int(1, "the times the entry plays its bonus game (independent prizes)")
+BONUS_PLAYS["maximum"] = 1000
+
+
+def _bonus_games_schema() -> Schema:
+    """``[bonus_games.NAME]``: bonus games that pay entries play by name."""
+    game = _bonus_schema(named=True)
+    return {
+        "type": "object",
+        "description": "named bonus games a [[pays]] or [[scatter_pays]] entry plays by name",
+        "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_-]{0,39}$"},
+        "additionalProperties": game,
+    }
+
+
+def _bonus_schema(named: bool = False) -> Schema:
+    """``[bonus]``: a pick-a-prize or staged bonus game (``named``: one of ``[bonus_games]``)."""
+    trigger: dict[str, Schema] = {} if named else {"trigger": TRIGGER}
     return _obj(
         {
-            "trigger": TRIGGER,
+            **trigger,
             "unit": _str("prizes x the total bet or x the line bet", ("total_bet", "line_bet")),
             "awards": _array(
                 _obj(
@@ -719,6 +741,7 @@ def machine_schema() -> Schema:
         "scatter_pays": _scatter_pays_schema(),
         "free_spins": _free_spins_schema(),
         "bonus": _bonus_schema(),
+        "bonus_games": _bonus_games_schema(),
         "jackpots": _jackpots_schema(),
         "rules": _rules_schema(),
         "full_window_pays": _full_window_pays_schema(),

@@ -6,6 +6,7 @@ collected and raised together as one :class:`~certify.errors.ModelError`.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from decimal import Decimal
 from fractions import Fraction
@@ -66,6 +67,7 @@ _TOP_OPTIONAL = (
     "scatter_pays",
     "free_spins",
     "bonus",
+    "bonus_games",
     "jackpots",
     "rules",
     "full_window_pays",
@@ -80,6 +82,7 @@ PAY_KEYS = (
     "free_spins_multiplier",
     "free_spins_pays",
     "bonus",
+    "bonus_plays",
 )
 
 
@@ -151,6 +154,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     scatter = _scatter_pays(rd, data.get("scatter_pays", []), ctx)
     free = _free_spins(rd, data.get("free_spins"), ctx, reels["rows"])
     bonus = _bonus(rd, data.get("bonus"), ctx)
+    bonus_games = _bonus_games(rd, data.get("bonus_games"), ctx)
     jackpots = _jackpots(rd, data.get("jackpots", []), ctx, bet["bet_levels"])
     check_rules(rd, rules, pays, scatter, free)
     full_window = read_full_window_pays(
@@ -208,6 +212,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
         scatter_pays=scatter,
         free_spins=free,
         bonus=bonus,
+        bonus_games=bonus_games,
         jackpots=jackpots,
         rules=rules,
         full_window_pays=full_window,
@@ -669,13 +674,56 @@ def _pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[PayEntry, ...]:
             if not anywhere:
                 _warn_impossible(rd, ctx, key, where)
             free_pays = _free_spins_pays(rd, t, where)
-            plays_bonus = rd.boolean(t, "bonus", where, False)
+            plays_bonus, game, times = _bonus_play(rd, t, where)
             entries.append(
                 PayEntry(
-                    len(entries), key, pays, by_level, anywhere, multiplied, free_pays, plays_bonus
+                    len(entries),
+                    key,
+                    pays,
+                    by_level,
+                    anywhere,
+                    multiplied,
+                    free_pays,
+                    plays_bonus,
+                    game,
+                    times,
                 )
             )
     return tuple(entries)
+
+
+MAX_BONUS_PLAYS = 1000  # plays of one bonus game by one pay (the kernels count them in a field)
+BONUS_GAME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
+
+
+def _bonus_play(rd: Reader, t: dict, where: str) -> tuple[bool, str, int]:
+    """A pay entry's ``bonus`` and ``bonus_plays``: (plays a game, its name, the times).
+
+    ``bonus = true`` plays ``[bonus]``; ``bonus = "name"`` plays ``[bonus_games.name]``
+    (checked against the file's games once the machine is read); ``bonus_plays``
+    the times (independent prizes), 1 by default, only with ``bonus``.
+    """
+    raw = t.get("bonus", False)
+    named = isinstance(raw, str) and BONUS_GAME_NAME.fullmatch(raw) is not None
+    if not (named or isinstance(raw, bool)):
+        rd.error(
+            join(where, "bonus"),
+            f"must be true, false or the name of a [bonus_games] entry, got {raw!r}",
+            Code.TYPE,
+        )
+        return False, "", 1
+    value, game = (True, str(raw)) if named else (bool(raw), "")
+    times = rd.integer(t, "bonus_plays", where, 1, default=None)
+    if times is not None and not value:
+        rd.error(join(where, "bonus_plays"), "needs `bonus` (the game it plays)", Code.MISSING_KEY)
+    if times is not None and times > MAX_BONUS_PLAYS:
+        rd.error(
+            join(where, "bonus_plays"),
+            f"must be at most {MAX_BONUS_PLAYS}, got {times}",
+            Code.RANGE,
+        )
+        times = 1
+    return value, game, times or 1
 
 
 def _free_spins_pays(rd: Reader, t: dict, where: str) -> int | None:
@@ -723,7 +771,9 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
     out, seen = [], set()
     for i, spec in enumerate(raw if isinstance(raw, list) else []):
         where = join("scatter_pays", i)
-        t = rd.table(spec, where, ("symbol", "count", "pays"), ("free_spins_pays", "bonus"))
+        t = rd.table(
+            spec, where, ("symbol", "count", "pays"), ("free_spins_pays", "bonus", "bonus_plays")
+        )
         sym = str(t.get("symbol"))
         ctx.counted(t.get("symbol"), rd, join(where, "symbol"), ("scatter", "bonus"))
         count = rd.integer(t, "count", where, 1) or 1
@@ -735,8 +785,8 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
         free_pays = (
             None if free is None else _scatter_value(rd, free, join(where, "free_spins_pays"))
         )
-        plays_bonus = rd.boolean(t, "bonus", where, False)
-        out.append(ScatterPay(str(sym), count, pays, free_pays, bool(plays_bonus)))
+        plays_bonus, game, times = _bonus_play(rd, t, where)
+        out.append(ScatterPay(str(sym), count, pays, free_pays, plays_bonus, game, times))
     return tuple(out)
 
 
@@ -951,11 +1001,34 @@ def _options(rd: Reader, t: dict[str, Any], where: str, trigger_count: int) -> l
     return out
 
 
-def _bonus(rd: Reader, raw: Any, ctx: _Context) -> Bonus | None:
+def _bonus_games(rd: Reader, raw: Any, ctx: _Context) -> tuple[tuple[str, Bonus], ...]:
+    """``[bonus_games.NAME]``: bonus games that pay entries play by name (no trigger)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        rd.error("bonus_games", "must be a table of named bonus games", Code.TYPE)
+        return ()
+    out = []
+    for name, spec in raw.items():
+        where = join("bonus_games", name)
+        if BONUS_GAME_NAME.fullmatch(name) is None:
+            rd.error(
+                where,
+                "a bonus game's name is a letter then up to 39 letters, digits, _ or -",
+                Code.TYPE,
+            )
+            continue
+        game = _bonus(rd, spec, ctx, where)
+        if game is not None:
+            out.append((name, game))
+    return tuple(out)
+
+
+def _bonus(rd: Reader, raw: Any, ctx: _Context, where: str = "bonus") -> Bonus | None:
     if raw is None:
         return None
-    where = "bonus"
-    t = rd.table(raw, where, (), ("trigger", "awards", "stages", "unit"))
+    named = where != "bonus"  # a [bonus_games] entry: only pay entries play it
+    t = rd.table(raw, where, (), ("awards", "stages", "unit") + (() if named else ("trigger",)))
     trigger = (
         _trigger(rd, t["trigger"], join(where, "trigger"), ctx, ("bonus", "scatter"))
         if "trigger" in t

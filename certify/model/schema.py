@@ -89,7 +89,9 @@ class PayEntry:
     anywhere: bool = False  # counts of the symbol anywhere on the line, not a run from reel 1
     free_spins_multiplier: bool = True  # False: paid as is in free spins
     free_spins_pays: int | None = None  # the entry's pays during free spins (None: ``pays``)
-    bonus: bool = False  # a line paying it plays the [bonus] game too (base game)
+    bonus: bool = False  # a line paying it plays a bonus game too
+    bonus_game: str = ""  # the [bonus_games] entry it plays ("": the [bonus] game)
+    bonus_plays: int = 1  # the times it plays it (independent prizes)
 
     def credits(self, level_index: int, level: int) -> int:
         """Credits this entry pays on one line (or one way) at a bet level."""
@@ -125,7 +127,9 @@ class ScatterPay:
     count: int
     pays: int | Fraction
     free_spins_pays: int | Fraction | None = None
-    bonus: bool = False  # paying, it plays the [bonus] game too (Playtech Golden Tour)
+    bonus: bool = False  # paying, it plays a bonus game too (Playtech Golden Tour)
+    bonus_game: str = ""  # the [bonus_games] entry it plays ("": the [bonus] game)
+    bonus_plays: int = 1  # the times it plays it (independent prizes)
 
     @property
     def free_pays(self) -> int | Fraction:
@@ -565,6 +569,7 @@ class Machine:
     scatter_pays: tuple[ScatterPay, ...] = ()
     free_spins: FreeSpins | None = None
     bonus: Bonus | None = None
+    bonus_games: tuple[tuple[str, Bonus], ...] = ()  # named games pay entries play
     jackpots: tuple[Jackpot, ...] = ()
     handpay_limit: Decimal | None = None
     rules: Rules = Rules()
@@ -610,6 +615,24 @@ class Machine:
     def pays_play_bonus(self) -> bool:
         """Whether some line or scatter pay entry plays the bonus game (the kernels' marks)."""
         return bool(self.line_bonus_entries or self.scatter_bonus_entries)
+
+    @property
+    def bonus_laws(self) -> tuple[tuple[str, Bonus], ...]:
+        """The bonus games pay entries may play, in the kernels' order.
+
+        ``[bonus]`` (named "") first where the file has one, then ``[bonus_games]`` as written.
+        """
+        first = (("", self.bonus),) if self.bonus is not None else ()
+        return first + self.bonus_games
+
+    def bonus_law(self, name: str) -> int:
+        """The index in :attr:`bonus_laws` of the game named ``name`` ("": ``[bonus]``)."""
+        return [n for n, _ in self.bonus_laws].index(name)
+
+    def law_bet(self, law: int, level: int) -> int:
+        """Credits a prize of 1 of bonus law ``law`` pays at a bet level (its ``unit``)."""
+        unit = self.bonus_laws[law][1].unit
+        return level if unit == "line_bet" else self.total_bet(level)
 
     @property
     def bonus_combo(self) -> tuple[str, ...]:

@@ -226,6 +226,8 @@ def best_entry(m: Machine, cells, li: int, with_anywhere: bool):
         rank = 10**15 if is_jackpot(m, entry, li) else pay
         if m.rules.line_pays == "longest":  # the longest run met pays, worth breaking ties
             rank = len(entry.combo) * 10**16 + rank
+        # equal worth: an entry playing a bonus game wins, the longer of two such
+        rank = (rank, len(entry.combo) if entry.bonus else 0)
         if best is None or rank > best[0]:
             best = (rank, pay, entry)
     return best
@@ -349,8 +351,8 @@ def scatter_credits(m: Machine, win, li: int) -> int:
     return scatter_parts(m, win, li)[0]
 
 
-def scatter_parts(m: Machine, win, li: int) -> tuple[int, int]:
-    """(scatter credits, scatter entries that play the bonus game) of one window.
+def scatter_parts(m: Machine, win, li: int) -> tuple[int, list]:
+    """(scatter credits, the scatter entries that pay and play a bonus game) of one window.
 
     Each symbol pays its highest met entry; of the exclusive scatters only the
     first whose entry pays credits or plays the bonus (``bonus = true``) pays.
@@ -359,7 +361,7 @@ def scatter_parts(m: Machine, win, li: int) -> tuple[int, int]:
     unit = level if m.rules.scatter_unit == "line_bet" else m.total_bet(level)
     exclusive = m.rules.exclusive_scatters
     exclusive_paid = False
-    total = plays = 0
+    total, plays = 0, []
     symbols = list(exclusive) + sorted({s.symbol for s in m.scatter_pays} - set(exclusive))
     for symbol in symbols:
         n = counted(m, win, symbol)
@@ -372,7 +374,7 @@ def scatter_parts(m: Machine, win, li: int) -> tuple[int, int]:
                 continue
             exclusive_paid = True
         total += top.pays * unit
-        plays += 1 if top.bonus else 0
+        plays += [top] if top.bonus else []
     return total, plays
 
 
@@ -443,6 +445,25 @@ def cycle(m: Machine, strips, weights):
         yield stops, w
 
 
+def played_moments(m: Machine, li: int, entries: list) -> tuple[Fraction, Fraction]:
+    """E[S], E[S^2] of the prizes of the bonus games ``entries`` (paid pay entries) play.
+
+    Each entry plays its game (``bonus_game``: "" is ``[bonus]``) ``bonus_plays``
+    times, every play an independent draw: E[S^2] = Var(S) + E[S]^2 with
+    Var(S) = sum of each play's variance.
+    """
+    games = dict(m.bonus_laws)
+    level = m.bet_levels[li]
+    mean = var = Fraction(0)
+    for e in entries:
+        game = games[e.bonus_game]
+        bet = level if game.unit == "line_bet" else m.total_bet(level)
+        e1, e2 = bonus_prize_moments(game)
+        mean += e.bonus_plays * e1 * bet
+        var += e.bonus_plays * (e2 - e1 * e1) * bet * bet
+    return mean, var + mean * mean
+
+
 def bonus_moments(m: Machine, li: int) -> tuple[Fraction, Fraction]:
     if m.bonus is None:
         return Fraction(0), Fraction(0)
@@ -497,12 +518,12 @@ def brute_force(m: Machine, li: int) -> dict:
             b = min(b, cap * tb)
         e1 = Fraction(b) * drawn1 * f1  # x the spin's drawn multiplier and the reels' factor
         e2 = Fraction(b * b) * drawn2 * f2
-        lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
-        lines += scatter_parts(m, win, li)[1]  # so does each scatter entry with bonus = true
-        if lines:  # n independent prizes: E[S] = n E[B], E[S^2] = n E[B^2] + n (n-1) E[B]^2
-            p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
+        lines = [m.pays[e] for e in paid if e >= 0 and m.pays[e].bonus]  # each plays its game
+        lines += scatter_parts(m, win, li)[1]  # so does each scatter entry with bonus
+        if lines:  # independent prizes, unmultiplied
+            p1, p2 = played_moments(m, li, lines)
             e1, e2 = e1 + p1, e2 + 2 * e1 * p1 + p2
-        triggered = lines > 0
+        triggered = bool(lines)
         if (
             m.bonus
             and m.bonus.trigger
@@ -597,7 +618,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
     draws = spin_multipliers(fs)
     for win, w in feature_windows(m):
         value, fixed, paid = spin_parts(free_pays_view(m), win, li)
-        lines = sum(1 for e in paid if e >= 0 and m.pays[e].bonus)  # each plays the bonus
+        lines = [m.pays[e] for e in paid if e >= 0 and m.pays[e].bonus]  # each plays its game
         lines += scatter_parts(free_pays_view(m), win, li)[1]  # and each such scatter entry
         n = counted(m, win, fs.retrigger_symbol or fs.trigger.symbol)
         added = retrigger_award(fs, n)
@@ -607,7 +628,7 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
             x = Fraction(mult * (value - fixed) + fixed)
             x, x2 = x * f1, x * x * f2
             if lines:  # the bonus lines' prizes, unmultiplied, as in the base game
-                p1, p2 = lines * eb, lines * eb2 + lines * (lines - 1) * eb * eb
+                p1, p2 = played_moments(m, li, lines)
                 x, x2 = x + p1, x2 + 2 * x * p1 + p2
             if (
                 m.bonus
