@@ -37,7 +37,10 @@ PURE_WILD_FIX = 'set [rules] pure_wild_line = "wild_award" to pay the wilds\' ow
 
 
 def admit(
-    machine: Machine, warnings: Iterable[Problem] = (), chunk_spins: int = CHUNK_SPINS
+    machine: Machine,
+    warnings: Iterable[Problem] = (),
+    chunk_spins: int = CHUNK_SPINS,
+    budget_s: float | None = None,
 ) -> list[Machine]:
     """The machine's playable variants (one per free-spin option), or a ModelError.
 
@@ -49,6 +52,9 @@ def admit(
         The loader's warnings, kept in front of the errors when raising.
     chunk_spins : int
         Spins per simulation chunk (the win bounds scale with it).
+    budget_s : float, optional
+        Seconds of work the strip-cascade check may take (the exact
+        calculator's budget, 60 by default).
 
     Returns
     -------
@@ -61,25 +67,29 @@ def admit(
         With every located refusal of every variant (exit 2 on the command line).
 
     """
-    problems = refusals(machine, chunk_spins)
+    problems = refusals(machine, chunk_spins, budget_s)
     if problems:
         raise ModelError(list(warnings) + problems)
     return machine.option_variants()
 
 
-def refusals(machine: Machine, chunk_spins: int = CHUNK_SPINS) -> list[Problem]:
+def refusals(
+    machine: Machine, chunk_spins: int = CHUNK_SPINS, budget_s: float | None = None
+) -> list[Problem]:
     """Every located error for which some path refuses ``machine`` (none: it is playable)."""
     variants = machine.option_variants()
     out: list[Problem] = []
     for variant in variants:
-        for problem in _variant_refusals(variant, chunk_spins):
+        for problem in _variant_refusals(variant, chunk_spins, budget_s):
             labelled = _labelled(problem, variant) if len(variants) > 1 else problem
             if labelled not in out:
                 out.append(labelled)
     return out
 
 
-def _variant_refusals(machine: Machine, chunk_spins: int) -> list[Problem]:
+def _variant_refusals(
+    machine: Machine, chunk_spins: int, budget_s: float | None = None
+) -> list[Problem]:
     from certify.engine.tables import refuse_unsupported
 
     try:
@@ -91,7 +101,7 @@ def _variant_refusals(machine: Machine, chunk_spins: int) -> list[Problem]:
         return problems
     from certify.exact.screens import cascade_cycle_problem  # plays the cycle: bounds first
 
-    cascade = cascade_cycle_problem(machine, machine.source or machine.id)
+    cascade = cascade_cycle_problem(machine, machine.source or machine.id, budget_s=budget_s)
     return [cascade] if cascade is not None else []
 
 

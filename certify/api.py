@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from certify.bounds import MAX_COUNT, MAX_SEED  # shared with the command line
+from certify.bounds import MAX_COUNT, MAX_EXACT_BUDGET_S, MAX_SEED  # shared with the command line
 from certify.errors import InputError, ModelError, UsageError
 from certify.model import files
 from certify.verdicts import Verdict, worst
@@ -164,13 +164,16 @@ class ExactResult:
         return _frame(rows)
 
 
-def exact(model: PathLike | Machine) -> ExactResult:
+def exact(model: PathLike | Machine, *, budget_s: float | None = None) -> ExactResult:
     """Exact return, hit frequency, variance and award odds of a machine or table game.
 
     Parameters
     ----------
     model : path or Machine
         A machine or table file, or a loaded :class:`~certify.model.Machine`.
+    budget_s : float, optional
+        Seconds of work a screen game's full cycle may take before it is refused
+        (``--budget``; 60 by default).
 
     """
     from certify.model.schema import Machine
@@ -182,7 +185,15 @@ def exact(model: PathLike | Machine) -> ExactResult:
             return ExactResult(exact_report(model))
     from certify.exact.report import exact_report as machine_report
 
-    return ExactResult(machine_report(_machine(model)))
+    _check_budget(budget_s, "budget_s")
+    return ExactResult(machine_report(_machine(model), budget_s=budget_s))
+
+
+def _check_budget(budget: Any, name: str) -> None:
+    """A UsageError unless ``budget`` is None or a number of seconds in (0, a week]."""
+    number = isinstance(budget, int | float) and not isinstance(budget, bool)
+    if budget is not None and not (number and 0 < budget <= MAX_EXACT_BUDGET_S):
+        raise UsageError(f"{name}={budget!r} must be seconds above 0, at most a week (604800)")
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -543,6 +554,7 @@ def certify(
     lab_config: PathLike | None = None,
     sign_key: PathLike | None = None,
     device: str = "cpu",
+    exact_budget_s: float | None = None,
 ) -> BatchResult:
     """Certify machine files (folders: every machine in them) against a jurisdiction.
 
@@ -569,6 +581,8 @@ def certify(
         An Ed25519 PEM private key (``--sign-key``): the certificates written are signed.
     device : {"cpu", "cuda"}
         Where the chunks are simulated (``--device``).
+    exact_budget_s : float, optional
+        Seconds of work a screen game's exact cycle may take (``--exact-budget``; 60).
 
     Raises
     ------
@@ -588,6 +602,7 @@ def certify(
         raise UsageError(f"spins={spins!r} must be a whole number from 0 to 10^15")
     if not _whole(seed, 0, MAX_SEED):
         raise UsageError(f"seed={seed!r} must be a whole number from 0 to 2^128 - 1")
+    _check_budget(exact_budget_s, "exact_budget_s")
     issuer = load_lab(lab, lab_config)
     key = None if sign_key is None else Path(sign_key)
     if key is not None and not key.is_file():
@@ -598,13 +613,20 @@ def certify(
     results = []
     with open_runner(None, None, None, device) as runner:
         for path in _files(paths):
-            results.append(_certify_file(path, rules, spins, seed, device, runner))
+            run = (spins, seed, device, runner, exact_budget_s)
+            results.append(_certify_file(path, rules, *run))
     issued = datetime.now(UTC).replace(microsecond=0)
     return BatchResult(rules, spins, seed, tuple(results), issuer, key, issued)
 
 
 def _certify_file(
-    path: Path, rules: Any, spins: int, seed: int, device: str, runner: Any
+    path: Path,
+    rules: Any,
+    spins: int,
+    seed: int,
+    device: str,
+    runner: Any,
+    budget_s: float | None = None,
 ) -> CertificationResult:
     """One file of :func:`certify`: its certification, or its error."""
     from certify.batch import certify_machine, load_for_certification
@@ -616,7 +638,9 @@ def _certify_file(
             from certify.engine.gpu import refuse_machine
 
             refuse_machine(machine, str(path))
-        cert = certify_machine(machine, rules, spins, seed, None, warnings, runner=runner)
+        cert = certify_machine(
+            machine, rules, spins, seed, None, warnings, runner=runner, budget_s=budget_s
+        )
         return CertificationResult(str(path), cert)
     except ModelError as exc:
         n = len(exc.problems)

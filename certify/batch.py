@@ -118,21 +118,22 @@ def certify_machine(
     progress: ProgressFn | None = None,
     warnings: list[Finding] | None = None,
     runner: Any = None,
+    budget_s: float | None = None,
 ) -> Certification:
     """Certify every bet level of ``machine`` under ``jurisdiction``.
 
     ``runner`` says where simulation chunks run (see :mod:`certify.cluster`);
     the default is the numba kernel in this process. Figures do not depend on it.
+    ``budget_s``: seconds of work a screen game's exact cycle may take (default 60).
     A game whose free spins offer the player a choice (``[[free_spins.options]]``)
     is certified once per option; the worst option governs (a player may always
     choose it): its figures are the machine's, every option is in ``options``.
     """
-    variants = admit(machine, [])  # the refusals validate, exact and simulate share
+    variants = admit(machine, [], budget_s=budget_s)  # the refusals exact and simulate share
+    run = (jurisdiction, spins, seed, progress, warnings, runner, budget_s)
     if len(variants) == 1:
-        return _certify_variant(machine, jurisdiction, spins, seed, progress, warnings, runner)
-    certs = [
-        _certify_variant(v, jurisdiction, spins, seed, progress, warnings, runner) for v in variants
-    ]
+        return _certify_variant(machine, *run)
+    certs = [_certify_variant(v, *run) for v in variants]
     worst_cert = max(certs, key=_badness)
     return dataclasses.replace(
         worst_cert,
@@ -169,12 +170,13 @@ def _certify_variant(
     progress: ProgressFn | None,
     warnings: list[Finding] | None,
     runner: Any,
+    budget_s: float | None = None,
 ) -> Certification:
     """Certify one machine (or one free-spin option of it)."""
     started = time.perf_counter()
     tables = compile_machine(machine)
-    refused = exact_refusal(tables)
-    exact = None if refused else compute_exact(tables)
+    refused = exact_refusal(tables, budget_s)
+    exact = None if refused else compute_exact(tables, budget_s=budget_s)
     cert = Certification(
         machine,
         jurisdiction,

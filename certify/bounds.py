@@ -11,6 +11,11 @@ MAX_SEED = 2**128 - 1
 """Largest seed (the stream scheme's ``SeedSequence`` entropy)."""
 MAX_SCREENS = 1000
 """Screens of one cascade: the work of one spin (simulate, exact, the probe)."""
+EXACT_BUDGET_S = 60.0
+"""Seconds of work (at the measured rate) the exact calculator spends on a screen game's
+cycle and its cascade probe by default; ``slotcert exact --budget`` and the API raise it."""
+MAX_EXACT_BUDGET_S = 7 * 86400
+"""The largest ``--budget`` (seconds) the command line takes: a week of enumeration."""
 MAX_RESPINS = 1000
 """Respins of hold and spin: the work of one feature (its chain, its play)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from certify.cli.args import count, seed
-from certify.cli.commands import add_scale_arguments
+from certify.cli.commands import add_budget_argument, add_scale_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="KEY",
         help="sign each certificate with this Ed25519 PEM private key (see slotcert keygen)",
     )
+    add_budget_argument(p, "--exact-budget")
     add_scale_arguments(p)
     p.set_defaults(func=run)
 

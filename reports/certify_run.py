@@ -312,7 +312,14 @@ def _compute(
 
             refuse_machine(machine, str(path))
         cert = certify_machine(
-            machine, jurisdiction, args.spins, args.seed, progress, warnings, runner=runner
+            machine,
+            jurisdiction,
+            args.spins,
+            args.seed,
+            progress,
+            warnings,
+            runner=runner,
+            budget_s=getattr(args, "budget", None),
         )
     except ModelError as exc:
         for problem in exc.problems:

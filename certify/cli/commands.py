@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from certify.bounds import EXACT_BUDGET_S, MAX_EXACT_BUDGET_S
 from certify.cli.args import confidence, count, seed
 from certify.codes import Code
 from certify.errors import ModelError, Problem, UsageError
@@ -59,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("model", metavar="MODEL", help="a machine or table file")
     p.add_argument("--json", action="store_true", help="print the full JSON document")
+    add_budget_argument(p, "--budget")
     p.set_defaults(func=cmd_exact)
 
     p = sub.add_parser(
@@ -141,6 +143,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     from certify.outcomes.cli import register as register_outcomes  # argparse only: no numba
 
     register_outcomes(sub)
+
+
+def add_budget_argument(p: argparse.ArgumentParser, flag: str) -> None:
+    """The exact calculator's time budget for screen games (``dest="budget"``)."""
+    p.add_argument(
+        flag,
+        dest="budget",
+        type=count(1, MAX_EXACT_BUDGET_S),
+        default=None,
+        metavar="SECONDS",
+        help="seconds of work a screen game's full cycle (cascades, clusters, sticky wilds) "
+        f"may take at the measured rate before it is refused (default {EXACT_BUDGET_S:.0f}); "
+        "its cascade check is given the same",
+    )
 
 
 def add_scale_arguments(p: argparse.ArgumentParser) -> None:
@@ -315,7 +331,7 @@ def cmd_exact(args: argparse.Namespace) -> int:
     else:
         from certify.exact.report import exact_report as machine_report
 
-        report = machine_report(load_machine(path))
+        report = machine_report(load_machine(path), budget_s=args.budget)
     if args.json or kind == "table":
         print(json.dumps(report, indent=2, sort_keys=True))
     else:

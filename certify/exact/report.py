@@ -15,18 +15,22 @@ from certify.model.schema import Machine
 DEFAULT_CONFIDENCE = 0.99
 
 
-def exact_report(machine: Machine, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
+def exact_report(
+    machine: Machine, confidence: float = DEFAULT_CONFIDENCE, budget_s: float | None = None
+) -> dict[str, Any]:
     """Exact figures per bet level (``exact`` is null where not feasible, with the reason).
 
     A game with free-spin options gets one document per option under
     ``free_spin_options``; its own ``bet_levels`` are those of the worst option.
+    ``budget_s``: seconds of work a screen game's cycle may take (default 60).
     """
-    variants = admit(machine)  # what validate, simulate and certify refuse, refused here too
+    # what validate, simulate and certify refuse, refused here too
+    variants = admit(machine, budget_s=budget_s)
     if len(variants) > 1:
-        options = [_variant_report(v, confidence) for v in variants]
+        options = [_variant_report(v, confidence, budget_s) for v in variants]
         worst = min(options, key=_lowest_rtp)
         return {**worst, "free_spin_options": options}
-    return _variant_report(machine, confidence)
+    return _variant_report(machine, confidence, budget_s)
 
 
 def _lowest_rtp(report: dict[str, Any]) -> float:
@@ -34,10 +38,12 @@ def _lowest_rtp(report: dict[str, Any]) -> float:
     return min(rtps, default=float("inf"))
 
 
-def _variant_report(machine: Machine, confidence: float) -> dict[str, Any]:
+def _variant_report(
+    machine: Machine, confidence: float, budget_s: float | None = None
+) -> dict[str, Any]:
     tables = compile_machine(machine)
-    refused = exact_refusal(tables)
-    result = None if refused else compute_exact(tables)
+    refused = exact_refusal(tables, budget_s)
+    result = None if refused else compute_exact(tables, budget_s=budget_s)
     levels = []
     for lt in tables.levels:
         ex = result.levels[lt.level_index] if result else None

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from certify.bounds import EXACT_BUDGET_S
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
 from certify.engine.limits import MAX_SCREENS, cascade_probe
 from certify.engine.screen_records import CycleSums, ScreenPhase
@@ -60,8 +61,9 @@ from certify.model.reader import join
 from certify.model.schema import Machine
 from certify.model.screens import sticky_symbol
 
-SCREEN_BUDGET_S = 60.0
-"""Seconds of enumeration (at :data:`SCREEN_RATE`) a screen game's exact figures may take."""
+SCREEN_BUDGET_S = EXACT_BUDGET_S
+"""Seconds of enumeration (at :data:`SCREEN_RATE`) a screen game's exact figures may take
+by default (``budget_s`` of the functions below raises it)."""
 
 SCREEN_RATE = 4.0e8
 """Work units a second of the screen enumeration on two cores (measured, docs/PERFORMANCE.md).
@@ -234,7 +236,9 @@ def screen_cycle_size(tables: GameTables) -> int:
     return sum(int(np.prod([int(n) for n in s.length], dtype=object)) for s in reel_sets(tables))
 
 
-def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYCLE) -> str | None:
+def screen_infeasible_reason(
+    tables: GameTables, max_cycle: int = MAX_SCREEN_CYCLE, budget_s: float | None = None
+) -> str | None:
     """Why a screen game has no exact figures (None: it has).
 
     ``max_cycle`` caps the stop combinations as well (an explicit limit of
@@ -257,12 +261,13 @@ def screen_infeasible_reason(tables: GameTables, max_cycle: int = MAX_SCREEN_CYC
     if any(s.cycle >= 1 << 62 for s in reel_sets(tables)):
         return "the weighted cycle does not fit 62-bit integers"
     work = screen_work(tables)
-    budget = SCREEN_RATE * SCREEN_BUDGET_S
-    if work.total > budget:
+    seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
+    if work.total > SCREEN_RATE * seconds:
         return (
             f"a screen game's full cycle of {size:,} stop combinations would take about "
             f"{work.total / SCREEN_RATE:,.0f} s ({work.describe()}; "
-            f"at most {SCREEN_BUDGET_S:.0f} s of work at the measured rate)"
+            f"at most {seconds:,.0f} s of work at the measured rate: "
+            "`slotcert exact --budget SECONDS` allows more)"
         )
     sticky = sticky_infeasible(tables)
     if sticky is not None:
@@ -319,7 +324,7 @@ def enumerate_screens(
     return screen_cycle(tables, lt, phase, capped).buckets
 
 
-def longest_cascade(machine: Machine | GameTables) -> int | None:
+def longest_cascade(machine: Machine | GameTables, budget_s: float | None = None) -> int | None:
     """The longest sequence of a strip cascade's full cycle, in screens (None: not known).
 
     None when the machine has no cascade, refills at random or has a cycle
@@ -333,8 +338,9 @@ def longest_cascade(machine: Machine | GameTables) -> int | None:
     if probe is None or screen_problems(m):
         return None
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
+    seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
     if screen_cycle_size(tables) > SCREEN_FREE_CYCLE:
-        if screen_work(tables).total > SCREEN_RATE * SCREEN_BUDGET_S:
+        if screen_work(tables).total > SCREEN_RATE * seconds:
             return None
     lt = tables.levels[0]
     phases = (0, 1) if tables.fs_counted >= 0 else (0,)
@@ -342,11 +348,11 @@ def longest_cascade(machine: Machine | GameTables) -> int | None:
 
 
 def compute_screen_exact(
-    machine: Machine | GameTables, max_cycle: int = MAX_SCREEN_CYCLE
+    machine: Machine | GameTables, max_cycle: int = MAX_SCREEN_CYCLE, budget_s: float | None = None
 ) -> ExactResult | None:
     """Exact figures of every level of a screen game, or None (:func:`screen_infeasible_reason`)."""
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
-    if screen_infeasible_reason(tables, max_cycle) is not None:
+    if screen_infeasible_reason(tables, max_cycle, budget_s) is not None:
         return None
     levels = [_level_exact(tables, lt) for lt in tables.levels]
     return ExactResult(tables.machine.id, screen_cycle_size(tables), "full-cycle screens", levels)
@@ -446,13 +452,16 @@ def _awards(
     return out
 
 
-def check_cascade_cycle(machine: Any) -> int | None:
+def check_cascade_cycle(machine: Any, budget_s: float | None = None) -> int | None:
     """The longest sequence (in screens) of the full cycle of a ``refill = "strip"`` cascade.
 
     Parameters
     ----------
     machine : Machine or GameTables
         A machine with a cascade (its ``cascade`` attribute).
+    budget_s : float, optional
+        Seconds of work (at the measured rate) the check may take; by default
+        :data:`SCREEN_BUDGET_S`, the exact calculator's.
 
     Returns
     -------
@@ -465,10 +474,12 @@ def check_cascade_cycle(machine: Any) -> int | None:
         calculator's budget (:func:`certify.exact.screens.screen_work`).
 
     """
-    return longest_cascade(machine)
+    return longest_cascade(machine, budget_s)
 
 
-def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Problem | None:
+def cascade_cycle_problem(
+    machine: Any, file: str, where: str = "cascade", budget_s: float | None = None
+) -> Problem | None:
     """The located error of a strip cascade whose cycle can exceed ``max_screens``, or None.
 
     The message reads ``cascade.max_screens: a cycle of 60 screens exceeds 50``.
@@ -476,7 +487,7 @@ def cascade_cycle_problem(machine: Any, file: str, where: str = "cascade") -> Pr
     cascade = getattr(machine, "cascade", None)
     if cascade is None:
         return None
-    longest = check_cascade_cycle(machine)
+    longest = check_cascade_cycle(machine, budget_s)
     if longest is None or longest <= cascade.max_screens:
         return None
     endless = longest >= (cascade_probe(machine) or 0)  # the probe's limit

@@ -32,6 +32,7 @@ from certify.engine.screens import cluster_pays_of, play_sequences, screen_input
 from certify.engine.tables import compile_machine
 from certify.exact import _screens as k
 from certify.exact import screens as exact_screens
+from certify.exact.calculator import exact_refusal
 from certify.exact.cycle import _outputs, spin_score
 from certify.exact.screens import column_counts, compute_screen_exact, screen_cycle
 from certify.model import load_machine
@@ -186,6 +187,20 @@ def test_work_is_measured_above_the_free_size(monkeypatch):
     monkeypatch.setattr(exact_screens, "SCREEN_BUDGET_S", 0.5)
     reason = exact_screens.screen_infeasible_reason(t)
     assert reason is not None and "would take about" in reason and "72,665,775" in reason
+    assert "--budget SECONDS" in reason  # says how to allow more
+
+
+def test_a_budget_given_allows_what_the_default_refuses(monkeypatch):
+    """``budget_s`` (``slotcert exact --budget``, ``certify --exact-budget``) replaces the
+    default: Win Storm refused at a default of 0.5 s is admitted at 600 s, by the exact
+    calculator and by the cascade check alike (the same work judged on the same budget)."""
+    t = compile_machine(load_machine(PUBLISHED / "ct_win_storm.toml"))
+    monkeypatch.setattr(exact_screens, "SCREEN_BUDGET_S", 0.5)
+    assert exact_screens.screen_infeasible_reason(t) is not None
+    assert exact_screens.longest_cascade(t) is None  # the check not made
+    assert exact_screens.screen_infeasible_reason(t, budget_s=600) is None
+    assert exact_refusal(t, budget_s=600) is None
+    assert exact_refusal(t, budget_s=0.5) is not None
 
 
 @pytest.mark.slow
