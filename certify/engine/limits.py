@@ -442,8 +442,14 @@ class _Bounds:
             plays = (m.lines or 1) * max(by_line, default=0) + sum(by_scatter)
             if plays >= 1 << field:
                 game = f"[bonus_games.{name}]" if name else "[bonus]"
+                first = [f"pays[{e.index}]" for e in m.pays if e.bonus and e.bonus_game == name]
+                first += [
+                    f"scatter_pays[{i}]"
+                    for i, s in enumerate(m.scatter_pays)
+                    if s.bonus and s.bonus_game == name
+                ]
                 self.error(
-                    at,
+                    f"{first[0]}.bonus",
                     f"a spin may play {game} {_fmt(plays)} times, above the "
                     f"{_fmt((1 << field) - 1)} the kernels count with "
                     f"{len(m.bonus_laws)} bonus games",

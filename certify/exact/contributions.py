@@ -408,8 +408,8 @@ def _bonus_starters(m: Any) -> dict[tuple[str, tuple[str, ...]], tuple[int, int]
 
 def _played_bonus_rows(
     m: Any, rows: list[Contribution], level: int, section: str, kind: str, tb: int
-) -> tuple[list[Contribution], list[float]]:
-    """The prizes of the bonus games the pay rows play, and each game's expected plays.
+) -> list[Contribution]:
+    """The prizes of the bonus games the pay rows play, by each game's expected plays.
 
     ``kind`` ``"bonus_award"``: one row per award of each game (its plays x the
     award's chance); otherwise one row per game. Rows' probabilities are per spin.
@@ -435,7 +435,7 @@ def _played_bonus_rows(
             Contribution(section, kind, combo, c, plays[law] * q, plays[law] * q * c / tb, 1)
             for c, q in credits
         ]
-    return out, plays
+    return out
 
 
 def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[float], float]:
@@ -587,7 +587,7 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
         for pays, q in zip(bonus_pays, bonus_probs)
         if m.bonus_combo  # a triggered bonus; the games pays play below
     ]
-    awards += _played_bonus_rows(m, rows, lt.level, "bonus", "bonus_award", tb)[0]
+    awards += _played_bonus_rows(m, rows, lt.level, "bonus", "bonus_award", tb)
     p_bonus += sum(r.probability or 0.0 for r in rows if (r.kind, r.combo) in starters)  # plays
     same = tables.free is tables.base and not getattr(tables, "fs_own_pays", False)
     return LevelContributions(
@@ -646,8 +646,9 @@ def _free_spins(
             )
         )
         mean += p_bonus * bonus_mean
-    played, _ = _played_bonus_rows(m, rows, lt.level, "free_spins", "bonus", tb)
-    for row in played:  # bonus games the free spins' pays play (per paid spin), unmultiplied
+    for row in _played_bonus_rows(
+        m, rows, lt.level, "free_spins", "bonus", tb
+    ):  # bonus games the free spins' pays play (per paid spin), unmultiplied
         rows.append(row)
         mean += row.rtp * tb / n_spins
     per_trigger = n_spins / p_trigger if p_trigger > 0 else 0.0
