@@ -42,11 +42,9 @@ WIDE_LEFT = {
 LONG_LEFT = {
     "certify/engine/_chunk.py:play_chunk",
     "certify/engine/_screens.py:cascade_spin",
-    "certify/engine/_screens.py:simulate_screen_chunks",
 }
 WAIVED_LEFT = {
     "certify/engine/_chunk.py:play_chunk",
-    "certify/engine/_screens.py:simulate_screen_chunks",
 }
 
 

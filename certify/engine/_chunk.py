@@ -20,16 +20,10 @@ from certify._numba import jit, prange
 from certify.engine._hold import hold_spin
 from certify.engine._kernels import (
     N_PARTS,
-    OUT_BONUS,
-    OUT_FS,
-    OUT_FS_SPINS,
-    OUT_HITS,
-    OUT_MAX,
-    OUT_SPINS,
-    OUT_WIN,
     bonus_award,
     close_spin,
     draw_part,
+    finish_chunk,
     fs_added,
     fs_feature_count,
     full_window_multiplier,
@@ -402,13 +396,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                     awarded += add
                     retriggers -= 1
 
-    out_row[OUT_SPINS] = n
-    out_row[OUT_WIN] = total
-    out_row[OUT_HITS] = hits
-    out_row[OUT_MAX] = top
-    out_row[OUT_FS] = n_fs
-    out_row[OUT_BONUS] = n_bonus
-    out_row[OUT_FS_SPINS] = n_fs_spins
+    finish_chunk(out_row, n, total, hits, top, n_fs, n_bonus, n_fs_spins)
     return s_sq
 
 

@@ -573,6 +573,38 @@ def fs_feature_count(count, fs, fs_min, fs_spins):
 
 
 @jit(inline="always")
+def feature_step(seen, fs, game, remaining, awarded, retriggers):
+    """The free-spin counters after a spin of phase ``fs`` showing ``seen`` trigger symbols.
+
+    A base spin that triggers starts the feature with its award by count; a
+    free spin that retriggers (while ``retriggers`` is not 0: -1 unlimited)
+    adds its award, capped at ``fs_max`` in all. Returns (started: 0 or 1,
+    remaining, awarded, retriggers).
+    """
+    if not fs_feature_count(seen, fs, game.fs_min, game.fs_spins):
+        return 0, remaining, awarded, retriggers
+    if fs == 0:
+        remaining = game.fs_spins[seen]
+        return 1, remaining, remaining, game.fs_retriggers
+    if retriggers != 0:
+        add = fs_added(seen, game.fs_spins, game.fs_max, awarded)
+        return 0, remaining + add, awarded + add, retriggers - 1
+    return 0, remaining, awarded, retriggers
+
+
+@jit(inline="always")
+def finish_chunk(out_row, n, total, hits, top, n_fs, n_bonus, n_fs_spins):
+    """A chunk's counts into its statistics row (the ``OUT_*`` columns)."""
+    out_row[OUT_SPINS] = n
+    out_row[OUT_WIN] = total
+    out_row[OUT_HITS] = hits
+    out_row[OUT_MAX] = top
+    out_row[OUT_FS] = n_fs
+    out_row[OUT_BONUS] = n_bonus
+    out_row[OUT_FS_SPINS] = n_fs_spins
+
+
+@jit(inline="always")
 def draw_part(reels, fs, s0, s1, s2, s3):
     """The reel set a spin of phase ``fs`` plays: a painted game's part drawn by its weight.
 

@@ -30,17 +30,10 @@ from certify._numba import jit, prange
 from certify.engine._kernels import (
     N_OUT,
     N_PARTS,
-    OUT_BONUS,
-    OUT_FS,
-    OUT_FS_SPINS,
-    OUT_HITS,
-    OUT_MAX,
-    OUT_SPINS,
-    OUT_WIN,
     bonus_award,
     close_spin,
-    fs_added,
-    fs_feature_count,
+    feature_step,
+    finish_chunk,
     lowest_bit,
     popcount,
     private,
@@ -69,6 +62,15 @@ def stick(grid, sticky, sym):
                 grid[r, row] = sym
             elif grid[r, row] == sym:
                 sticky[r, row] = True
+
+
+@jit(inline="always")
+def hold_sticky(grid, sticky, sym, fs):
+    """A free spin holds the sticky wilds landed so far; a base spin starts with none held."""
+    if fs:
+        stick(grid, sticky, sym)
+    else:
+        sticky[:, :] = False
 
 
 @jit(inline="always")
@@ -550,7 +552,7 @@ def cascade_spin(
 
 
 @jit(parallel=True)
-def simulate_screen_chunks(  # noqa: C901
+def simulate_screen_chunks(
     states, chunk_spins, reels, level, game, scr, hist, out, out_sq, out_awards, out_hist
 ):
     """Simulate every chunk of a screen game (one RNG stream each) into per-chunk statistics.
@@ -562,25 +564,13 @@ def simulate_screen_chunks(  # noqa: C901
     ``out_awards`` counts base-game award keys, then cluster entries (at
     ``scr.aw_off``), unshifted.
     """
-    set_of, window, length = reels.set_of, reels.window, reels.length
-    total_weight, lookup, cumulative, mode = (
+    window, length, scatter_pay = reels.window, reels.length, level.scatter_pay
+    weight, lookup, cumulative, mode = (
         reels.total_weight,
         reels.lookup,
         reels.cumulative,
         reels.mode,
     )
-    scatter_pay, bonus_pay, cap = level.scatter_pay, level.bonus_pay, level.cap
-    paylines, entry_len = game.paylines, game.entry_len
-    fs_counted, fs_min, fs_spins, fs_mult = (
-        game.fs_counted,
-        game.fs_min,
-        game.fs_spins,
-        game.fs_mult,
-    )
-    fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
-    bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
-    excl = game.scatter_excl
-    edges, small_bins = hist.edges, hist.small_bins
     n_reels, rows = window.shape[1], window.shape[3]
     for c in prange(states.shape[0]):
         s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
@@ -595,23 +585,20 @@ def simulate_screen_chunks(  # noqa: C901
         fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
         boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
         awards = private(out_awards.shape[1])
-        hist_c = private(edges.shape[0])
-        stamp = 0
+        hist_c = private(hist.edges.shape[0])
+        stamp, s_sq = 0, 0.0
         total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
-        s_sq = 0.0
-        played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
-        retriggers = 0
+        played, remaining, awarded, win, triggered, retriggers = 0, 0, 0, 0, False, 0
         n = chunk_spins[c]
         part, part_at = 0, n // N_PARTS
         while True:
-            if remaining > 0:
+            fs = 1 if remaining > 0 else 0
+            if fs:
                 remaining -= 1
-                fs = 1
                 n_fs_spins += 1
             else:
                 if played > 0:
-                    if cap > 0 and win > cap:
-                        win = cap
+                    win = min(win, level.cap) if level.cap > 0 else win
                     total, s_sq, hits, top, part, part_at = close_spin(
                         win,
                         triggered,
@@ -624,41 +611,35 @@ def simulate_screen_chunks(  # noqa: C901
                         part,
                         part_at,
                         hist_c,
-                        edges,
-                        small_bins,
+                        hist.edges,
+                        hist.small_bins,
                         out[c],
                     )
                 if played == n:
                     break
                 played += 1
-                fs = 0
                 win, triggered = 0, False
-            ps = set_of[fs]
-            s0, s1, s2, s3 = draw_spin(
-                s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
-            )
+            ps = reels.set_of[fs]
+            s0, s1, s2, s3 = draw_spin(s0, s1, s2, s3, ps, weight, lookup, cumulative, mode, stops)
             load_screen(ps, stops, window, length, grid, above)
             if scr.sticky_sym >= 0:
-                if fs:
-                    stick(grid, sticky, scr.sticky_sym)
-                else:  # a base spin: whatever feature it starts begins with no wild held
-                    sticky[:, :] = False
+                hold_sticky(grid, sticky, scr.sticky_sym, fs)
             spin, _, fs_top, bonus_top, _, stamp, s0, s1, s2, s3 = cascade_spin(
                 ps,
                 fs,
                 stops,
                 window,
                 length,
-                total_weight,
+                weight,
                 cumulative,
-                paylines,
-                entry_len,
+                game.paylines,
+                game.entry_len,
                 level,
                 scr,
                 scatter_pay[fs],
-                excl,
-                fs_counted,
-                bonus_counted,
+                game.scatter_excl,
+                game.fs_counted,
+                game.bonus_counted,
                 grid,
                 mark,
                 above,
@@ -675,32 +656,19 @@ def simulate_screen_chunks(  # noqa: C901
                 s2,
                 s3,
             )
-            win += spin * fs_mult if fs else spin
-            if bonus_counted >= 0 and bonus_top >= bonus_min:
-                pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
+            win += spin * game.fs_mult if fs else spin
+            if game.bonus_counted >= 0 and bonus_top >= game.bonus_min:
+                pay, s0, s1, s2, s3 = bonus_award(game.bonus_cum, level.bonus_pay, s0, s1, s2, s3)
                 win += pay
-                if fs == 0:
-                    n_bonus += 1
-                    triggered = True
-            if fs_counted >= 0 and fs_feature_count(fs_top, fs, fs_min, fs_spins):
-                if fs == 0:
-                    triggered = True
-                    n_fs += 1
-                    remaining = fs_spins[fs_top]
-                    awarded = remaining
-                    retriggers = fs_retriggers  # -1: unlimited
-                elif retriggers != 0:
-                    add = fs_added(fs_top, fs_spins, fs_max, awarded)
-                    remaining += add
-                    awarded += add
-                    retriggers -= 1
-        out[c, OUT_SPINS] = n
-        out[c, OUT_WIN] = total
-        out[c, OUT_HITS] = hits
-        out[c, OUT_MAX] = top
-        out[c, OUT_FS] = n_fs
-        out[c, OUT_BONUS] = n_bonus
-        out[c, OUT_FS_SPINS] = n_fs_spins
+                n_bonus += 1 - fs
+                triggered = triggered or fs == 0
+            if game.fs_counted >= 0:
+                started, remaining, awarded, retriggers = feature_step(
+                    fs_top, fs, game, remaining, awarded, retriggers
+                )
+                n_fs += started
+                triggered = triggered or started == 1
+        finish_chunk(out[c], n, total, hits, top, n_fs, n_bonus, n_fs_spins)
         out_sq[c] = s_sq
         out_awards[c, :] = awards
         out_hist[c, :] = hist_c

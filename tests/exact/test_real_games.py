@@ -85,9 +85,22 @@ PRINTED = {
     # 0.045757*278.02(fg) = 86.643973%": in free spins two more wilds with their own
     # pays, a leading run of wilds of one kind only (`leading_wilds = "one_kind"`)
     "ct_vikings_fun.toml": ("86.643973", "71.629", "2.2939"),
+    # "symbols: 69.184(lined) + 13.729(scatter) = 82.912957%; RTP = 82.913(sym) +
+    # 0.052331*262.47(fg) = 96.648500%": two wilds x2 and x4 (reel 3) counted once
+    # (`"max"`), a group of both paying the wild table, FS x3 retriggered
+    "netent_trolls.toml": ("96.648500", "69.184", "13.729"),
+    # "symbols: 80.659(lined) + 2.6841(scatter) = 83.343376%; RTP = 83.343(sym) +
+    # 0.071401*179.5(fg) = 96.160157%": 6 to 15 stacked scatters pay and give 10 to
+    # 28 free spins x2, retriggered
+    "ct_sapphire_lagoon.toml": ("96.160157", "80.659", "2.6841"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
+    # "symbols: 86.067(lined) + 0(scatter) = 86.066984%; RTP = 86.067(sym) +
+    # 0.10417*96.075(fg) = 96.074773%": a wild on reels 2-4 that fills its reel; a
+    # wild on both reels 2 and 3 starts 15 free spins (a scatter that never lands,
+    # counted on reels [2, 3] with the wilds)
+    "ct_jolly_beluga_whales.toml": ("96.074773", "86.067", "0"),
     # "symbols: 65.372(lined) + 1.6389(scatter) = 67.010688%; RTP = 67.011(sym) +
     # 0.055155*477.78(fg) = 93.362435%": a wild that fills its reel in free spins
     "novomatic_katana.toml": ("93.362435", "65.372", "1.6389"),
