@@ -41,7 +41,6 @@ WIDE_LEFT = {
 }
 LONG_LEFT = {
     "certify/engine/_chunk.py:play_chunk",
-    "certify/engine/_screens.py:cascade_spin",
 }
 WAIVED_LEFT = {
     "certify/engine/_chunk.py:play_chunk",

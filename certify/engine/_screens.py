@@ -465,11 +465,9 @@ def cascade_spin(
     count, largest bonus trigger count, screens shown, stamp, s0, s1, s2, s3);
     credits include the screen multipliers and the sequence's length prize
     (``scr.chain_pay``), not the free-spin multiplier.
-    ``boards`` (symbols,) uint64: the cluster bitboards' scratch
-    (:func:`cluster_win_boards`, windows of up to 64 cells; larger ones use
-    :func:`cluster_win`). ``fam`` (3, families): the ways families' scratch rows. Keep this at 30
-    arguments or fewer: CPython 3.11 passes more as ``*args``, which numba
-    cannot inline.
+    Scratch: ``boards`` the cluster bitboards (windows of up to 64 cells), ``fam``
+    the ways families' rows. At most 30 arguments: CPython 3.11 passes more as
+    ``*args``, which numba cannot inline.
     """
     mults = scr.mults
     total, scatter_total, fs_top, bonus_top, n = 0, 0, 0, 0, 0
@@ -522,13 +520,10 @@ def cascade_spin(
                 grid, scr, level, scr.start[phase], entry_len, queue, seen, mark, awards, cw
             )
         sc, sc_paid = scatter_screen(grid, scr.count_by, scr.count_of, cnt, scatter_pay, excl, mark)
-        if fs_counted >= 0 and cnt[fs_counted] > fs_top:
-            fs_top = cnt[fs_counted]
-        if bonus_counted >= 0 and cnt[bonus_counted] > bonus_top:
-            bonus_top = cnt[bonus_counted]
+        fs_top = max(fs_top, cnt[fs_counted]) if fs_counted >= 0 else fs_top
+        bonus_top = max(bonus_top, cnt[bonus_counted]) if bonus_counted >= 0 else bonus_top
         m = mults[min(n, mults.shape[0] - 1)]
-        total += (win + sc) * m
-        scatter_total += sc * m
+        total, scatter_total = total + (win + sc) * m, scatter_total + sc * m
         n += 1
         if not (paid or sc_paid) or n >= scr.max_screens:
             break
