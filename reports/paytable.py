@@ -538,6 +538,9 @@ class _Glass:
         if m.cascade is not None:
             mults = ", ".join(f"x{k}" for k in m.cascade.multipliers)
             text.append(tr.t("cascade", multipliers=mults))
+            if m.cascade.trigger_vanishes and m.free_spins is not None:
+                t = m.free_spins.trigger
+                text.append(tr.t("cascade_trigger_vanishes", count=t.count, symbol=t.symbol))
             chain = m.cascade.chain_pays
             for i, (screens, pays) in enumerate(chain):
                 last = i == len(chain) - 1

@@ -350,15 +350,17 @@ def cluster_win_boards(grid, cl_member, cl_pay, cl_entry, masks, boards, mark, a
 
 
 @jit(inline="always")
-def scatter_screen(grid, count_by, count_of, cnt, scatter_pay, excl, mark):
+def scatter_screen(grid, scr, cnt, scatter_pay, excl, mark, fs_counted):
     """Scatter credits of a screen (highest count pays; exclusive scatters: the first only).
 
-    Counts every counted symbol into ``cnt`` (``count_by[reel, symbol, c]``:
+    Counts every counted symbol into ``cnt`` (``scr.count_by[reel, symbol, c]``:
     what a cell adds to counted symbol ``c``: its reels, its wilds, doubles;
-    ``count_of``: the same as a list of the ``c`` a cell adds to) and marks
-    every cell counting for a scatter that pays. Returns (credits, whether
-    something paid).
+    ``scr.count_of``: the same as a list of the ``c`` a cell adds to) and marks
+    every cell counting for a scatter that pays, and those of the free-spin
+    trigger (``fs_counted``) where it vanishes (``scr.vanish_min``). Returns
+    (credits, whether something paid or vanished).
     """
+    count_by, count_of = scr.count_by, scr.count_of
     cnt[:] = 0
     n_reels, rows = grid.shape[0], grid.shape[1]
     for r in range(n_reels):
@@ -379,8 +381,9 @@ def scatter_screen(grid, count_by, count_of, cnt, scatter_pay, excl, mark):
                 pay = 0
             elif pay > 0:
                 taken = True
-        if pay > 0:
-            total += pay
+        vanish = c == fs_counted and scr.vanish_min > 0 and cnt[c] >= scr.vanish_min
+        total += pay
+        if pay > 0 or vanish:
             paid = True
             for r in range(n_reels):
                 for w in range(rows):
@@ -519,7 +522,7 @@ def cascade_spin(
             win, paid = line_screen(
                 grid, scr, level, scr.start[phase], entry_len, queue, seen, mark, awards, cw
             )
-        sc, sc_paid = scatter_screen(grid, scr.count_by, scr.count_of, cnt, scatter_pay, excl, mark)
+        sc, sc_paid = scatter_screen(grid, scr, cnt, scatter_pay, excl, mark, fs_counted)
         fs_top = max(fs_top, cnt[fs_counted]) if fs_counted >= 0 else fs_top
         bonus_top = max(bonus_top, cnt[bonus_counted]) if bonus_counted >= 0 else bonus_top
         m = mults[min(n, mults.shape[0] - 1)]

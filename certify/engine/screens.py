@@ -56,6 +56,7 @@ class ScreenInputs(NamedTuple):
     mults: np.ndarray  # (k,) screen multipliers, the last repeats
     max_screens: int
     chain_pay: np.ndarray  # (2, max_screens + 1) credits a sequence of n screens pays, per phase
+    vanish_min: int  # the free-spin trigger's cells vanish at this count or more (0: never)
     refill_random: int  # 0: strip, 1: random
     cluster: int  # 0: lines, 1: cluster pays
     cl_member: np.ndarray  # (symbols, symbols) 1: a cell of symbol b joins a group of a;
@@ -229,6 +230,9 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         mults=np.array(cascade.multipliers if cascade else (1,), dtype=np.int64),
         max_screens=int(cascade.max_screens) if cascade else 1,
         chain_pay=_chain_pay(t, lt.total_bet),
+        vanish_min=m.free_spins.trigger.count
+        if cascade is not None and cascade.trigger_vanishes and m.free_spins is not None
+        else 0,
         refill_random=1 if cascade is not None and cascade.refill == "random" else 0,
         cluster=1 if m.evaluation == "cluster" else 0,
         cl_member=member,

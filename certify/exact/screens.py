@@ -165,9 +165,12 @@ def prefix_shared(tables: GameTables) -> bool:
     Line games, and games that pay only counts anywhere (no line or ways pays,
     not clusters: CT Sugar Town), whose first screen pays by its counted
     symbols alone: the ways automaton's one dead state settles no line, so
-    the prefixes carry only the counts.
+    the prefixes carry only the counts. Not where the free-spin trigger
+    vanishes (``cascade.trigger_vanishes``: a first screen may go on without a pay).
     """
     m = tables.machine
+    if m.cascade is not None and m.cascade.trigger_vanishes:
+        return False
     return m.evaluation != "cluster" and (not tables.is_ways or not m.pays)
 
 

@@ -229,6 +229,8 @@ def _rules(machine: Machine) -> dict[str, Any]:
     cascade = out.get("cascade")
     if cascade is not None and not cascade["chain_pays"]:
         del cascade["chain_pays"]  # unset, as before the key existed: older prints stay
+    if cascade is not None and not cascade["trigger_vanishes"]:
+        del cascade["trigger_vanishes"]  # the same
     for entry in out.get("full_window_pays", ()):
         for key in ("reels", "jackpot"):  # unset, as before the keys existed: older prints stay
             if entry[key] is None:

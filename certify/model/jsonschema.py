@@ -703,6 +703,9 @@ def _cascade_schema() -> Schema:
                 "description": "x total bet by a sequence's screens (its last included), "
                 "the largest key at or below it: {8 = 5, 9 = 50}",
             },
+            "trigger_vanishes": _bool(
+                "the free-spin trigger's cells vanish as a win's do (the sequence goes on)"
+            ),
         },
         ("refill",),
         description="winning symbols vanish and the rest fall (SPEC 3.1b)",

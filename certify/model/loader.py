@@ -171,6 +171,9 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     _hold_pools(rd, data.get("jackpots", []), jackpots, hold, full_window)
     check_features(rd, symbols, pays, free, hold, bonus)
     cascade = read_cascade(rd, data.get("cascade"))
+    if cascade is not None and cascade.trigger_vanishes and free is None:
+        message = "needs [free_spins]: the trigger whose cells vanish"
+        rd.error("cascade.trigger_vanishes", message, Code.RULE_NOT_APPLICABLE)
     cells = reels["rows"] * len(reels["strips"])
     clusters = (
         read_cluster_pays(rd, data["cluster_pays"], symbols, cells=cells)

@@ -516,6 +516,10 @@ class Cascade:
         below its length, x total bet (CT Win Feast: 8 screens pay 5, 9 or
         more 50). Keys from 2: a spin whose first screen pays nothing has no
         chain.
+    trigger_vanishes : bool
+        The free-spin trigger's cells vanish as a win's do, on every screen
+        showing at least the trigger's count (base game and free spins), and
+        the sequence goes on (NetEnt Gonzo's Quest as slotopol plays it).
 
     """
 
@@ -523,6 +527,7 @@ class Cascade:
     multipliers: tuple[int, ...] = (1,)
     max_screens: int = DEFAULT_MAX_SCREENS
     chain_pays: tuple[tuple[int, int], ...] = ()
+    trigger_vanishes: bool = False
 
     def multiplier(self, screen: int) -> int:
         """Multiplier of screen ``screen`` (0: the first screen)."""

@@ -28,7 +28,7 @@ from certify.model.reader import Reader, join
 from certify.model.schema import DEFAULT_MAX_SCREENS, Cascade, ClusterPay, Symbol
 
 REFILLS = ("strip", "random")
-_CASCADE_OPTIONAL = ("multipliers", "max_screens", "chain_pays")
+_CASCADE_OPTIONAL = ("multipliers", "max_screens", "chain_pays", "trigger_vanishes")
 _CLUSTER_KINDS = ("regular", "wild", "blank")
 
 
@@ -65,7 +65,8 @@ def read_cascade(rd: Reader, raw: Any, where: str = "cascade") -> Cascade | None
     max_screens = rd.integer(t, "max_screens", where, 1, default=DEFAULT_MAX_SCREENS)
     max_screens = max_screens or DEFAULT_MAX_SCREENS
     chain = _chain_pays(rd, t.get("chain_pays"), join(where, "chain_pays"), max_screens)
-    return Cascade(refill, tuple(multipliers) or (1,), max_screens, chain)
+    vanish = rd.boolean(t, "trigger_vanishes", where, False)
+    return Cascade(refill, tuple(multipliers) or (1,), max_screens, chain, vanish)
 
 
 def _chain_pays(rd: Reader, raw: Any, at: str, max_screens: int) -> tuple[tuple[int, int], ...]:

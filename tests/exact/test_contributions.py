@@ -29,6 +29,8 @@ PER_PART = {
     "cascade-5x3-10.toml",
     "ct_burning_brilliants.toml",
     "ct_win_storm.toml",
+    "netent_gonzos_quest.toml",
+    "novomatic_cash_farm.toml",
     "agt_cherry_hot.toml",
     "agt_valentines_day.toml",
     "ct_halloween_hot.toml",

@@ -93,6 +93,14 @@ PRINTED = {
     # 0.071401*179.5(fg) = 96.160157%": 6 to 15 stacked scatters pay and give 10 to
     # 28 free spins x2, retriggered
     "ct_sapphire_lagoon.toml": ("96.160157", "80.659", "2.6841"),
+    # "symbols: 73.39(lined) + 1.9682(scatter) = 75.357996%; RTP = 75.358(sym) +
+    # 0.059047*208.77(fg) = 87.684964%": 15 free spins on their own reels, 3 scatters
+    # in them add 100 once (`retrigger = "once"`, `retrigger_spins = {3 = 100}`)
+    "ct_mighty_rex.toml": ("87.684964", "73.39", "1.9682"),
+    # "symbols: 65.123(lined) + 3.1612(scatter) = 68.284163%; farm bonuses: ... rtp =
+    # 27.804658%; RTP = 68.284(sym) + 27.805(farm) = 96.088821%": a strip cascade whose
+    # 3+ tractors start the farm bonus (its exact law worked out off-line, in `awards`)
+    "novomatic_cash_farm.toml": ("96.088821", "65.123", "3.1612"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {

@@ -145,7 +145,8 @@ def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
 
     A symbol's count is :meth:`Machine.counts_on` summed over the reels (its
     ``reels``, wilds where it has ``wilds_count``, doubles by ``counts_as``);
-    every cell that counts for a paying scatter vanishes, a wild included.
+    every cell that counts for a paying scatter vanishes, a wild included,
+    and with ``cascade.trigger_vanishes`` those of the free-spin trigger.
     """
     bet = m.scatter_bet(m.bet_levels[li])
     counts = {
@@ -162,6 +163,16 @@ def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
                 for r, col in enumerate(grid)
                 for w, x in enumerate(col)
                 if m.counts_on(s, r, (x,))
+            }
+    fs = m.free_spins
+    if m.cascade is not None and m.cascade.trigger_vanishes and fs is not None:
+        t = fs.trigger  # its cells vanish as a win's do, wherever the screen shows the count
+        if counts.get(t.symbol, 0) >= t.count:
+            cells |= {
+                (r, w)
+                for r, col in enumerate(grid)
+                for w, x in enumerate(col)
+                if m.counts_on(t.symbol, r, (x,))
             }
     return total, cells, counts
 
