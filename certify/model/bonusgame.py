@@ -227,6 +227,10 @@ def check_scatter_bonus(rd: Reader, m: Machine) -> None:
             s.symbol in excl and (s.pays or s.free_pays) for s in m.scatter_pays
         ):
             reasons.append("in exclusive_scatters where an entry pays credits")
+        if sp.symbol in excl and any(
+            s.symbol in excl and s.bonus and s.bonus_game != sp.bonus_game for s in m.scatter_pays
+        ):  # the exact walks take one game at a time: the group's choice must not depend on it
+            reasons.append("in exclusive_scatters with entries playing different bonus games")
         for reason in reasons:
             rd.error(at, f"a scatter bonus is not played {reason}", Code.UNSUPPORTED)
 

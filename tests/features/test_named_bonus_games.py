@@ -294,3 +294,24 @@ def test_the_par_lists_each_game():
     titles = [s.title for s in _feature_sections({"levels": []}, m) if s.title.startswith("Bonus")]
     assert any(t.startswith("Bonus: a line of B B B (2 plays)") for t in titles)
     assert any(t.startswith("Bonus game 'dice': a line of D D D") for t in titles)
+
+
+def test_an_exclusive_group_plays_one_game():
+    """Exclusive scatters whose entries play different games are refused, located: the
+    exact walks take one game at a time, and the group's choice must not depend on it."""
+    text = GAME.replace(
+        'D = {kind = "bonus"}',
+        'D = {kind = "bonus"}\nS1 = {kind = "scatter"}\nS2 = {kind = "scatter"}',
+    ).replace(
+        'strips = [["B", "D"], ["B", "D"], ["B", "D"]]',
+        'strips = [["B", "D", "S1"], ["B", "D", "S2"], ["B", "D"]]',
+    )
+    text += (
+        '[rules]\nexclusive_scatters = ["S1", "S2"]\n'
+        '[[scatter_pays]]\nsymbol = "S1"\ncount = 1\npays = 0\nbonus = true\n'
+        '[[scatter_pays]]\nsymbol = "S2"\ncount = 1\npays = 0\nbonus = "dice"\n'
+    )
+    found = [(p, c) for p, c, sev in _problems(GAME, text) if sev == "error"]
+    assert ("scatter_pays[0].bonus", "unsupported") in found
+    same = text.replace('bonus = "dice"\n', "bonus = true\n")
+    assert not [p for p, c, sev in _problems(GAME, same) if sev == "error"]
