@@ -223,6 +223,14 @@ def _par(lc: LevelCertification) -> dict[str, Any] | None:
     }
 
 
+def _bonus_event(machine: Any, awards: list[Contribution]) -> tuple[str, ...]:
+    """The combo the bonus row names: its trigger, or the smallest pay that plays a game."""
+    hs = machine.hold_and_spin
+    if hs is not None:
+        return (hs.trigger.symbol,) * hs.trigger.count
+    return machine.bonus_combo or min((a.combo for a in awards), default=())
+
+
 def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
     """The level's award table: every pay and scatter entry, then one row per feature.
 
@@ -258,16 +266,14 @@ def _awards(lc: LevelCertification, machine: Any) -> list[dict[str, Any]]:
                 ),
             )
         )
-    feature = machine.bonus or machine.hold_and_spin
-    if feature is not None:
-        trig = feature.trigger
+    if machine.bonus_laws or machine.hold_and_spin is not None:
         out.append(
             _row(
                 lc.level,
                 Contribution(
                     "bonus",
-                    "bonus" if machine.bonus is not None else "hold_and_spin",
-                    (trig.symbol,) * trig.count,
+                    "hold_and_spin" if machine.hold_and_spin is not None else "bonus",
+                    _bonus_event(machine, pc.bonus_awards),
                     None,
                     pc.bonus_trigger_probability,
                     float(sum(r.rtp for r in pc.bonus_awards)),

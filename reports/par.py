@@ -289,13 +289,13 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
                     ("rtp_contribution",),
                 )
             )
-    for name, bonus in machine.bonus_laws:
+    for k, (name, bonus) in enumerate(machine.bonus_laws):
         total = sum(a.weight for a in bonus.awards)
         table = [(i, a.pays, a.weight, a.weight / total) for i, a in enumerate(bonus.awards)]
         title = f"Bonus game {name!r}" if name else "Bonus"
         out.append(
             Section(
-                f"bonus_{name}" if name else "bonus",
+                f"bonus_{k}" if name else "bonus",  # short: a worksheet's name (31 characters)
                 f"{title}: {_bonus_start(machine, name)}, "
                 f"awards (x {bonus.unit.replace('_', ' ')}) and weights"
                 + (" (the exact prize law of the bonus game's stages)" if bonus.stages else ""),

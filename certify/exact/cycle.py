@@ -26,6 +26,7 @@ from certify.engine.tables import (
     compile_machine,
     line_bonus_variant,
     pool_ids,
+    scatter_bonus_marks,
     ways_sums,
 )
 from certify.exact import _kernels as k
@@ -828,13 +829,19 @@ def _awards(
 def _scatter_probability(
     tables: GameTables, lt: LevelTables, c: int, count: int, upto: int | None
 ) -> float:
-    """P(counted symbol ``c`` pays its ``count`` entry): count in [count, upto), and paid."""
+    """P(counted symbol ``c`` pays its ``count`` entry): count in [count, upto), and paid.
+
+    Of exclusive scatters the first that pays credits or plays a bonus game is
+    taken (the kernels' rule: a play marks the entry's credits).
+    """
     if not tables.scatter_excl[c]:
         dist = count_distribution(tables.base, c)
         return float(dist[count : upto or dist.shape[0]].sum())
+    shape = lt.scatter_pay.shape
+    taken = lt.scatter_pay + scatter_bonus_marks(tables.machine, tables.counted_names, shape)
     return sum(  # an exclusive scatter pays only if no earlier one does
         p
         for key, p in count_vectors(tables.base).items()
         if count <= key[c] < (upto or key[c] + 1)
-        and scatter_pays_of(key, lt.scatter_pay, tables.scatter_excl)[c] > 0
+        and scatter_pays_of(key, taken, tables.scatter_excl)[c] > 0
     )
