@@ -465,6 +465,21 @@ def verdict_reason(cert: Certification) -> str:
     return f"{first.verdict.reason} at level {first.level}{more}"  # type: ignore[union-attr]
 
 
+def _free_spin_awards(lc: LevelCertification) -> dict[tuple[str, tuple[str, ...]], float]:
+    """(kind, combo) -> occurrences per paid spin of the awards the free spins pay.
+
+    An entry the base reels never show may be paid by the free spins' own
+    reels or pays: it can occur, as often as the feature shows it.
+    """
+    fs = lc.contributions.free_spins if lc.contributions is not None else None
+    rows = fs.rows if fs is not None else []
+    out: dict[tuple[str, tuple[str, ...]], float] = {}
+    for r in rows:
+        if (r.probability or 0.0) > 0:
+            out[r.kind, r.combo] = out.get((r.kind, r.combo), 0.0) + (r.probability or 0.0)
+    return out
+
+
 def _counted_return(lc: LevelCertification, jackpots_count: bool) -> float:
     if lc.exact is not None:
         return lc.exact.rtp + (lc.jackpot_rtp if jackpots_count else 0.0)
@@ -497,9 +512,13 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
         return
     odds = cert.jurisdiction.min_award_odds
     beaten = {cert.machine.pays[i].combo for i in beaten_wild_entries(cert.machine)}
+    free = _free_spin_awards(lc)
     for award in ex.awards:
         name = " ".join(award.combo)
-        if award.probability <= 0:
+        one_in = award.one_in
+        if award.probability <= 0 and (award.kind, award.combo) in free:
+            one_in = 1.0 / free[award.kind, award.combo]  # only the free spins pay it
+        elif award.probability <= 0:
             fix = PURE_WILD_FIX if award.kind == "line" and award.combo in beaten else None
             add(
                 Finding(
@@ -509,13 +528,14 @@ def _level_findings(cert: Certification, lc: LevelCertification) -> None:
                     + (f" (a substituted entry always outpays it): {fix}" if fix else ""),
                 )
             )
-        elif odds and award.one_in > odds:
+            continue
+        if odds and one_in > odds:
             add(
                 Finding(
                     "error",
                     Code.AWARD_TOO_RARE,
                     f"level {lc.level}: award {award.kind} "
-                    f"[{name}] occurs 1 in {award.one_in:,.0f}, rarer than 1 in {odds:,}",
+                    f"[{name}] occurs 1 in {one_in:,.0f}, rarer than 1 in {odds:,}",
                 )
             )
 
