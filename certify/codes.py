@@ -307,14 +307,16 @@ class Code(StrEnum):
         "impossible_award",
         EITHER,
         FINDING,
-        "an advertised award can never occur (a certification error; `validate` warns of the"
-        " wilds-only entries a substituted entry always outpays, naming `pure_wild_line`)",
+        "an advertised award can never occur, in the base game nor in the free spins (a"
+        " certification error; `validate` warns of the wilds-only entries a substituted entry"
+        " always outpays, naming `pure_wild_line`)",
     )
     AWARD_TOO_RARE = (
         "award_too_rare",
         ERROR,
         FINDING,
-        "an advertised award is rarer than the jurisdiction allows",
+        "an advertised award is rarer than the jurisdiction allows (one only the free spins"
+        " show: by its occurrences per paid spin there)",
     )
     RTP_DROP = (
         "rtp_drop",

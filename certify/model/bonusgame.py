@@ -184,9 +184,9 @@ def check_line_bonus(rd: Reader, m: Machine) -> None:
         )
     for name, _ in m.bonus_games:
         if name not in played:
-            rd.warn(
+            rd.error(
                 join("bonus_games", name),
-                "no [[pays]] or [[scatter_pays]] entry plays this game",
+                "no [[pays]] or [[scatter_pays]] entry plays this game (a misspelt name?)",
                 Code.RULE_NOT_APPLICABLE,
             )
     kinds = {s.name: s.kind for s in m.symbols}

@@ -268,8 +268,8 @@ def _problems(old: str, new: str) -> list[tuple[str, str, str]]:
 )
 def test_refusals_are_located(old, new, path, code):
     found = _problems(old, new)
-    if path is None:  # "dice" played by nothing: a warning at the game, the model valid
-        assert ("bonus_games.dice", "rule_not_applicable", "warning") in found
+    if path is None:  # "dice" played by nothing: refused at the game (a misspelt name?)
+        assert ("bonus_games.dice", "rule_not_applicable", "error") in found
         return
     assert (path, code, "error") in found
 
