@@ -270,7 +270,7 @@ def screen_infeasible_reason(
             f"a screen game's full cycle of {size:,} stop combinations would take about "
             f"{work.total / SCREEN_RATE:,.0f} s ({work.describe()}; "
             f"at most {seconds:,.0f} s of work at the measured rate: "
-            "`slotcert exact --budget SECONDS` allows more)"
+            "`exact --budget SECONDS` or `certify --exact-budget SECONDS` allows more)"
         )
     sticky = sticky_infeasible(tables)
     if sticky is not None:
