@@ -313,5 +313,7 @@ def test_an_exclusive_group_plays_one_game():
     )
     found = [(p, c) for p, c, sev in _problems(GAME, text) if sev == "error"]
     assert ("scatter_pays[0].bonus", "unsupported") in found
-    same = text.replace('bonus = "dice"\n', "bonus = true\n")
+    same = text.replace(
+        'count = 1\npays = 0\nbonus = "dice"\n', "count = 1\npays = 0\nbonus = true\n"
+    )
     assert not [p for p, c, sev in _problems(GAME, same) if sev == "error"]
