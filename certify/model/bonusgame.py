@@ -254,6 +254,8 @@ def _line_bonus_conflicts(m: Machine, combo: tuple[str, ...]) -> list[str]:
         out.append("with [rules] win_cap")
     if m.full_window_pays:
         out.append("with [[full_window_pays]]")
+    if m.hold_and_spin is not None:  # its coins are the bonus symbols, its draws the bonus path
+        out.append("with [hold_and_spin]")
     if m.cascade is not None or m.evaluation == "cluster" or any(s.sticky for s in m.symbols):
         out.append("in a screen game (cascade, cluster pays, sticky wilds)")
     if any(j.trigger_combo == combo for j in m.jackpots):

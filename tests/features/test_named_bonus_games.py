@@ -317,3 +317,18 @@ def test_an_exclusive_group_plays_one_game():
         'count = 1\npays = 0\nbonus = "dice"\n', "count = 1\npays = 0\nbonus = true\n"
     )
     assert not [p for p, c, sev in _problems(GAME, same) if sev == "error"]
+
+
+def test_a_pay_playing_a_game_is_refused_with_hold_and_spin():
+    """A named game lets a line play a bonus without ``[bonus]``, which hold and spin
+    excludes; hold and spin with pays playing a game is refused, located (its coins
+    are the bonus symbols and its draws the bonus path)."""
+    text = (Path(__file__).parents[2] / "models" / "machines" / "hold-5x3-20.toml").read_text()
+    text += (
+        '\n[[pays]]\ncombo = ["COIN", "COIN", "COIN", "COIN", "COIN"]\npays = 0\nbonus = "x"\n'
+        "[bonus_games.x]\nawards = [{pays = 1, weight = 1}]\n"
+    )
+    with pytest.raises(ModelError) as err:
+        parse_machine(tomllib.loads(text), "<t>")
+    found = [(p.path, p.code) for p in err.value.problems]
+    assert any(path.endswith(".bonus") and code == "unsupported" for path, code in found)
