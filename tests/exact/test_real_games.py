@@ -101,6 +101,14 @@ PRINTED = {
     # 27.804658%; RTP = 68.284(sym) + 27.805(farm) = 96.088821%": a strip cascade whose
     # 3+ tractors start the farm bonus (its exact law worked out off-line, in `awards`)
     "novomatic_cash_farm.toml": ("96.088821", "65.123", "3.1612"),
+    # "symbols: 49.522(lined) + 11.288(scatter) = 60.809506%; RTP = 60.81(sym) +
+    # 0.057217*618.14(fg) = 96.178109%": a x2 wild counted once (`"max"`), 15 free spins
+    # x3 on their own reels, retriggered (their 40% retrigger chance: sq = 1.6691)
+    "agt_ice_queen.toml": ("96.178109", "49.522", "11.288"),
+    # "symbols: 49.364(lined) + 10.921(scatter) = 60.285580%; RTP = 60.286(sym) +
+    # 0.17165*210.46(fg) = 96.411777%": a x2 wild counted once, 45 free spins on their
+    # own reels, retriggered
+    "novomatic_bananas_go_bahamas.toml": ("96.411777", "49.364", "10.921"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
