@@ -109,6 +109,18 @@ PRINTED = {
     # 0.17165*210.46(fg) = 96.411777%": a x2 wild counted once, 45 free spins on their
     # own reels, retriggered
     "novomatic_bananas_go_bahamas.toml": ("96.411777", "49.364", "10.921"),
+    # "symbols: 71.331(lined) + 0(scatter) = 71.331040%; RTP = 71.331(sym) +
+    # 0.10345*238.68(fg) = 96.022554%": 1, 2 or 3 scatters start 1, 2 or 3 free spins
+    # x3, retriggered; a wilds-only line pays the wild table (`"wild_award"`)
+    "agt_extra_spin.toml": ("96.022554", "71.331040", "0"),
+    # "symbols: 86.964(lined) + 1.2772(scatter) = 88.240814%; RTP = 88.241(sym) +
+    # 0.060278*128.22(fg) = 95.969581%": stacked scatters pay 4 and 5+, 4+ start 15
+    # free spins on their own reels, retriggered
+    "ct_halloween_fruits.toml": ("95.969581", "86.964", "1.2772"),
+    # "symbols: 48.783(lined) + 17.529(scatter) = 66.312021%; RTP = 66.312(sym) +
+    # 0.10687*276.85(fg) = 95.897919%": a x2 wild counted once, its own run paid as is,
+    # 15 free spins x3 on their own reels, retriggered
+    "netent_arabian_nights.toml": ("95.897919", "48.783", "17.529"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
