@@ -121,6 +121,16 @@ PRINTED = {
     # 0.10687*276.85(fg) = 95.897919%": a x2 wild counted once, its own run paid as is,
     # 15 free spins x3 on their own reels, retriggered
     "netent_arabian_nights.toml": ("95.897919", "48.783", "17.529"),
+    # "symbols: 82.674(lined) + 10.918(scatter) = 93.591670%; RTP = 93.592(sym) +
+    # 0.027295*96.218(fg) = 96.217968%": a 4x4 window, exactly 4 scatters pay and give
+    # 10 free spins on the same reels, retriggered
+    "agt_zeus.toml": ("96.217968", "82.674", "10.918"),
+    # "symbols: 55.805(lined) + 16.61(scatter) = 72.414548%; RTP = 72.415(sym) +
+    # 0.097888*240.82(fg) = 95.987680%": a x2 wild counted once, 15 free spins x3
+    "netent_spellcast.toml": ("95.987680", "55.805", "16.61"),
+    # "symbols: 49.522(lined) + 11.288(scatter) = 60.809506%; RTP = 60.81(sym) +
+    # 0.057217*618.14(fg) = 96.178109%": Ice Queen's reels and pays on Novomatic's 9 lines
+    "novomatic_dolphins_pearl.toml": ("96.178109", "49.522", "11.288"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
