@@ -131,6 +131,16 @@ PRINTED = {
     # "symbols: 49.522(lined) + 11.288(scatter) = 60.809506%; RTP = 60.81(sym) +
     # 0.057217*618.14(fg) = 96.178109%": Ice Queen's reels and pays on Novomatic's 9 lines
     "novomatic_dolphins_pearl.toml": ("96.178109", "49.522", "11.288"),
+    # "symbols: 73.514(lined) + 3.251(scatter) = 76.764854%; RTP = 76.765(sym) +
+    # 0.11215*172.92(fg) = 96.157962%": 15 free spins x2, retriggered
+    "ct_britania.toml": ("96.157962", "73.514", "3.251"),
+    # "symbols: 75.356(lined) + 3.888(scatter) = 79.244000%; RTP = 79.244(sym) +
+    # 0.07776*221.82(fg) = 96.492784%": 3x3, the snowman wild in free spins
+    "agt_merry_christmas.toml": ("96.492784", "75.356", "3.888"),
+    # "symbols: 85.449(lined) + 2.0214(scatter) = 87.470897%; RTP = 87.471(sym) +
+    # 0.048514*180.04(fg) = 96.205213%": scatters on reels 1, 3, 5, 12 free spins on
+    # their own reels, retriggered
+    "ct_nordic_song.toml": ("96.205213", "85.449", "2.0214"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
