@@ -141,9 +141,28 @@ PRINTED = {
     # 0.048514*180.04(fg) = 96.205213%": scatters on reels 1, 3, 5, 12 free spins on
     # their own reels, retriggered
     "ct_nordic_song.toml": ("96.205213", "85.449", "2.0214"),
+    # "symbols: 60.159(lined) + 14.71(scatter) = 74.869071%; RTP = 74.869(sym) +
+    # 0.082732*244.87(fg) = 95.127304%": Spellcast's engine, other pays, 15 lines
+    "netent_thrill_spin.toml": ("95.127304", "60.159", "14.71"),
+    # "symbols: 49.522(lined) + 11.288(scatter) = 60.809506%; RTP = 60.81(sym) +
+    # 0.057217*618.14(fg) = 96.178109%": Ice Queen's rules and reels on 9 CT lines
+    "ct_goddess_of_bells.toml": ("96.178109", "49.522", "11.288"),
+    # "symbols: 51.51(lined) + 21.392(scatter) = 72.901590%; RTP = 72.902(sym) +
+    # 0.095797*241.88(fg) = 96.072637%": a wild with its own pays, 10/20/30 free spins x3
+    "netent_tiki_wonders.toml": ("96.072637", "51.51", "21.392"),
+    # "symbols: 80.056(lined) + 0(scatter) = 80.056394%; RTP = 80.056(sym) +
+    # 0.16667*96.068(fg) = 96.067673%": 3x3, 27 lines, each scatter a free spin
+    "agt_panda.toml": ("96.067673", "80.056394", "0"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
+    # "symbols: 76.107(lined) + 3.3279(scatter) = 79.434926%; RTP = 79.435(sym) +
+    # 0.094604*175.47(fg) = 96.035117%": a wild on reels 2-4 that fills its reel, 15
+    # free spins x2 (all 20 lines: 96.06741082%)
+    "ct_misty_forest.toml": ("96.035117", "76.107", "3.3279"),
+    # "RTP = 90.66(lined) + 5.3148(scatter) = 95.974622%": 5x4, 100 lines, a wild on
+    # reels 2-4 that fills its reel, no free spins (all 100 lines: 95.64792109%)
+    "agt_hot_clover.toml": ("95.974622", "90.66", "5.3148"),
     # "symbols: 86.067(lined) + 0(scatter) = 86.066984%; RTP = 86.067(sym) +
     # 0.10417*96.075(fg) = 96.074773%": a wild on reels 2-4 that fills its reel; a
     # wild on both reels 2 and 3 starts 15 free spins (a scatter that never lands,
