@@ -153,6 +153,24 @@ PRINTED = {
     # "symbols: 80.056(lined) + 0(scatter) = 80.056394%; RTP = 80.056(sym) +
     # 0.16667*96.068(fg) = 96.067673%": 3x3, 27 lines, each scatter a free spin
     "agt_panda.toml": ("96.067673", "80.056394", "0"),
+    # "symbols: 80.184(lined) + 2.9294(scatter) = 83.113525%; RTP = 83.114(sym) +
+    # 0.073234*179.36(fg) = 96.248956%": 5x4, 40 lines, stacked wilds with own pays
+    "netent_groovy_sixties.toml": ("96.248956", "80.184", "2.9294"),
+    # "symbols: 49.141(lined) + 13.612(scatter) = 62.752617%; RTP = 62.753(sym) +
+    # 0.076317*441.54(fg) = 96.449613%": the Dolphin's Pearl engine, its own reels and pays
+    "novomatic_helena.toml": ("96.449613", "49.141", "13.612"),
+    # "symbols: 86.995(lined) + 0(scatter) = 86.995356%; RTP = 86.995(sym) +
+    # 0.090909*95.695(fg) = 95.694891%": 4x4, the scatter gives 3 free spins, retriggered
+    "agt_santa.toml": ("95.694891", "86.995356", "0"),
+    # "symbols: 76.516(lined) + 3.2496(scatter) = 79.765204%; RTP = 79.765(sym) +
+    # 0.092427*175.78(fg) = 96.011772%": 15 free spins x2, retriggered
+    "ct_ocean_legends.toml": ("96.011772", "76.516", "3.2496"),
+    # "symbols: 88.201(lined) + 2.7892(scatter) = 90.990596%; RTP = 90.991(sym) +
+    # 0.053055*96.089(fg) = 96.088579%": 10 free spins, no multiplier, retriggered
+    "ct_tibetan_song.toml": ("96.088579", "88.201", "2.7892"),
+    # "symbols: 87.609(lined) + 2.5061(scatter) = 90.115503%; RTP = 90.116(sym) +
+    # 0.062652*96.139(fg) = 96.138820%": 5x4, 50 lines, a wild with its own pays
+    "ct_alaska_wild.toml": ("96.138820", "87.609", "2.5061"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
