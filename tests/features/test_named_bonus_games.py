@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from feature_games import R, machine_of, pays_of, strips_of, with_symbols
+from feature_games import R, free_spins_of, machine_of, pays_of, strips_of, with_symbols
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from slotopol_boards import ELDORADO, monopoly_law
@@ -138,10 +138,7 @@ def bonus_games_games(draw):
         symbols["S"] = "{kind = 'scatter'}"
         strips = with_symbols(draw, strips, ["S", "S"])
         free = [["A", "W", "S", "B"], ["A", "S", "B", "C"], ["W", "A", "B", "C"]]
-        extra += (
-            "[free_spins]\ntrigger = {symbol = 'S', count = 2}\nspins = 2\nmultiplier = 2\n"
-            f"retrigger = true\nmax_spins = 4\nstrips = {free}\n"
-        )
+        extra += free_spins_of(draw, "S", extra=f"strips = {free}\n")
     return machine_of(strips, symbols, table, extra)
 
 
