@@ -356,6 +356,8 @@ class _Glass:
                 out.append(self.tr.t("counted_on_reels", symbol=name, reels=reels))
             if sym.wilds_count:
                 out.append(self.tr.t("wilds_count_as", symbol=name))
+            if sym.consecutive:
+                out.append(self.tr.t("counted_consecutive", symbol=name, least=sym.consecutive))
             for double in self.m.symbols:
                 if double.counts_as is not None and double.counts_as[0] == name:
                     times = double.counts_as[1]
@@ -437,6 +439,17 @@ class _Glass:
         elif fs.multipliers:
             values = self.drawn_values(fs.multipliers)
             text.append(tr.t("free_spins_multiplier_drawn", multipliers=values))
+        elif fs.multiplier_by_count:
+            counts = [c for c, _ in fs.multiplier_by_count]
+            values = "; ".join(
+                tr.t(
+                    "free_spins_multiplier_award",
+                    sequence=self.count_label(fs.trigger.symbol, c, counts),
+                    multiplier=v,
+                )
+                for c, v in fs.multiplier_by_count
+            )
+            text.append(tr.t("free_spins_multiplier_by_count", multipliers=values))
         elif fs.multiplier > 1:
             text.append(tr.t("free_spins_multiplier", multiplier=fs.multiplier))
         retrigger = "free_spins_retrigger_once" if fs.retrigger_once else "free_spins_retrigger"

@@ -381,6 +381,8 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                             option += 1
                         fs_spins = game.fs_draw_spins[option]
                         fs_mult = game.fs_draw_mult[option]
+                    if game.fs_count_mult.shape[0] > 1:  # the multiplier of the trigger's count
+                        fs_mult = game.fs_count_mult[seen]
                     remaining = fs_spins[seen]
                     awarded = remaining
                     retriggers = fs_retriggers  # -1: unlimited

@@ -109,6 +109,7 @@ class GameInputs(NamedTuple):
     fs_draw_cum: np.ndarray  # (options,) running weights of drawn free-spin options ([1]: none)
     fs_draw_spins: np.ndarray  # (options, 2 (max count + 1)) each option's fs_spins
     fs_draw_mult: np.ndarray  # (options,) each option's multiplier
+    fs_count_mult: np.ndarray  # (max count + 1,) the feature's multiplier by trigger count ([1])
     fs_max: int  # 0: no cap
     bonus_counted: int
     bonus_min: int
@@ -352,8 +353,8 @@ def ways_group_inputs(t: GameTables, masks: list[np.ndarray]) -> dict[str, np.nd
     ``masks``: :func:`ways_masks` of each reel set.
     """
     if not ways_group_draw_on(t):
-        return {
-            "ways_groups": np.zeros(2, dtype=np.int64),
+        return {  # one 0 per reel set: the kernel reads the entry of the set it plays
+            "ways_groups": np.zeros(len(reel_sets(t)), dtype=np.int64),
             "ways_group_first": np.zeros((1, 2), dtype=np.int64),
             "ways_group_size": np.zeros((1, 1), dtype=np.int64),
             "ways_group_rows": np.zeros((1, 1, 1, 4), dtype=np.uint64),
@@ -476,6 +477,7 @@ def game_inputs(t: GameTables) -> GameInputs:
         fs_draw_cum=np.cumsum(t.fs_draw_weights).astype(np.int64),
         fs_draw_spins=t.fs_draw_spins,
         fs_draw_mult=t.fs_draw_mult,
+        fs_count_mult=t.fs_count_mult,
         fs_max=t.fs_max,
         bonus_counted=t.bonus_counted,
         bonus_min=t.bonus_min,

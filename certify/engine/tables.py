@@ -21,6 +21,8 @@ from certify.engine.hold import hold_arrays
 from certify.engine.limits import check_machine, jackpot_entries
 from certify.engine.modes import chance_expanding, drawn_chance, mode_parts
 from certify.engine.paint import Parts, paints, split_phase
+from certify.engine.runs import refusals as consecutive_refusals
+from certify.engine.runs import split_runs
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, Symbol
 from certify.model.screens import is_screen_game
@@ -169,6 +171,9 @@ class GameTables:
     fs_draw_mult: np.ndarray = field(  # (options,) each drawn option's multiplier
         default_factory=lambda: np.ones(1, dtype=np.int64)
     )
+    fs_count_mult: np.ndarray = field(  # (max count + 1,) the feature's multiplier by trigger
+        default_factory=lambda: np.ones(1, dtype=np.int64)  # count ([1]: fs_mult for every count)
+    )
     full_window_mask: np.ndarray = field(  # (sets, reels, stops) targets each column passes
         default_factory=lambda: np.zeros((1, 1, 1), dtype=np.uint64)
     )
@@ -285,6 +290,11 @@ def _phase_reel_sets(
         free_parts = base_parts if free is base else split_phase(machine, free, ids, reweighted)
     elif big is not None:  # the free spins' linked reels: one part per big symbol
         base_parts, free_parts = one_part(base), split_big(free, big, ids, reweighted)
+    elif (runs := split_runs(machine, base, counted, reweighted)) is not None:
+        base_parts = runs  # by which leading reels show the consecutive symbol
+        free_parts = base_parts if free is base else split_runs(machine, free, counted, reweighted)
+        if free_parts is None:
+            free_parts = one_part(free)
     elif (chance := drawn_chance(machine)) is not None:  # the plain and the expanding mode
         wilds = chance_expanding(machine)
         played = {False: (machine.strips, machine.weights)}
@@ -354,6 +364,7 @@ def compile_machine(machine: Machine) -> GameTables:
         fs_retrigger_once=bool(fs and fs.retrigger_once),
         fs_respins=fs_respins,
         **_drawn_options(machine, max_count, fs_spins, fs_respins),
+        fs_count_mult=_multiplier_by_count(fs, max_count),
         **_each_spin_multipliers(fs),
         **_paid_spin_multipliers(machine),
         scatter_excl=np.array(
@@ -494,6 +505,13 @@ def _drawn_options(
     }
 
 
+def _multiplier_by_count(fs: Any, max_count: int) -> np.ndarray:
+    """The feature's multiplier by trigger count, 0 to ``max_count`` ([1]: not by count)."""
+    if fs is None or not fs.multiplier_by_count:
+        return np.ones(1, dtype=np.int64)
+    return np.array([fs.multiplier_at(c) for c in range(max_count + 1)], dtype=np.int64)
+
+
 def _each_spin_multipliers(fs: Any) -> dict[str, Any]:
     """The ``GameTables`` fields of a multiplier drawn for each free spin (x1, weight 1: none)."""
     table = fs.multipliers if fs is not None and fs.multipliers else ((1, 1),)
@@ -597,9 +615,15 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
         if s.multipliers and fs is not None and fs.expanding_symbol:
             what = "a drawn wild multiplier with free_spins.expanding_symbol"
             out.append((f"symbols.{s.name}.multiplier", what))
+    out += consecutive_refusals(machine, screens)
     if machine.rules.spin_multipliers:
         out += [("rules.spin_multiplier", w) for w in _spin_multiplier_limits(machine, screens)]
     out += _window_factor_refusals(machine, screens)
+    if fs is not None and fs.multiplier_by_count:
+        out += [
+            ("free_spins.multiplier_by_count", w)
+            for w in _count_multiplier_limits(machine, screens)
+        ]
     if fs is not None and fs.options_drawn:
         out += [("free_spins.options", what) for what in _drawn_option_limits(machine, screens)]
     if fs is not None and fs.multipliers:
@@ -610,6 +634,25 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
             )
             for what in _drawn_option_limits(machine, screens)
         ]
+    return out
+
+
+def _count_multiplier_limits(machine: Machine, screens: bool) -> list[str]:
+    """Why ``free_spins.multiplier_by_count`` is not played with this game, if it is not.
+
+    A retrigger is refused: cabinets differ on whether it keeps the feature's
+    multiplier or takes its own count's (slotopol's Jaguar Moon takes the new one).
+    """
+    fs = machine.free_spins
+    assert fs is not None
+    what = "a free-spin multiplier by trigger count"
+    out = []
+    if screens:
+        out.append(f"{what} in a screen game (cascade, cluster, sticky, hold)")
+    if fs.retrigger:
+        out.append(f"{what} with a retrigger (keep the multiplier or take the new count's?)")
+    if _free_spins_own_pays(machine):
+        out.append(f"{what} with the free spins' own pays (free_spins_pays, free_spins_multiplier)")
     return out
 
 

@@ -61,7 +61,7 @@ from certify.engine.tables import (
     scatter_bonus_marks,
     ways_sums,
 )
-from certify.exact.decompose import count_distribution, trigger_probability
+from certify.exact.decompose import counting_sets, phase_count_distribution
 from certify.exact.features import feature_moments
 from certify.exact.maxwin import MAX_WIN_COMBOS, MaxWin, max_win  # noqa: F401 (re-exported)
 from certify.exact.parfeatures import (
@@ -348,9 +348,9 @@ def _joint_counts(reels: ReelSet) -> dict[tuple[int, ...], int]:
 
 
 def _scatter_rows(
-    tables: GameTables, reels: ReelSet, table: np.ndarray
+    tables: GameTables, phase: int, table: np.ndarray
 ) -> list[tuple[tuple[str, ...], int, float, float]]:
-    """(combo, credits, probability, mean credits per spin) of each scatter pay of ``reels``.
+    """(combo, credits, probability, mean credits per spin) of each scatter pay of a phase.
 
     Each counted symbol pays its highest reached entry; of the exclusive
     scatters (first in the counted order) only the first that pays, pays —
@@ -364,7 +364,11 @@ def _scatter_rows(
     plays = scatter_bonus_marks(m, tables.counted_names, table.shape)  # pays 0, plays the bonus
     hits = [0] * len(entries)
     credit = [0] * len(entries)
-    joint = _joint_counts(reels)
+    played = counting_sets(tables, phase)  # a consecutive count: the parts' joints add up
+    joint: dict[tuple[int, ...], int] = {}
+    for part in played:
+        for key, w in _joint_counts(part).items():
+            joint[key] = joint.get(key, 0) + w
     for counts, w in joint.items():
         taken = False
         for c in range(len(tables.counted_names)):
@@ -383,7 +387,7 @@ def _scatter_rows(
             )
             hits[best] += w
             credit[best] += w * pay
-    total = _cycle_total(reels)
+    total = sum(_cycle_total(part) for part in played)
     return [
         (
             (sp.symbol,) * sp.count,
@@ -450,8 +454,12 @@ def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[f
     return pays, probs, mean
 
 
-def expected_free_spins(tables: GameTables) -> tuple[float, float]:
+def expected_free_spins(tables: GameTables, multiplied: bool = False) -> tuple[float, float]:
     """(P(trigger), free spins played per paid spin), exact (retrigger and cap included).
+
+    ``multiplied``: each free spin counted by its feature's multiplier by trigger
+    count (``multiplier_by_count``; no retrigger with it), so a row's return is
+    this times its mean at x1.
 
     Unlimited retriggers: the exact recursion of :mod:`certify.exact.features`.
     ``retrigger = "once"``: ``n`` starting spins, the first retrigger among
@@ -460,8 +468,8 @@ def expected_free_spins(tables: GameTables) -> tuple[float, float]:
     """
     if tables.fs_counted < 0:
         return 0.0, 0.0
-    fs_dist = count_distribution(tables.free, tables.fs_counted)
-    base_dist = count_distribution(tables.base, tables.fs_counted)
+    fs_dist = phase_count_distribution(tables, 1, tables.fs_counted)
+    base_dist = phase_count_distribution(tables, 0, tables.fs_counted)
     once = getattr(tables, "fs_retrigger_once", False)
     classes: dict[int, tuple[float, float, float]] = {}
     for count, q in enumerate(fs_dist):
@@ -486,6 +494,8 @@ def expected_free_spins(tables: GameTables) -> tuple[float, float]:
             played = n + added * sum((1 - r) ** j for j in range(n))
         else:
             played = feature_moments(classes, n, tables.fs_max)[2]
+        if multiplied and tables.fs_count_mult.shape[0] > 1:
+            played *= int(tables.fs_count_mult[count])
         spins += base_dist[count] * played
     return float(base_dist[tables.fs_min :].sum()), spins
 
@@ -570,12 +580,12 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     tb = lt.total_bet
     base = phase_entry_sums(tables, lt, 0)
     rows = _entry_rows(tables, base, lt.credits, "base", 1.0, tb)
-    for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay):
+    for combo, pays, p, mean in _scatter_rows(tables, 0, lt.scatter_pay):
         rows.append(Contribution("base", "scatter", combo, pays, p, mean / tb, 1))
     rows = _drawn_rows(rows, tables)
     bonus_pays, bonus_probs, bonus_mean = _bonus_table(tables, lt)
     p_bonus = (
-        trigger_probability(tables.base, tables.bonus_counted, tables.bonus_min)
+        float(phase_count_distribution(tables, 0, tables.bonus_counted)[tables.bonus_min :].sum())
         if tables.bonus_counted >= 0
         else 0.0
     )
@@ -612,6 +622,9 @@ def _free_spins(
     tb = lt.total_bet
     own = getattr(tables, "fs_own_pays", False)
     mult = 1 if own else tables.fs_mult  # what the kernels multiply a free spin's win by
+    shown = mult  # a row's credits as the glass shows them
+    if tables.fs_count_mult.shape[0] > 1:  # by the trigger's count: its mean over the spins
+        mult = expected_free_spins(tables, multiplied=True)[1] / n_spins if n_spins else 1
     sums = base if base is not None else phase_entry_sums(tables, lt, 1)
     pays = lt.credits_fs if own else lt.credits * tables.fs_mult
     rows = [  # probabilities per paid spin
@@ -620,13 +633,13 @@ def _free_spins(
     ]
     mean = mult * (sum(sums.credits) + sum(c for _, _, c in sums.pairs.values())) / sums.total
     scatter_table = lt.scatter_pay_fs if own else lt.scatter_pay
-    for combo, credit, p, smean in _scatter_rows(tables, tables.free, scatter_table):
+    for combo, credit, p, smean in _scatter_rows(tables, 1, scatter_table):
         rows.append(
             Contribution(
                 "free_spins",
                 "scatter",
                 combo,
-                credit * mult,
+                credit * shown,
                 n_spins * p,
                 n_spins * mult * smean / tb,
                 1,
@@ -634,7 +647,9 @@ def _free_spins(
         )
         mean += mult * smean
     if tables.bonus_counted >= 0 and m.bonus is not None:
-        p_bonus = trigger_probability(tables.free, tables.bonus_counted, tables.bonus_min)
+        p_bonus = float(
+            phase_count_distribution(tables, 1, tables.bonus_counted)[tables.bonus_min :].sum()
+        )
         rows.append(
             Contribution(
                 "free_spins",
@@ -799,7 +814,7 @@ def _plain_base_rows(tables: GameTables, lt: LevelTables, ex: Any) -> list[Contr
     rows = _entry_rows(tables, sums, lt.credits, "base", 1.0, tb)
     scatter = [
         Contribution("base", "scatter", combo, pays, p, mean / tb, 1)
-        for combo, pays, p, mean in _scatter_rows(tables, tables.base, lt.scatter_pay)
+        for combo, pays, p, mean in _scatter_rows(tables, 0, lt.scatter_pay)
     ]
     tol = 1e-12 * max(1.0, abs(ex.rtp))
     if abs(sum(r.rtp for r in scatter) - ex.scatter_rtp) > tol:

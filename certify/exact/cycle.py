@@ -32,8 +32,8 @@ from certify.engine.tables import (
 from certify.exact import _kernels as k
 from certify.exact import factors, statedp
 from certify.exact.decompose import (
-    count_distribution,
-    count_vectors,
+    phase_count_distribution,
+    phase_count_vectors,
     scatter_mean_tilted,
     scatter_pays_of,
 )
@@ -754,12 +754,37 @@ def _feature_by_count(
     """E[F], E[F^2] by trigger count from the free-spin cycle's buckets.
 
     A free spin's win is its cycle win times the multiplier M, independent of
-    it (fixed, or drawn for the spin): E[M] and E[M^2] scale its moments.
+    it (fixed, drawn for the spin, or the trigger count's: ``multiplier_by_count``,
+    one set of spin classes per value): E[M] and E[M^2] scale its moments.
+    """
+    by_value: dict[int, dict] = {}
+    out = {}
+    for count in range(tables.fs_min, tables.fs_spins.shape[0]):
+        value = int(tables.fs_count_mult[count]) if tables.fs_count_mult.shape[0] > 1 else 0
+        if value not in by_value:
+            moments = (float(value), float(value) ** 2) if value else tables.fs_mult_moments
+            by_value[value] = _free_spin_classes(tables, fsb, bonus, lines, moments)
+        ef, ef2, _ = feature_moments(
+            by_value[value], int(tables.fs_spins[count]), tables.fs_max, tables.fs_retrigger_once
+        )
+        out[count] = (ef, ef2)
+    return out
+
+
+def _free_spin_classes(
+    tables: GameTables,
+    fsb: _Buckets,
+    bonus: dict[int, tuple[float, float]],
+    lines: LineBonusSums | None,
+    moments: tuple[float, float],
+) -> dict:
+    """The free spins' classes (spins added, chance, E[X], E[X^2]) at multiplier moments.
+
     ``lines``: the prizes S of the bonus games the free spins' lines play
     (:func:`line_bonus_sums` of phase 1), paid unmultiplied: E[(M F + S)^2]
     takes E[M] E[2 F S] and E[S^2].
     """
-    mult, mult2 = tables.fs_mult_moments
+    mult, mult2 = moments
     nb = tables.bonus_jmax + 1
     added, q, s1, s2 = [], [], [], []
     for b in range(fsb.w.shape[0]):
@@ -780,14 +805,7 @@ def _feature_by_count(
             x2 += mult * lines.cross[b] / fsb.total + lines.own[b] / fsb.total + 2 * lm * eb
         s1.append(x1)
         s2.append(x2)
-    classes = spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
-    out = {}
-    for count in range(tables.fs_min, tables.fs_spins.shape[0]):
-        ef, ef2, _ = feature_moments(
-            classes, int(tables.fs_spins[count]), tables.fs_max, tables.fs_retrigger_once
-        )
-        out[count] = (ef, ef2)
-    return out
+    return spin_classes(np.array(added), np.array(q), np.array(s1), np.array(s2))
 
 
 def _awards(
@@ -835,13 +853,13 @@ def _scatter_probability(
     taken (the kernels' rule: a play marks the entry's credits).
     """
     if not tables.scatter_excl[c]:
-        dist = count_distribution(tables.base, c)
+        dist = phase_count_distribution(tables, 0, c)
         return float(dist[count : upto or dist.shape[0]].sum())
     shape = lt.scatter_pay.shape
     taken = lt.scatter_pay + scatter_bonus_marks(tables.machine, tables.counted_names, shape)
     return sum(  # an exclusive scatter pays only if no earlier one does
         p
-        for key, p in count_vectors(tables.base).items()
+        for key, p in phase_count_vectors(tables, 0).items()
         if count <= key[c] < (upto or key[c] + 1)
         and scatter_pays_of(key, taken, tables.scatter_excl)[c] > 0
     )

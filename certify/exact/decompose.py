@@ -13,6 +13,7 @@ import numpy as np
 
 from certify.engine.kernel_inputs import phase_sets, reel_sets
 from certify.engine.limits import hold_feasible
+from certify.engine.runs import consecutive_symbol
 from certify.engine.tables import GameTables, LevelTables, ReelSet, line_bonus_variant, pool_ids
 from certify.exact.factors import tilt_ratio, tilted_set
 from certify.exact.features import (
@@ -63,6 +64,56 @@ def count_distribution(reels: ReelSet, counted: int) -> np.ndarray:
     return dist
 
 
+def phase_count_distribution(tables: GameTables, phase: int, counted: int) -> np.ndarray:
+    """:func:`count_distribution` of a phase (0 base game, 1 free spins).
+
+    Where a symbol counts on consecutive reels (``consecutive``), the phase's
+    parts (:mod:`certify.engine.runs`), each counting its own run, mixed by
+    their cycles; else its one reel set's.
+    """
+    parts = _counting_parts(tables, phase)
+    if parts is None:
+        return count_distribution(tables.base if phase == 0 else tables.free, counted)
+    dists = [(share, count_distribution(s, counted)) for share, s in parts]
+    out = np.zeros(max(d.shape[0] for _, d in dists))
+    for share, d in dists:
+        out[: d.shape[0]] += share * d
+    return out
+
+
+def phase_count_vectors(tables: GameTables, phase: int) -> dict[tuple[int, ...], float]:
+    """:func:`count_vectors` of a phase, its parts mixed as in :func:`phase_count_distribution`."""
+    parts = _counting_parts(tables, phase)
+    if parts is None:
+        return count_vectors(tables.base if phase == 0 else tables.free)
+    out: dict[tuple[int, ...], float] = {}
+    for share, s in parts:
+        for key, p in count_vectors(s).items():
+            out[key] = out.get(key, 0.0) + share * p
+    return out
+
+
+def _counting_parts(tables: GameTables, phase: int) -> list[tuple[float, ReelSet]] | None:
+    """(cycle share, reel set) of a phase whose parts count differently, else None."""
+    if consecutive_symbol(tables.machine) is None:
+        return None
+    played = counting_sets(tables, phase)
+    cycle = sum(s.cycle for s in played)
+    return [(s.cycle / cycle, s) for s in played]
+
+
+def counting_sets(tables: GameTables, phase: int) -> list[ReelSet]:
+    """The reel sets whose cycles add up to a phase's, as its counted symbols count.
+
+    The phase's parts where a symbol counts on consecutive reels (each part its
+    own run), else its one reel set (parts that paint or draw count alike).
+    """
+    if consecutive_symbol(tables.machine) is None:
+        return [tables.base if phase == 0 else tables.free]
+    sets = reel_sets(tables)
+    return [sets[ps] for ps in phase_sets(tables, phase)]
+
+
 def count_vectors(reels: ReelSet) -> dict[tuple[int, ...], float]:
     """Joint distribution of the counted symbols' counts anywhere in the window."""
     dist: dict[tuple[int, ...], float] = {(0,) * reels.counted.shape[0]: 1.0}
@@ -109,8 +160,14 @@ def scatter_mean(
 
 
 def scatter_mean_tilted(tables: GameTables, lt: LevelTables) -> float:
-    """E[F x scatter pay] of a base spin, ``F`` what the reels show multiplies it by."""
+    """E[F x scatter pay] of a base spin, ``F`` what the reels show multiplies it by.
+
+    A consecutive count (no factors with it): its parts' means, by their cycles.
+    """
     reels = tables.base
+    parts = _counting_parts(tables, 0)
+    if parts is not None:
+        return sum(share * scatter_mean(tables, s, lt) for share, s in parts)
     if reels.factor is None:
         return scatter_mean(tables, reels, lt)
     return scatter_mean(tables, tilted_set(reels, 1)[0], lt) * tilt_ratio(reels)
@@ -124,7 +181,8 @@ def trigger_probability(reels: ReelSet, counted: int, minimum: int) -> float:
 def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
     """Exact mean return per unit wagered, or None where it does not decompose.
 
-    Ways games, screen games (cascades, clusters) and full-window pays are not decomposed here,
+    Ways games, screen games (cascades, clusters), full-window pays, scatters counted
+    on consecutive reels and free-spin multipliers by trigger count are not decomposed here,
     nor games with a win cap (the mean of
     a capped total is not a sum of per-reel means); None too when the capped
     free-spin recursion is too long, or the hold-and-spin chain's work is
@@ -136,6 +194,8 @@ def mean_return(tables: GameTables, lt: LevelTables) -> float | None:
         or tables.expand_symbols
         or tables.full_window_mult.size
         or is_screen_game(tables.machine)
+        or consecutive_symbol(tables.machine) is not None
+        or tables.fs_count_mult.shape[0] > 1
         or (
             tables.hold_on
             and not hold_feasible(

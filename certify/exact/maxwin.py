@@ -251,6 +251,7 @@ def bound(tables: GameTables, lt: LevelTables) -> MaxWin:
             free += int(lt.expand_pay.max(initial=0))
             parts.append("the expanding symbol's largest pay on every line")
         mult = 1 if tables.fs_own_pays else int(tables.fs_mult * tables.fs_each_mult.max())
+        mult *= int(tables.fs_count_mult.max())  # the largest count's (1 when not by count)
         total += spins * (mult * free + _bonus_bound(tables, lt) + lines_bonus)
         parts.append(f"{spins} free spins x the largest free spin")
     if tables.bonus_counted >= 0:

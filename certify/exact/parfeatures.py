@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from certify.engine.tables import GameTables, LevelTables, pool_ids
-from certify.exact.decompose import count_distribution
+from certify.exact.decompose import phase_count_distribution
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def hold_tables(tables: GameTables, lt: LevelTables) -> list[FeatureTable]:
     cells = tables.machine.rows * tables.machine.reels
     progressive = pool_ids(tables.machine)
     by_start = hold_exact_by_start(hs, cells, progressive)
-    start_p = count_distribution(tables.base, tables.bonus_counted)
+    start_p = phase_count_distribution(tables, 0, tables.bonus_counted)
     weights = {j: float(start_p[j]) for j in by_start if j < start_p.shape[0]}
     p_trigger = sum(weights.values())
     return [
@@ -180,7 +180,7 @@ def expanding_rows(tables: GameTables, lt: LevelTables) -> list[tuple[str, float
     if not tables.expand_symbols or tables.fs_counted < 0:
         return []
     bonus = bonus_by_bucket(tables, lt)
-    base = count_distribution(tables.base, tables.fs_counted)
+    base = phase_count_distribution(tables, 0, tables.fs_counted)
     p_trigger = float(base[tables.fs_min :].sum())
     weights = tables.expand_weights / tables.expand_weights.sum()
     out = []
@@ -365,7 +365,7 @@ def sticky_tables(tables: GameTables, lt: LevelTables) -> list[FeatureTable]:
         return []
     bonus = bonus_by_bucket(tables, lt)
     sets, means, moves = _sticky_chain(tables, lt, bonus, _play)
-    base = count_distribution(tables.base, tables.fs_counted)
+    base = phase_count_distribution(tables, 0, tables.fs_counted)
     starts = {
         c: float(base[c])
         for c in range(tables.fs_min, min(base.shape[0], tables.fs_spins.shape[0]))

@@ -115,9 +115,9 @@ def _window_factors(rd: Reader, t: dict[str, Any], where: str) -> dict[str, Any]
 
 
 def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str, Any]:
-    """``reels`` and ``wilds_count`` of a scatter or bonus symbol: how it is counted."""
+    """``reels``, ``wilds_count``, ``consecutive`` of a scatter or bonus symbol: its count."""
     out: dict[str, Any] = {}
-    for key in ("reels", "wilds_count"):
+    for key in ("reels", "wilds_count", "consecutive"):
         if key in t and kind not in ("scatter", "bonus"):
             rd.error(
                 join(where, key),
@@ -128,6 +128,15 @@ def _counting(rd: Reader, t: dict[str, Any], where: str, kind: str) -> dict[str,
         out["wilds_count"] = True
     if "reels" in t:
         out["reels"] = reel_numbers(rd, t["reels"], join(where, "reels"))
+    if "consecutive" in t:
+        out["consecutive"] = rd.integer(t, "consecutive", where, 1, default=None) or 0
+        for key in ("reels", "wilds_count", "counts_as"):
+            if key in t:
+                rd.error(
+                    join(where, key),
+                    "a symbol counted on consecutive reels is counted on its own cells only",
+                    Code.UNSUPPORTED,
+                )
     return out
 
 
@@ -172,11 +181,24 @@ def read_drawn_multipliers(rd: Reader, raw: dict[str, Any], at: str) -> tuple[tu
 def check_counting_reels(rd: Reader, symbols: dict[str, Symbol], n_reels: int) -> None:
     """Each symbol's ``reels`` are the machine's; each ``counts_as`` names another symbol.
 
-    The symbol ``counts_as`` names is a scatter or bonus symbol other than itself.
+    The symbol ``counts_as`` names is a scatter or bonus symbol other than itself
+    and not one counted on consecutive reels; ``consecutive`` is at most the reels.
     """
     for name, sym in symbols.items():
+        if sym.consecutive > n_reels:
+            rd.error(
+                join(join("symbols", name), "consecutive"),
+                f"{sym.consecutive} reels, but the machine has {n_reels}",
+                Code.RANGE,
+            )
         if sym.counts_as is not None:
             target = symbols.get(sym.counts_as[0])
+            if target is not None and target.consecutive:
+                rd.error(
+                    join(join("symbols", name), "counts_as"),
+                    f"{target.name} is counted on consecutive reels, its own cells only",
+                    Code.UNSUPPORTED,
+                )
             if target is None or target.kind not in ("scatter", "bonus") or target.name == name:
                 rd.error(
                     join(join(join("symbols", name), "counts_as"), "symbol"),

@@ -141,6 +141,8 @@ def _symbol(s: Symbol) -> dict[str, Any]:
         out["expands_chance"] = list(s.expands_chance)
     if s.reels:
         out["reels"] = list(s.reels)
+    if s.consecutive:
+        out["consecutive"] = s.consecutive
     if s.multipliers:
         out["multipliers"] = {str(v): w for v, w in s.multipliers}
     if s.window_multiplier != 1:
@@ -407,6 +409,11 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
         ),
         **({"expanding_symbol": dict(fs.expanding_symbol)} if fs.expanding_symbol else {}),
         **({"retrigger_symbol": fs.retrigger_symbol} if fs.retrigger_symbol else {}),
+        **(
+            {"multiplier_by_count": {str(k): v for k, v in fs.multiplier_by_count}}
+            if fs.multiplier_by_count
+            else {}
+        ),
         **(
             {
                 "big_symbol": {

@@ -288,6 +288,11 @@ def _symbol_schema() -> Schema:
                 "description": "scatter/bonus: the reels (1-based) it counts on (default all)",
             },
             "wilds_count": _bool("scatter/bonus: every wild cell counts as this symbol too"),
+            "consecutive": _int(
+                1,
+                "scatter/bonus: counted only on the reels in a row from reel 1 that show it,"
+                " and only where at least this many do",
+            ),
             "window_multiplier": _int(
                 2, "each cell showing it multiplies the spin's line, ways and scatter wins"
             ),
@@ -505,6 +510,13 @@ def _free_spins_schema() -> Schema:
                 "the symbol whose count retriggers during the feature (default: the"
                 " trigger's); needs retrigger_spins"
             ),
+            "multiplier_by_count": {
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": {"pattern": "^[0-9]+$"},
+                "additionalProperties": {"type": "integer", "minimum": 1},
+                "description": "the feature's multiplier by its trigger count, like spins",
+            },
             "big_symbol": _obj(
                 {
                     "reels": {

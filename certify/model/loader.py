@@ -368,6 +368,7 @@ def _symbols(rd: Reader, raw: Any) -> dict[str, Symbol]:
                 "full_reel_multiplier",
                 "counts_as",
                 "paints",
+                "consecutive",
             ),
         )
         kinds[name] = rd.string(t, "kind", where, SYMBOL_KINDS) or "regular"
@@ -860,6 +861,7 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
             "retrigger_spins",
             "big_symbol",
             "retrigger_symbol",
+            "multiplier_by_count",
         ),
     )
     kinds = ("scatter", "bonus", "wild")  # a wild: free spins awarded by wilds anywhere
@@ -919,7 +921,29 @@ def _free_spins(rd: Reader, raw: Any, ctx: _Context, rows: int) -> FreeSpins | N
         if "big_symbol" in t
         else None,
         retrigger_symbol=retrigger_symbol,
+        multiplier_by_count=_multiplier_by_count(rd, t, where, trigger.count),
     )
+
+
+def _multiplier_by_count(
+    rd: Reader, t: dict[str, Any], where: str, trigger_count: int
+) -> tuple[tuple[int, int], ...]:
+    """``free_spins.multiplier_by_count``: the feature's multiplier by trigger count.
+
+    A table like ``spins`` (Novomatic Jaguar Moon: ``{3 = 2, 4 = 3, 5 = 4, 6 = 5}``);
+    not with a ``multiplier`` or ``options`` of its own (each says what multiplies).
+    """
+    if "multiplier_by_count" not in t:
+        return ()
+    at = join(where, "multiplier_by_count")
+    for other in ("multiplier", "options"):
+        if other in t:
+            rd.error(
+                at,
+                f"free_spins.{other} sets the multiplier too: give one of the two",
+                Code.OPTIONS_CONFLICT,
+            )
+    return tuple(_spins_table(rd, t["multiplier_by_count"], at, trigger_count))
 
 
 def _retrigger_symbol(

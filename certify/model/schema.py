@@ -76,6 +76,9 @@ class Symbol:
     # (a double scatter counting 2): (symbol, times), or None
     counts_as: tuple[str, int] | None = None
     paints: Paint | None = None  # turns a block of cells around it into a wild
+    # scatter/bonus: counted only on the reels in a row from reel 1 that show it, and
+    # only where at least this many do (0: counted on every reel)
+    consecutive: int = 0
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,8 @@ class FreeSpins:
     big_symbol: BigSymbol | None = None  # one symbol covering several reels' window
     # the symbol whose count retriggers during the feature (None: the trigger's)
     retrigger_symbol: str | None = None
+    # (count, multiplier): the feature's multiplier by its trigger count, as ``spins``
+    multiplier_by_count: tuple[tuple[int, int], ...] = ()
 
     @property
     def retriggered_by(self) -> str:
@@ -197,7 +202,17 @@ class FreeSpins:
     @property
     def largest_multiplier(self) -> int:
         """The largest multiplier a free spin can have."""
-        return max((v for v, _ in self.multipliers), default=self.multiplier)
+        values = [v for v, _ in self.multipliers] + [m for _, m in self.multiplier_by_count]
+        return max(values, default=self.multiplier)
+
+    def multiplier_at(self, count: int) -> int:
+        """The feature's multiplier when ``count`` symbols start it.
+
+        The ``multiplier_by_count`` entry of the largest count at or below it, as
+        ``spins``; the fixed ``multiplier`` where the table is not set.
+        """
+        met = [m for k, m in self.multiplier_by_count if k <= count]
+        return met[-1] if met else self.multiplier
 
     def played_strips(self, strips: tuple, weights: tuple | None) -> tuple[tuple, tuple | None]:
         """The strips and weights the feature stops: its own or the base game's.

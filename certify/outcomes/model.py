@@ -123,6 +123,8 @@ def replay_model(machine: Machine | GameTables) -> ReplayModel:
         reason = "free-spin options drawn at the feature's start (the log does not say which)"
     elif fs is not None and fs.multipliers:
         reason = "a multiplier drawn for each free spin (the log does not say each draw)"
+    elif fs is not None and fs.multiplier_by_count:
+        reason = "free spins multiplied by their trigger's count (a free spin is replayed alone)"
     elif m.rules.spin_multipliers:
         reason = "a multiplier drawn for each paid spin (the log does not say each draw)"
     elif any(s.expands_chance for s in m.symbols):

@@ -32,6 +32,10 @@ REAL = DATA / "real"
 
 # file -> (total, lines, scatters) as printed, in percent, with the digits printed
 PRINTED = {
+    # "symbols: 70.278(lined) + 0(scatter) = 70.278020%; RTP = 70.278(sym) + 25.869(fg) =
+    # 96.146762%": a scatter counted only where reels 1-3 each show one (`consecutive`),
+    # free spins x2..x5 by the count that started them (`multiplier_by_count`)
+    "novomatic_jaguar_moon.toml": ("96.146762", "70.278020", "0"),
     # "symbols: 85.482(lined) + 0(scatter) = 85.482465%; RTP = 85.482(sym) +
     # 0.039512*267(fg) = 96.032104%": 243 ways, scatters on reels 1, 3, 5, FS x3
     "novomatic_african_simba.toml": ("96.032104", "85.482465", "0"),

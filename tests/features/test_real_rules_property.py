@@ -3,7 +3,8 @@
 Each game draws, independently: a retrigger award of its own
 (``free_spins.retrigger_spins``, from 2 symbols where 2 or 3 trigger), free-spin
 pays for line, ways and scatter entries (``free_spins_pays``), a scatter counted
-on some reels and/or with wilds (``[symbols] reels``, ``wilds_count``), a wild
+on some reels and/or with wilds (``[symbols] reels``, ``wilds_count``) or only on
+consecutive reels from reel 1 (``consecutive``), a wild
 whose multiplier is drawn per reel (``multiplier = {v = w}``) and may multiply
 the whole spin per cell (``window_multiplier``), a scatter whose full reel draws a
 multiplier (``full_reel_multiplier``), free games that go on until a free spin
@@ -60,17 +61,23 @@ def real_rule_games(draw):
     ways = draw(st.booleans())
     fs = draw(st.booleans())
     counting = ""
-    if draw(st.booleans()):
+    consecutive = draw(st.booleans())  # counted on consecutive reels, or by the others
+    if consecutive:
+        counting = f", consecutive = {draw(st.integers(1, 3))}"
+    elif draw(st.booleans()):
         reels = sorted(draw(st.sets(st.integers(1, 3), min_size=1, max_size=3)))
         counting += f", reels = {reels}"
-    counting += _maybe(draw, ", wilds_count = true")
+    if not consecutive:
+        counting += _maybe(draw, ", wilds_count = true")
     if draw(st.booleans()):
         weights = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
         wild = "{" + ", ".join(f"{v + 1} = {w}" for v, w in enumerate(weights)) + "}"
     else:
         wild = str(draw(st.integers(1, 3)))
-    counting += _maybe(draw, ", full_reel_multiplier = {2 = 1, 3 = 2}")
-    cells = _maybe(draw, f", window_multiplier = {draw(st.integers(2, 3))}")
+    cells = ""
+    if not consecutive:  # window factors are not played with a consecutive count
+        counting += _maybe(draw, ", full_reel_multiplier = {2 = 1, 3 = 2}")
+        cells = _maybe(draw, f", window_multiplier = {draw(st.integers(2, 3))}")
     symbols = {
         "A": R,
         "B": R,

@@ -222,6 +222,7 @@ _COVERED = {
         "counts_as",
         "paints",
         "expands_chance",
+        "consecutive",
     },
     "FullWindowPay": {"symbol", "multiplier", "reels", "jackpot", "wilds_count"},
     "PayEntry": {
@@ -261,6 +262,7 @@ _COVERED = {
         "expanding_symbol",
         "big_symbol",
         "retrigger_symbol",
+        "multiplier_by_count",
     },
     "BigSymbol": {"reels", "strip", "weights"},
     "BonusAward": {"pays", "weight"},

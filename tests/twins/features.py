@@ -353,10 +353,24 @@ def feature_moments(m: Machine, li: int):
 def _by_count(m: Machine, li: int):
     """count -> (E[F], E[F^2]) of the feature ``count`` trigger symbols start.
 
+    ``multiplier_by_count``: the feature of ``count`` is played at its count's
+    multiplier (a retrigger is refused with it, so none changes it).
+
     Drawn free-spin options (each with a ``weight``): the option is drawn at the
     start and kept, so the moments are the weighted mean of each option's.
     """
     fs = m.free_spins
+    if fs.multiplier_by_count:  # the feature of n triggers is the game at its multiplier
+        by_value = {
+            v: feature_moments(
+                dataclasses.replace(
+                    m, free_spins=dataclasses.replace(fs, multiplier=v, multiplier_by_count=())
+                ),
+                li,
+            )
+            for v in {fs.multiplier_at(c) for c, _ in fs.multiplier_by_count}
+        }
+        return lambda n: by_value[fs.multiplier_at(n)](fs.spins_for(n))
     if not fs.options:
         plain = feature_moments(m, li)
         return lambda n: plain(fs.spins_for(n))

@@ -330,8 +330,18 @@ def count(win, symbol: str) -> int:
 def counted(m: Machine, win, symbol: str) -> int:
     """Cells of ``win`` (per reel, its cells) counting as a scatter or trigger symbol:
     on its ``reels`` only (1-based; every reel if none), wild cells too under
-    ``wilds_count``, a symbol that ``counts_as`` it that many times."""
+    ``wilds_count``, a symbol that ``counts_as`` it that many times. Under
+    ``consecutive = n`` only its cells on the reels in a row from reel 1 that
+    show it, and none where fewer than n reels in a row do."""
     sym = m.symbol(symbol)
+    if sym.consecutive:
+        run = []
+        for cells in win:
+            shown = sum(1 for cell in cells if cell.partition("@")[0] == symbol)
+            if not shown:
+                break
+            run.append(shown)
+        return sum(run) if len(run) >= sym.consecutive else 0
     wilds = {s.name for s in m.symbols if s.kind == "wild"} if sym.wilds_count else set()
     doubles = {
         s.name: s.counts_as[1] for s in m.symbols if s.counts_as and s.counts_as[0] == symbol
