@@ -542,7 +542,8 @@ class _Glass:
             if fw.jackpot and fw.multiplier == 0:
                 text.append(tr.t("full_window_pool_only", shows=shows, jackpot=fw.jackpot))
                 continue
-            text.append(tr.t("full_window", shows=shows, multiplier=fw.multiplier))
+            key = "full_window" if m.cascade is None else "full_window_screen"
+            text.append(tr.t(key, shows=shows, multiplier=fw.multiplier))
             if fw.jackpot:
                 text.append(tr.t("full_window_pool", jackpot=fw.jackpot))
         if m.heights is not None:

@@ -350,6 +350,26 @@ def cluster_win_boards(grid, cl_member, cl_pay, cl_entry, masks, boards, mark, a
 
 
 @jit(inline="always")
+def screen_window_multiplier(grid, scr):
+    """The screen's full-window multiplier: the largest target it is full of, else 1.
+
+    ``scr.fw_bits[reel, symbol]``: the targets a cell passes (every target off
+    its reels); the screen is full of a target when every cell passes it.
+    """
+    m = ~np.uint64(0)
+    for r in range(grid.shape[0]):
+        for w in range(grid.shape[1]):
+            m &= scr.fw_bits[r, grid[r, w]]
+    if m == np.uint64(0):
+        return 1
+    best = 0
+    for t in range(scr.fw_mult.shape[0]):
+        if (m >> np.uint64(t)) & np.uint64(1):
+            best = max(best, scr.fw_mult[t])
+    return best
+
+
+@jit(inline="always")
 def scatter_screen(grid, scr, cnt, scatter_pay, excl, mark, fs_counted):
     """Scatter credits of a screen (highest count pays; exclusive scatters: the first only).
 
@@ -522,6 +542,8 @@ def cascade_spin(
             win, paid = line_screen(
                 grid, scr, level, scr.start[phase], entry_len, queue, seen, mark, awards, cw
             )
+        if scr.fw_n > 0 and win != 0:  # the screen's line or ways wins x its full window
+            win *= screen_window_multiplier(grid, scr)
         sc, sc_paid = scatter_screen(grid, scr, cnt, scatter_pay, excl, mark, fs_counted)
         fs_top = max(fs_top, cnt[fs_counted]) if fs_counted >= 0 else fs_top
         bonus_top = max(bonus_top, cnt[bonus_counted]) if bonus_counted >= 0 else bonus_top

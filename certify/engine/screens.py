@@ -16,6 +16,7 @@ import numpy as np
 
 from certify.engine._kernels import N_OUT
 from certify.engine._screens import BOARD_CELLS, play_stops, simulate_screen_chunks
+from certify.engine.fullwindow import cell_passes, full_window_targets
 from certify.engine.kernel_inputs import (
     game_inputs,
     hist_inputs,
@@ -24,7 +25,7 @@ from certify.engine.kernel_inputs import (
     reel_sets,
 )
 from certify.engine.rng import chunk_states
-from certify.engine.tables import HIST_BINS, GameTables
+from certify.engine.tables import HIST_BINS, GameTables, play_machine
 from certify.model.screens import (
     cascade_of,
     cluster_pays_of,
@@ -76,6 +77,9 @@ class ScreenInputs(NamedTuple):
     trie_depth: np.ndarray  # (nodes,) reels of its prefix (the root: 0)
     trie_lines: np.ndarray  # (nodes,) paylines through it
     trie_path: np.ndarray  # (nodes, reels) its prefix's rows (-1 beyond its depth)
+    fw_n: int  # full-window targets (0: no [[full_window_pays]])
+    fw_bits: np.ndarray  # (reels, symbols) uint64 targets a cell passes (all off their reels)
+    fw_mult: np.ndarray  # (targets,) int64 multiplier of a window full of each target
 
 
 def _count_by(t: GameTables) -> np.ndarray:
@@ -193,6 +197,29 @@ def line_trie(paylines: np.ndarray) -> tuple[np.ndarray, ...]:
     return lo, hi, row, depth, count, path
 
 
+def full_window_bits(t: GameTables) -> tuple[int, np.ndarray, np.ndarray]:
+    """(targets, (reels, symbols) bits a cell passes, multipliers) of a screen's full windows.
+
+    The screen's window is tested as its lines read it, cell by cell: a column
+    passes a target when every cell does (:func:`certify.engine.fullwindow.cell_passes`
+    on the played symbol), a reel off the target's ``reels`` passes it whatever it
+    shows; the screen is full of a target when every reel passes it.
+    """
+    m = t.machine
+    targets = full_window_targets(m)
+    play = play_machine(m).symbols
+    bits = np.zeros((m.reels, max(len(play), 1)), dtype=np.uint64)
+    for r in range(m.reels):
+        for i, sym in enumerate(play):
+            b = 0
+            for k, (_, target, _, any_wild, judged, wilds) in enumerate(targets):
+                if r + 1 not in judged or cell_passes(sym, target, any_wild, wilds):
+                    b |= 1 << k
+            bits[r, i] = np.uint64(b)
+    mult = np.array([tg[2] for tg in targets] or [1], dtype=np.int64)
+    return len(targets), bits, mult
+
+
 def board_masks(reels: int, rows: int) -> np.ndarray:
     """Bitboard masks of a window (bit ``reel * rows + row``, the first ``BOARD_CELLS`` cells).
 
@@ -222,6 +249,7 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
     weight = np.zeros((len(sets), m.reels, shape), dtype=np.int64)
     for i, s in enumerate(sets):
         weight[i, :, : s.weight.shape[1]] = s.weight
+    fw_n, fw_bits, fw_mult = full_window_bits(t)
     return ScreenInputs(
         start=lt.start.astype(np.int64),
         key_entry=_key_entry(lt.award_keys, cascade is not None),
@@ -251,6 +279,9 @@ def screen_inputs(t: GameTables, level_index: int) -> ScreenInputs:
         trie_depth=trie[3],
         trie_lines=trie[4],
         trie_path=trie[5],
+        fw_n=fw_n,
+        fw_bits=fw_bits,
+        fw_mult=fw_mult,
     )
 
 

@@ -454,8 +454,13 @@ def refuse_unsupported(machine: Machine) -> None:
     """
     where = machine.source or machine.id
     found = []
-    if machine.full_window_pays and (machine.cascade is not None or machine.cluster_pays):
-        found.append(("full_window_pays", "[[full_window_pays]] in a cascade or cluster game"))
+    if machine.full_window_pays and machine.cluster_pays:
+        found.append(("full_window_pays", "[[full_window_pays]] in a cluster game"))
+    elif machine.cascade is not None:  # a cascade multiplies its screens' line or ways wins
+        for i, e in enumerate(machine.full_window_pays):
+            if e.jackpot is not None:
+                where = f"full_window_pays[{i}].jackpot"
+                found.append((where, "a full-window jackpot in a cascade game"))
     found += _unplayed_rule_combinations(machine)
     if found:
         raise ModelError(
@@ -597,7 +602,9 @@ def _unplayed_rule_combinations(machine: Machine) -> list[tuple[str, str]]:
         if sp.free_spins_pays is not None
     ]
     for where in free_pays[:1]:
-        if screens:
+        # a screen game's scatter tables are per phase (the free spins' own); its lines'
+        # automaton reads one table, and hold and spin pays on its own grid
+        if screens and (where.startswith("pays") or machine.hold_and_spin is not None):
             out.append((f"{where}.free_spins_pays", "the free spins' own pays" + in_screens))
         if fs is not None and fs.expanding_symbol:
             what = "the free spins' own pays with free_spins.expanding_symbol"

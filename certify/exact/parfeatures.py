@@ -321,9 +321,19 @@ def full_window_table(tables: GameTables, lt: LevelTables, extra_rtp: float) -> 
         pool = (fw.jackpot or "",) if pools else ()
         label = fw.symbol if fw.reels is None else f"{fw.symbol} on reels {_reels(fw.reels)}"
         rows.append((label, fw.multiplier, *pool, p, _one_in(p), None))
+    columns = ("target", "multiplier", *(("jackpot",) if pools else ()), "probability", "one_in")
+    if m.cascade is not None:  # every screen is tested; the line row holds what they add
+        return FeatureTable(
+            "full_window",
+            "Full-window pays: probability of a first screen full of each target (base game,"
+            " exact); every screen of a cascade is tested again and its line or ways wins"
+            " multiplied, in the line row",
+            (*columns, "rtp_contribution"),
+            rows,
+            ("rtp_contribution",),
+        )
     blank = ("",) if pools else ()
     rows.append(("(all targets: what the multipliers add)", None, *blank, None, None, extra_rtp))
-    columns = ("target", "multiplier", *(("jackpot",) if pools else ()), "probability", "one_in")
     return FeatureTable(
         "full_window",
         "Full-window pays: probability of a window full of each target (base game, exact); "

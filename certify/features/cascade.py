@@ -13,6 +13,6 @@ FEATURE = Feature(
     glass=("cascade", "cascade_trigger_vanishes"),
     par=("cascade_lengths", "cascade_steps"),
     twin="screens",
-    examples=("models/machines/cascade-5x3-10.toml",),
+    examples=("models/machines/cascade-5x3-10.toml", "tests/data/real/ct_king_of_clovers.toml"),
     prebuilt="models/machines/cascade-5x3-10.toml",
 )

@@ -9,10 +9,16 @@ FEATURE = Feature(
     used=lambda m: bool(m.full_window_pays),
     simulation=EXTRAS,
     exact=(FULL_CYCLE,),
-    glass=("full_window", "full_window_all", "full_window_reels", "full_window_wilds"),
+    glass=(
+        "full_window",
+        "full_window_all",
+        "full_window_reels",
+        "full_window_wilds",
+        "full_window_screen",
+    ),
     par=("full_window",),
     twin="features",
     twin_model="tests/data/small_full_window.toml",
-    examples=("tests/data/small_full_window.toml",),
+    examples=("tests/data/small_full_window.toml", "tests/data/real/ct_king_of_clovers.toml"),
     prebuilt="tests/data/small_full_window.toml",
 )

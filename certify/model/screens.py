@@ -189,8 +189,9 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
     """Located errors for what the screen kernels do not play (empty: supported).
 
     Window transforms (variable heights, expanding, sticky and free-spin
-    wilds, the drawn expanding symbol, full-window pays) and hold and spin
-    are refused in cascade and cluster games; so are, with a cascade,
+    wilds, the drawn expanding symbol) and hold and spin are refused in
+    cascade and cluster games, full-window pays in cluster games (a cascade
+    multiplies each screen's line or ways wins by its full window); so are, with a cascade,
     ``rules.direction = "both"`` and ``anywhere`` pays: their vanishing cells
     are not defined by a run from reel 1. A sticky-wild game (a screen game
     of one screen per spin) refuses heights, full-window pays, hold and spin,
@@ -204,7 +205,7 @@ def screen_problems(machine: Any, file: str = "") -> list[Problem]:
         return _sticky_problems(machine, where)
     window_rules = [
         ("reels.heights", machine.heights is not None),
-        ("full_window_pays", bool(machine.full_window_pays)),
+        ("full_window_pays", bool(machine.full_window_pays) and cascade_of(machine) is None),
         ("hold_and_spin", machine.hold_and_spin is not None),
         (
             "free_spins.expanding_symbol",

@@ -11,8 +11,14 @@ with lists of symbols and no tables, automata or kernels:
   components (by edges) of the cells showing it or a wild that substitutes
   for it, grown from a cell showing the symbol itself; the largest met entry
   pays, x total bet; the whole group vanishes;
+* full windows (``[[full_window_pays]]``, a cascade): when every cell of an
+  entry's reels shows its symbol (a member of its group), a wild that substitutes
+  for it standing for it (with ``ANY``: one symbol, or only wilds, every wild
+  standing for any symbol) unless ``wilds_count = false``,
+  the screen's line or ways credits are x the largest such entry's multiplier;
 * scatters: the highest count met pays, x total bet (or x the line bet under
-  ``scatter_unit``); every cell counting for it vanishes (its wilds where it counts them);
+  ``scatter_unit``), in free spins its ``free_spins_pays`` where it has one; every
+  cell counting for a count that pays vanishes (its wilds where it counts them);
 * a screen that pays nothing (or the ``max_screens``-th) ends the sequence,
   whose length pays ``cascade.chain_pays`` x total bet (times the free-spin multiplier);
   the cells left fall; ``refill = "strip"``: the new cells of a reel are its
@@ -71,6 +77,39 @@ def line_screen(m: Machine, grid, li: int, fsm: int = 1):
             paid.append(best_entry.index)
             cells |= {(r, line[r]) for r in range(len(best_entry.combo))}
     return total, cells, paid
+
+
+def _fills(m: Machine, entry, cells: list[str]) -> bool:
+    """Whether ``cells`` (every cell of the entry's reels) are full of its symbol."""
+
+    def stands(cell: str, names: tuple[str, ...]) -> bool:
+        sym = m.symbol(cell)
+        if cell in names:
+            return True
+        return entry.wilds_count and sym.kind == "wild" and any(x in sym.substitutes for x in names)
+
+    if entry.symbol != ANY:
+        names = m.group(entry.symbol) or (entry.symbol,)
+        return all(stands(c, names) for c in cells)
+    if all(m.symbol(c).kind == "wild" for c in cells) and (
+        entry.wilds_count or len(set(cells)) == 1
+    ):
+        return True
+    return any(  # ANY: one symbol, every wild counting as it (as on the pay glass)
+        all(c == s.name or (entry.wilds_count and m.symbol(c).kind == "wild") for c in cells)
+        for s in m.symbols
+        if s.kind != "wild"
+    )
+
+
+def window_multiplier(m: Machine, grid) -> int:
+    """The largest multiplier of the ``[[full_window_pays]]`` entries the screen fills, else 1."""
+    best = None
+    for entry in m.full_window_pays:
+        reels = entry.reels or tuple(range(1, m.reels + 1))
+        if _fills(m, entry, [x for r in reels for x in grid[r - 1]]):
+            best = entry.multiplier if best is None else max(best, entry.multiplier)
+    return 1 if best is None else best
 
 
 def ways_screen(m: Machine, grid, li: int, fsm: int = 1):
@@ -140,7 +179,7 @@ def cluster_screen(m: Machine, grid, li: int, fsm: int = 1):
     return total, cells, paid
 
 
-def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
+def scatter_screen(m: Machine, grid, li: int, fsm: int = 1, free: bool = False):
     """(credits, cells to remove, counts by symbol) of the scatters of one screen.
 
     A symbol's count is :meth:`Machine.counts_on` summed over the reels (its
@@ -156,8 +195,9 @@ def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
     total, cells = 0, set()
     for s in dict.fromkeys(sp.symbol for sp in m.scatter_pays):
         met = [sp for sp in m.scatter_pays if sp.symbol == s and sp.count <= counts.get(s, 0)]
-        if met:
-            total += max(met, key=lambda sp: sp.count).pays * bet * fsm
+        pay = max(met, key=lambda sp: sp.count).credits(bet, free) if met else 0
+        if pay > 0:
+            total += pay * fsm
             cells |= {
                 (r, w)
                 for r, col in enumerate(grid)
@@ -178,12 +218,20 @@ def scatter_screen(m: Machine, grid, li: int, fsm: int = 1):
 
 
 def play(
-    m: Machine, strips, weights, stops, li: int, rng: random.Random | None = None, fsm: int = 1
+    m: Machine,
+    strips,
+    weights,
+    stops,
+    li: int,
+    rng: random.Random | None = None,
+    fsm: int = 1,
+    free: bool = False,
 ):
     """One spin's sequence: (credits, largest counts by symbol, screens, paid entries).
 
     ``fsm``: the free-spin multiplier (1 in the base game); an entry with
-    ``free_spins_multiplier = false`` is paid without it.
+    ``free_spins_multiplier = false`` is paid without it. ``free``: a free spin
+    (scatter entries pay their ``free_spins_pays``).
     """
     rows = m.rows
     cascade = m.cascade
@@ -199,7 +247,9 @@ def play(
             win, cells, entries = ways_screen(m, grid, li, fsm)
         else:
             win, cells, entries = line_screen(m, grid, li, fsm)
-        sc, sc_cells, counts = scatter_screen(m, grid, li, fsm)
+        if win:
+            win *= window_multiplier(m, grid)
+        sc, sc_cells, counts = scatter_screen(m, grid, li, fsm, free)
         for name, n in counts.items():
             top[name] = max(top.get(name, 0), n)
         total += (win + sc) * mults[min(screens, len(mults) - 1)]
@@ -255,7 +305,7 @@ def _free_spin(m: Machine, li: int, eb, eb2):
     s1 = s2 = Fraction(0)
     total = 0
     for stops, w in cycle(strips, weights):
-        win, top, _, _ = play(m, strips, weights, stops, li, fsm=fs.multiplier)
+        win, top, _, _ = play(m, strips, weights, stops, li, fsm=fs.multiplier, free=True)
         x = Fraction(win)
         x2 = x * x
         if _bonus_hit(m, top):
