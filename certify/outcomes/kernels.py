@@ -205,7 +205,10 @@ def _take_row(p, remaining, pending, held):
 @jit(inline="always")
 def _bonus_hit(game, packed):
     """Whether a screen's packed counts trigger the bonus (or hold and spin)."""
-    return game.bonus_counted >= 0 and count_field(packed, game.bonus_counted, game.count_width) >= game.bonus_min
+    return (
+        game.bonus_counted >= 0
+        and count_field(packed, game.bonus_counted, game.count_width) >= game.bonus_min
+    )
 
 
 @jit(inline="always")
