@@ -358,6 +358,11 @@ class _Glass:
                 out.append(self.tr.t("wilds_count_as", symbol=name))
             if sym.consecutive:
                 out.append(self.tr.t("counted_consecutive", symbol=name, least=sym.consecutive))
+            if sym.kind in ("regular", "wild") and not sym.scatter:  # a count pay
+                entries = [s for s in self.m.scatter_pays if s.symbol == name]
+                free_only = all(s.pays == 0 and s.free_spins_pays is not None for s in entries)
+                key = "count_pays_free_spins" if free_only else "count_pays"
+                out.append(self.tr.t(key, symbol=name))
             for double in self.m.symbols:
                 if double.counts_as is not None and double.counts_as[0] == name:
                     times = double.counts_as[1]

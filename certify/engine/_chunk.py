@@ -105,7 +105,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
     )
     fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
     bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
-    scatter_excl, cap = game.scatter_excl, level.cap
+    scatter_excl, cap, width = game.scatter_excl, level.cap, game.count_width
     hold_on, hold_cells, hold_respins = game.hold_on, game.hold_cells, game.hold_respins
     hold_p_num, hold_p_den = game.hold_p_num, game.hold_p_den
     hold_cum, hold_jackpot = game.hold_value_cum, game.hold_value_jackpot
@@ -313,9 +313,9 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
         alarm = ((packed + alarm_add) & alarm_mask) != np.uint64(0)
         if alarm:
             if extras is None:  # plain scatters: pruned at compile time (measured)
-                spin += scatter_plain(packed, scatter_pay[0])
+                spin += scatter_plain(packed, scatter_pay[0], width)
             else:
-                spin += scatter_packed(packed, scatter_pay[fs], scatter_excl)
+                spin += scatter_packed(packed, scatter_pay[fs], scatter_excl, width)
         if extras is not None and game.line_bonus_tag > 0:  # lines and scatters play bonuses
             marks = spin // game.line_bonus_tag
             if marks > 0:
@@ -341,7 +341,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
         win += spin * fs_mult if fs else spin
         if not alarm:
             continue
-        coins = count_field(packed, bonus_counted) if bonus_counted >= 0 else 0
+        coins = count_field(packed, bonus_counted, width) if bonus_counted >= 0 else 0
         if bonus_counted >= 0 and coins >= bonus_min:
             if extras is not None and hold_on:
                 pay, _, s0, s1, s2, s3 = hold_spin(
@@ -368,7 +368,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 n_bonus += 1
                 triggered = True
         if fs_counted >= 0:
-            seen = count_field(packed, fs_counted)
+            seen = count_field(packed, fs_counted, width)
             if fs_feature_count(seen, fs, fs_min, fs_spins):
                 if fs == 0:
                     triggered = True

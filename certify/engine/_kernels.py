@@ -373,12 +373,12 @@ def play_bonus_games(marks, game, level, s0, s1, s2, s3):
 
 
 @jit(inline="always")
-def scatter_packed(packed, scatter_pay, excl):
-    """Scatter pays of a packed counts word (see :func:`scatter_win`)."""
+def scatter_packed(packed, scatter_pay, excl, width):
+    """Scatter pays of a packed counts word of ``width``-bit fields (see :func:`scatter_win`)."""
     total = 0
     taken = False
     for c in range(scatter_pay.shape[0]):
-        pay = scatter_pay[c, count_field(packed, c)]
+        pay = scatter_pay[c, count_field(packed, c, width)]
         if excl[c] != 0:
             if taken:
                 pay = 0
@@ -389,11 +389,11 @@ def scatter_packed(packed, scatter_pay, excl):
 
 
 @jit(inline="always")
-def scatter_plain(packed, scatter_pay):
+def scatter_plain(packed, scatter_pay, width):
     """:func:`scatter_packed` of a game without exclusive scatters."""
     total = 0
     for c in range(scatter_pay.shape[0]):
-        total += scatter_pay[c, count_field(packed, c)]
+        total += scatter_pay[c, count_field(packed, c, width)]
     return total
 
 

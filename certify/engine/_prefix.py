@@ -92,9 +92,15 @@ def prefix_row(ps, stops, length, depth, head_first):
 
 
 @jit(inline="always")
-def count_field(packed, k):
-    """Count of counted symbol ``k`` in a packed counts word (8 bits each)."""
-    return np.int64((packed >> np.uint64(8 * k)) & np.uint64(255))
+def count_field(packed, k, width):
+    """Count of counted symbol ``k`` in a packed counts word (``width`` bits each).
+
+    ``width`` is the game's ``GameInputs.count_width`` (:func:`certify.engine.prefix.count_width`):
+    8 where the game counts at most 8 symbols, narrower where it counts more.
+    """
+    return np.int64(
+        (packed >> np.uint64(width * k)) & ((np.uint64(1) << np.uint64(width)) - np.uint64(1))
+    )
 
 
 @jit(inline="always")

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from certify.engine.prefix import PrefixTables, cached_prefix_tables, pack_counts
+from certify.engine.prefix import PrefixTables, cached_prefix_tables, count_width, pack_counts
 from certify.engine.tables import HIST_BINS, GameTables, LevelTables, ReelSet, ways_sums
 
 SMALL_WINS = 4096  # wins below this many credits find their histogram bin in a table
@@ -139,6 +139,7 @@ class GameInputs(NamedTuple):
     law_cum: np.ndarray  # the bonus games pay entries play: running weights, in turn
     law_off: np.ndarray  # (games + 1,) where each game starts in law_cum / law_pay
     law_field: int  # bits of the marks (line_bonus_tag multiples) counting one game's plays
+    count_width: int  # bits of each counted symbol's field in the packed counts word (8 or fewer)
 
 
 class SpinScore(NamedTuple):
@@ -148,6 +149,7 @@ class SpinScore(NamedTuple):
     excl: np.ndarray  # (counted,) 1: an exclusive scatter
     cap: int  # win cap in credits (0: none; only for games without features)
     bonus_jmax: int  # bonus part of a bucket: 0 .. jmax (see GameInputs.bonus_jmax)
+    count_width: int  # bits of a count in the packed word (see GameInputs.count_width)
 
 
 class HistInputs(NamedTuple):
@@ -439,20 +441,36 @@ def alarm_words(level: LevelTables, t: GameTables) -> tuple[np.uint64, np.uint64
 
     ``(packed + add) & mask`` is non-zero when some counted symbol reaches a
     count that pays a scatter or triggers the bonus or free spins.
-    Each 8-bit count field gets 128 - threshold added, so its top bit is set
-    exactly when count >= threshold (counts stay below 128: no carries).
+    Each count field of ``w`` bits (:func:`~certify.engine.prefix.count_width`:
+    8 unless the game counts more than 8 symbols) gets ``2^(w-1) - threshold``
+    added, so its top bit is set exactly when count >= threshold, where no
+    count can carry out of the field (the largest count + ``2^(w-1)`` -
+    threshold stays below ``2^w``: always with 8 bits, counts staying below
+    128). A narrower field whose counts may fill it is tested without an
+    addition instead: its bits from ``2^floor(log2 threshold)`` up, set
+    whenever count >= threshold (and sometimes below it: the kernels then
+    look at the counts themselves and find nothing, a little time lost).
     """
+    n = len(t.counted_names)
+    width = count_width(n)
+    top = 1 << (width - 1)
+    most = level.scatter_pay.shape[1] - 1  # the largest count in the window
     add, mask = 0, 0
-    for c in range(min(len(t.counted_names), 8)):  # the packed word's fields (pack_counts)
+    for c in range(min(n, 64 // width)):  # the packed word's fields (pack_counts)
         paying = np.nonzero(level.scatter_pay[c] | level.scatter_pay_fs[c])[0]  # base or free
         limits = [int(paying[0])] if paying.size else []
         limits += [t.bonus_min] if c == t.bonus_counted else []
         if c == t.fs_counted:
             retriggering = np.nonzero(t.fs_respins)[0]  # a retrigger may need fewer
             limits += [t.fs_min] + ([int(retriggering[0])] if retriggering.size else [])
-        if limits:
-            add |= (128 - min(limits)) << (8 * c)
-            mask |= 128 << (8 * c)
+        if not limits:
+            continue
+        low = min(limits)  # >= 1: a count pays or triggers from 1 up
+        if most + top - low < 2 * top:  # no carry out of the field
+            add |= (top - low) << (width * c)
+            mask |= top << (width * c)
+        else:
+            mask |= ((1 << width) - (1 << max(low.bit_length() - 1, 0))) << (width * c)
     return np.uint64(add), np.uint64(mask)
 
 
@@ -509,6 +527,7 @@ def game_inputs(t: GameTables) -> GameInputs:
         law_cum=t.law_cum,
         law_off=t.law_off,
         law_field=t.law_field,
+        count_width=count_width(len(t.counted_names)),
     )
 
 

@@ -15,7 +15,8 @@ whether each of those fixed-width quantities stays in range:
   length when uncapped) times the spins of a chunk (2^20, the per-chunk int64
   sums) fits an int64; so does the histogram's top edge (total bet x 2^20);
 * one feature lasts at most 2^32 spins (:data:`MAX_FEATURE_SPINS`);
-* the window's cells and the counted symbols fit the packed 8-bit counts;
+* the window's cells and the counted symbols fit the packed counts (8 bits each, narrower
+  fields where the game counts more than 8 symbols, :func:`~certify.engine.prefix.count_width`);
 * uncapped retriggers end: the expected spins a free spin adds, from the exact
   distribution of the trigger symbol's count on the feature strips (the
   convolution of the per-reel count distributions, in integers), is below 1.
@@ -42,13 +43,13 @@ from typing import Any
 
 from certify.bounds import LINE_BONUS_TAG, MAX_RESPINS, MAX_SCREENS, law_field
 from certify.codes import Code
+from certify.engine.prefix import count_width
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import ModelError, Problem
 from certify.model.schema import Machine, PayEntry, ScatterPay, Symbol
 from certify.model.screens import is_screen_game
 
 INT64_MAX = (1 << 63) - 1
-MAX_COUNTED = 8  # counted symbols travel packed, 8 bits each, in one uint64 (not screen games)
 MAX_WINDOW = 127  # cells of the window: a count must stay below 128 (SWAR alarm)
 HIST_SHIFT = 20  # the histogram's top edge is total bet x 2^20 (simulate.hist_edges)
 UNCAPPED_MARGIN = 64  # an uncapped feature's length bound: 64 x its expected length
@@ -168,7 +169,10 @@ class _Bounds:
 
     def counted(self) -> list[str]:
         m = self.m
-        names = [sp.symbol for sp in m.scatter_pays]
+        names = list(m.rules.exclusive_scatters)
+        if m.hold_and_spin is not None:
+            names.append(m.hold_and_spin.trigger.symbol)
+        names += [sp.symbol for sp in m.scatter_pays]
         if m.free_spins is not None:
             names.append(m.free_spins.trigger.symbol)
         if m.bonus is not None and m.bonus.trigger is not None:
@@ -179,11 +183,13 @@ class _Bounds:
         m = self.m
         counted = self.counted()
         # the screen kernels count into arrays; the cycle path packs the counts in one word
-        if len(counted) > MAX_COUNTED and not is_screen_game(m):
+        width = count_width(len(counted))
+        if width < 8 and not is_screen_game(m) and m.max_count >= 1 << width:
             self.error(
                 "scatter_pays",
-                f"{len(counted)} counted symbols (scatters, feature triggers) {counted}: "
-                f"the engine counts at most {MAX_COUNTED}",
+                f"{len(counted)} counted symbols (scatters, count pays, feature triggers) "
+                f"{counted}: the engine packs each count in {width} bits of one 64-bit word, "
+                f"counts up to {(1 << width) - 1}, but the window counts up to {m.max_count}",
             )
         if m.rows * m.reels > MAX_WINDOW:
             self.error(

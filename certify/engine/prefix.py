@@ -128,14 +128,30 @@ def combo_classes(combos: np.ndarray) -> np.ndarray:
     return meta_field(combos, 0, 16)
 
 
-def pack_counts(counts: np.ndarray) -> np.ndarray:
-    """Counted-symbol counts (..., k) as one uint64 each, 8 bits per symbol.
+PACKED_BITS = 64  # the counts word: one uint64
 
-    Only the first 8 fit: a screen game may count more, and its kernels read
-    the counts from the window (``engine/screens.count_by``), never this word.
+
+def count_width(n_counted: int) -> int:
+    """Bits of each counted symbol's field in the packed counts word.
+
+    8 where the game counts at most 8 symbols (every such game's word is as it
+    always was), else the widest fields that fit 64 bits (9 to 12 symbols: 7
+    to 5 bits; 13 to 16: 4 bits ...). :func:`certify.engine.limits` refuses a
+    game whose largest count does not fit its fields; screen games count from
+    the window, never this word.
     """
-    counts = counts[..., :8]
-    shifts = (8 * np.arange(counts.shape[-1])).astype(np.uint64)
+    return 8 if n_counted <= 8 else PACKED_BITS // n_counted
+
+
+def pack_counts(counts: np.ndarray) -> np.ndarray:
+    """Counted-symbol counts (..., k) as one uint64 each, :func:`count_width` bits per symbol.
+
+    A screen game may count more than its fields hold: its kernels read the
+    counts from the window (``engine/screens.count_by``), never this word.
+    """
+    width = count_width(counts.shape[-1])
+    counts = counts[..., : PACKED_BITS // width]
+    shifts = (width * np.arange(counts.shape[-1])).astype(np.uint64)
     return (counts.astype(np.uint64) << shifts).sum(axis=-1, dtype=np.uint64)
 
 

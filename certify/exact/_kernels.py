@@ -271,6 +271,7 @@ def enumerate_combos(walk, prefix, finishing, score, rule, out):
     combos, tail_counts = prefix.combos, prefix.tail_counts
     out_w, out_wb, out_wb2, out_hit, out_aw = out  # not written through the record (see _add)
     fs_counted, bonus_counted, bonus_min = rule.fs_counted, rule.bonus_counted, rule.bonus_min
+    width = score.count_width
     for i in prange(active.shape[0]):
         c = active[i]
         w_c = combo_w[c]
@@ -296,13 +297,13 @@ def enumerate_combos(walk, prefix, finishing, score, rule, out):
                 out_aw[i],
                 0,
             )
-            win += scatter_packed(packed, score.scatter_pay, score.excl)
+            win += scatter_packed(packed, score.scatter_pay, score.excl, width)
             b = 0
             jmax = score.bonus_jmax
             if fs_counted >= 0:
-                b = (jmax + 1) * count_field(packed, fs_counted)
-            if bonus_counted >= 0 and count_field(packed, bonus_counted) >= bonus_min:
-                b += min(count_field(packed, bonus_counted), jmax)
+                b = (jmax + 1) * count_field(packed, fs_counted, width)
+            if bonus_counted >= 0 and count_field(packed, bonus_counted, width) >= bonus_min:
+                b += min(count_field(packed, bonus_counted, width), jmax)
             _add(i, b, w, win, score.cap, out_w, out_wb, out_wb2, out_hit)
 
 

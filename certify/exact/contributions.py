@@ -621,8 +621,8 @@ def _free_spins(
     p_trigger, n_spins = expected_free_spins(tables)
     tb = lt.total_bet
     own = getattr(tables, "fs_own_pays", False)
-    mult = 1 if own else tables.fs_mult  # what the kernels multiply a free spin's win by
-    shown = mult  # a row's credits as the glass shows them
+    shown = 1 if own else tables.fs_mult  # a row's credits as the glass shows them
+    mult: float = shown  # what the kernels multiply a free spin's win by
     if tables.fs_count_mult.shape[0] > 1:  # by the trigger's count: its mean over the spins
         mult = expected_free_spins(tables, multiplied=True)[1] / n_spins if n_spins else 1
     sums = base if base is not None else phase_entry_sums(tables, lt, 1)

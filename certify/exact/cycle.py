@@ -18,7 +18,7 @@ from certify.engine.kernel_inputs import (
     reel_sets,
 )
 from certify.engine.limits import machine_limits
-from certify.engine.prefix import combo_classes
+from certify.engine.prefix import combo_classes, count_width
 from certify.engine.tables import (
     GameTables,
     LevelTables,
@@ -373,6 +373,7 @@ def spin_score(tables: GameTables, lt: LevelTables, phase: int) -> SpinScore:
         tables.scatter_excl,
         lt.cap if phase == 0 and not features else 0,
         tables.bonus_jmax,
+        count_width(len(tables.counted_names)),
     )
 
 

@@ -1,10 +1,15 @@
-"""Scatter pays and how scatters are counted (their reels, wilds, double symbols, units)."""
+"""Scatter pays and how scatters are counted (their reels, wilds, double symbols, units).
+
+A ``[[scatter_pays]]`` symbol may also be a regular or wild symbol: it pays by its
+count anywhere (as landed, one a cell; a wild as itself only) and still plays on
+the lines (CT Caribbean Adventure's free spins: ``free_spins_pays`` on every symbol).
+"""
 
 from certify.features.base import EXTRAS, FULL_CYCLE, Feature
 
 FEATURE = Feature(
     name="scatters",
-    title="symbols paid by their count anywhere in the window",
+    title="symbols paid by their count anywhere in the window (scatters, or any symbol)",
     keys=(
         "scatter_pays",
         "symbols.*.reels",
@@ -26,6 +31,8 @@ FEATURE = Feature(
         "wilds_count_as",
         "counts_as",
         "exclusive_scatters",
+        "count_pays",
+        "count_pays_free_spins",
     ),
     twin_model="tests/data/rules/scatter_counting.toml",
     examples=(
@@ -33,5 +40,6 @@ FEATURE = Feature(
         "models/machines/ref-5x3-20.toml",
         "tests/data/rules/screen_counting.toml",
         "tests/data/real/ct_sugar_town.toml",
+        "tests/data/rules/count_pays_many.toml",
     ),
 )

@@ -440,7 +440,9 @@ def _scatter_pays_schema() -> Schema:
     return _array(
         _obj(
             {
-                "symbol": _str("a scatter or bonus symbol"),
+                "symbol": _str(
+                    "a scatter or bonus symbol, or a regular or wild symbol paid by its count"
+                ),
                 "count": _int(1, "at least this many anywhere"),
                 "pays": _scatter_pay("x total bet"),
                 "free_spins_pays": _scatter_pay("x total bet during free spins, instead of pays"),

@@ -54,6 +54,7 @@ from certify.model.schema import (
     Trigger,
 )
 from certify.model.screens import (
+    is_screen_game,
     read_cascade,
     read_cluster_pays,
     screen_problems,
@@ -228,6 +229,7 @@ def parse_machine(data: dict[str, Any], file: str) -> tuple[Machine, list[Proble
     check_line_bonus(rd, machine)
     check_scatter_bonus(rd, machine)
     check_scatter_credits(rd, machine)
+    check_count_pays(rd, machine)
     rd.raise_if_errors()
     screen = screen_problems(machine, file)
     if screen:
@@ -779,7 +781,8 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
             spec, where, ("symbol", "count", "pays"), ("free_spins_pays", "bonus", "bonus_plays")
         )
         sym = str(t.get("symbol"))
-        ctx.counted(t.get("symbol"), rd, join(where, "symbol"), ("scatter", "bonus"))
+        # a regular or wild symbol too: paid by its count anywhere, as it landed (count pays)
+        ctx.counted(t.get("symbol"), rd, join(where, "symbol"), COUNT_PAY_KINDS)
         count = rd.integer(t, "count", where, 1) or 1
         pays = _scatter_value(rd, t.get("pays", 0), join(where, "pays"))
         if (sym, count) in seen:
@@ -792,6 +795,43 @@ def _scatter_pays(rd: Reader, raw: Any, ctx: _Context) -> tuple[ScatterPay, ...]
         plays_bonus, game, times = _bonus_play(rd, t, where)
         out.append(ScatterPay(str(sym), count, pays, free_pays, plays_bonus, game, times))
     return tuple(out)
+
+
+COUNT_PAY_KINDS = ("scatter", "bonus", "regular", "wild")  # [[scatter_pays]] symbol kinds
+
+
+def check_count_pays(rd: Reader, machine: Machine) -> None:
+    """Located refusals for a regular or wild symbol paid by its count anywhere.
+
+    Such a symbol (CT Caribbean Adventure's free spins: every symbol pays by
+    its count) is counted as it landed, one a cell, and still plays on the
+    lines; a wild counts as itself only. Not in screen games (their windows
+    change between screens: the cells that win vanish), not in an exclusive
+    group (``exclusive_scatters`` ranks scatter symbols), not playing a bonus
+    game (``unsupported``, located).
+    """
+    screen = is_screen_game(machine)
+    for i, sp in enumerate(machine.scatter_pays):
+        sym = machine.symbol(sp.symbol)
+        if sym.kind not in ("regular", "wild") or sym.scatter:
+            continue
+        where = join("scatter_pays", i)
+        what = f"{sp.symbol!r} is {sym.kind}: a count pay of a {sym.kind} symbol"
+        if screen:
+            rd.error(
+                join(where, "symbol"),
+                f"{what} is not played in screen games (cascade, clusters, sticky wilds); "
+                'make it kind = "scatter" if it pays only by its count',
+                Code.UNSUPPORTED,
+            )
+        if sp.symbol in machine.rules.exclusive_scatters:
+            rd.error(
+                "rules.exclusive_scatters",
+                f"{what} is not ranked with the scatters; list scatter symbols only",
+                Code.UNSUPPORTED,
+            )
+        if sp.bonus:
+            rd.error(join(where, "bonus"), f"{what} does not play a bonus game", Code.UNSUPPORTED)
 
 
 MAX_SCATTER_PAY = 10**9  # x the bet: far above any cabinet's; bounds the decimals read

@@ -108,9 +108,9 @@ def screen_credits(fs, stops, drawn, reels, px, level, game, ways, extras, work)
             shown += game.expand_present[r, stops[r], drawn]
         spin += level.expand_pay[drawn, shown]
     if extras is None:
-        spin += scatter_plain(packed, level.scatter_pay[0])
+        spin += scatter_plain(packed, level.scatter_pay[0], game.count_width)
     else:
-        spin += scatter_packed(packed, level.scatter_pay[fs], game.scatter_excl)
+        spin += scatter_packed(packed, level.scatter_pay[fs], game.scatter_excl, game.count_width)
     if extras is not None and game.factor_on:  # what the reels show multiplies the spin
         for r in range(stops.shape[0]):
             spin *= reels.factor[ps, r, stops[r]]
@@ -205,7 +205,10 @@ def _take_row(p, remaining, pending, held):
 @jit(inline="always")
 def _bonus_hit(game, packed):
     """Whether a screen's packed counts trigger the bonus (or hold and spin)."""
-    return game.bonus_counted >= 0 and count_field(packed, game.bonus_counted) >= game.bonus_min
+    return (
+        game.bonus_counted >= 0
+        and count_field(packed, game.bonus_counted, game.count_width) >= game.bonus_min
+    )
 
 
 @jit(inline="always")
@@ -226,7 +229,7 @@ def _free_trigger(game, packed, fs, p, remaining, awarded, retriggers):
     screen's retriggers it while retriggers are left.
     """
     if game.fs_counted >= 0:
-        seen = count_field(packed, game.fs_counted)
+        seen = count_field(packed, game.fs_counted, game.count_width)
         if fs_feature_count(seen, fs, game.fs_min, game.fs_spins):
             if fs == 0 and p == BASE:
                 remaining = game.fs_spins[seen]

@@ -175,6 +175,10 @@ PRINTED = {
     # "symbols: 87.609(lined) + 2.5061(scatter) = 90.115503%; RTP = 90.116(sym) +
     # 0.062652*96.139(fg) = 96.138820%": 5x4, 50 lines, a wild with its own pays
     "ct_alaska_wild.toml": ("96.138820", "87.609", "2.5061"),
+    # "symbols: 72.706(lined) + 9.6146(scatter) = 82.320498%; RTP = 82.32(sym) +
+    # 0.04045*341.4(fg) = 96.130071%": 10 free spins, retriggered, where no line pays and
+    # every symbol pays by its count anywhere (count pays of regular and wild symbols)
+    "ct_caribbean_adventure.toml": ("96.130071", "72.706", "9.6146"),
 }
 # the same, for the game with its first line only (the server's Sel = 1)
 PRINTED_ONE_LINE = {
@@ -321,3 +325,15 @@ def test_rich_girl_free_spins_reproduced():
     returns 405000 / 12301875 x 676.981317% (the 100-spin cap changes it below 1e-15)."""
     level = compute_exact(load_machine(REAL / "igt_rich_girl.toml")).levels[0]
     assert level.free_spins_rtp * 100 == pytest.approx(405000 / 12301875 * 676.981317, abs=5e-7)
+
+
+def test_caribbean_adventure_free_spins_reproduced():
+    """CT Caribbean Adventure, reel set "96.130071": "bonus scatters: 317.98(lined) +
+    9.6146(scatter) = 327.589895%" is one free spin's return (every symbol paid by its
+    count anywhere, the scatter as in the base game), and "free spins 3647160" of
+    90,164,880 combinations the spins per paid spin (10 per 3+ SCATTER, retriggered on
+    the same reels, q = 3647160 / 90164880): the feature returns q / (1 - q) x
+    327.589895% of the paid spins' bet."""
+    level = compute_exact(load_machine(REAL / "ct_caribbean_adventure.toml")).levels[0]
+    q = 3647160 / 90164880
+    assert level.free_spins_rtp * 100 == pytest.approx(q / (1 - q) * 327.589895, abs=5e-7)

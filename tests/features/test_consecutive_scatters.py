@@ -87,7 +87,7 @@ def test_exact_equals_the_twin(tmp_path_factory, strips, least, by_count):
     return, variance and hit frequency equal the twin's brute force to 1e-12."""
     body = BODY.replace("consecutive = 2", f"consecutive = {least}")
     body = body.replace('A = {kind = "regular"}', 'A = {kind = "regular"}\nB = {kind = "regular"}')
-    body = body.replace('S = {kind', 'W = {kind = "wild"}\nS = {kind')
+    body = body.replace("S = {kind", 'W = {kind = "wild"}\nS = {kind')
     free = FREE.replace("spins = 1", "spins = {2 = 2, 3 = 3}")
     if not by_count:
         free = free.replace("multiplier_by_count = {2 = 2, 3 = 3}", "multiplier = 2")
