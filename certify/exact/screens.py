@@ -86,6 +86,14 @@ MAX_SCREEN_CYCLE = 1 << 62
 
 RANDOM_REFILL = 'cascade refill = "random": simulation only'
 
+_PROBED: dict[tuple, tuple[Machine, ScreenCycle]] = {}
+"""The cascade check's cycles kept for the exact run (:func:`longest_cascade`), by
+:func:`_probe_key`: those of the last :data:`PROBED_MACHINES` machines checked."""
+
+PROBED_MACHINES = 8
+"""Machines whose checked cycles are kept (a game's free-spin options are checked one
+after the other, then computed one after the other)."""
+
 
 @dataclass(frozen=True)
 class ScreenCycle:
@@ -121,7 +129,9 @@ class ScreenWork:
         Stop combinations of one run of each phase (base game, free spins).
     runs : int
         Enumerations of a phase's cycle: per bet level (twice with a win cap),
-        the free spins' once per level, and the cascade check's probe per phase.
+        the free spins' once per level, and the cascade check's probe per phase
+        unless it is the first level's uncapped run (a strip cascade's:
+        :func:`longest_cascade` keeps it for :func:`screen_cycle`).
     per_start : float
         Work units of one start, averaged over the reel sets by their sizes.
     screens : float
@@ -192,8 +202,11 @@ def screen_work(tables: GameTables, measure: bool = False) -> ScreenWork:
     phases = [0, 1] if tables.fs_counted >= 0 else [0]
     levels = max(len(tables.levels), 1)
     capped = bool(tables.levels) and spin_score(tables, tables.levels[0], 0).cap > 0
-    # runs per phase: each bet level (twice under a win cap), plus the cascade check's probe
-    runs = {0: levels * (2 if capped else 1) + 1, 1: levels + 1}
+    # runs per phase: each bet level (twice under a win cap), plus the cascade check's
+    # probe where it is not the first level's uncapped run (a strip cascade's is:
+    # :func:`longest_cascade` keeps it for :func:`screen_cycle`)
+    probe = 0 if cascade_probe(tables.machine) is not None else 1
+    runs = {0: levels * (2 if capped else 1) + probe, 1: levels + probe}
     sizes = {p: _set_size(sets[0 if p == 0 else len(sets) - 1]) for p in phases}
     combinations = sum(sizes.values())
     n_runs = sum(runs[p] for p in phases)
@@ -288,13 +301,20 @@ def screen_cycle(
     """Play every stop combination of the reel set of ``phase`` (0 base game, 1 free spins).
 
     ``max_screens`` overrides the cascade's (a probe of the longest sequence).
+    A cycle the cascade check has just played (:func:`longest_cascade`: the
+    same machine, level and phase, uncapped, no sequence cut short) is that
+    run's, not played again: the same sums to the bit.
     """
+    score = spin_score(tables, lt, phase)
+    if max_screens is None and not (capped and score.cap > 0):
+        kept = _PROBED.get(_probe_key(tables, lt, phase))
+        if kept is not None and kept[0] is tables.machine:
+            return kept[1]
     sets = reel_sets(tables)
     ps = 0 if phase == 0 else len(sets) - 1
     scr = screen_inputs(tables, lt.level_index)
     if max_screens is not None:
         scr = scr._replace(max_screens=max_screens)
-    score = spin_score(tables, lt, phase)
     rows = int(sets[ps].length[0])
     w, wb, wb2, hit, _ = _outputs(tables, lt, rows)
     n_aw = lt.n_keys + len(cluster_pays_of(tables.machine)) + 1
@@ -347,7 +367,48 @@ def longest_cascade(machine: Machine | GameTables, budget_s: float | None = None
             return None
     lt = tables.levels[0]
     phases = (0, 1) if tables.fs_counted >= 0 else (0,)
-    return max(screen_cycle(tables, lt, p, False, probe).longest for p in phases)
+    cycles = {p: screen_cycle(tables, lt, p, False, probe) for p in phases}
+    longest = max(c.longest for c in cycles.values())
+    _keep_probed(tables, lt, cycles, longest)
+    return longest
+
+
+def _keep_probed(
+    tables: GameTables, lt: LevelTables, cycles: dict[int, ScreenCycle], longest: int
+) -> None:
+    """Keep the check's cycles for the exact run where they are its own.
+
+    They are when no sequence was cut short: every sequence ended below the
+    probe and within ``max_screens``, so the run at ``max_screens`` plays the
+    same screens and adds the same terms (the check is uncapped: the run
+    takes them where it is uncapped too, :func:`screen_cycle`).
+    """
+    machine = tables.machine
+    for key in [key for key, (held, _) in _PROBED.items() if held is machine]:
+        del _PROBED[key]
+    cascade = machine.cascade
+    if cascade is None or longest > cascade.max_screens:
+        return
+    held = list(dict.fromkeys(id(h) for h, _ in _PROBED.values()))
+    for gone in held[: max(len(held) - PROBED_MACHINES + 1, 0)]:  # the oldest machines
+        for key in [key for key in _PROBED if key[0] == gone]:
+            del _PROBED[key]
+    for p, c in cycles.items():
+        _PROBED[_probe_key(tables, lt, p)] = (machine, c)
+
+
+def _probe_key(tables: GameTables, lt: LevelTables, phase: int) -> tuple:
+    """What a screen cycle depends on beyond the machine: the phase and the level's tables."""
+    arrays = [lt.credits, lt.credits_fs, lt.scatter_pay, lt.scatter_pay_fs, lt.trans]
+    arrays += [lt.live, lt.state_entry, lt.award_keys, np.asarray(lt.start)]
+    return (
+        id(tables.machine),
+        phase,
+        lt.level_index,
+        lt.level,
+        lt.total_bet,
+        tuple((a.shape, a.tobytes()) for a in arrays),
+    )
 
 
 def compute_screen_exact(

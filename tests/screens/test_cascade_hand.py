@@ -117,3 +117,31 @@ def test_max_screens_cuts_the_sequence():
     t = compile_machine(hand_machine(max_screens=2))
     out = play_sequences(t, 0, np.array([[0, 2, 0]]))
     assert (int(out[0, 4]), int(out[0, 0])) == (2, 9)  # 5 + 2 x 2, then stopped
+
+
+def test_the_cascade_check_is_the_exact_runs_first_level(monkeypatch):
+    """The check's cycle (``longest_cascade``) is kept for the exact run: the first level
+    is not played again, and the figures are those of a run alone, to the bit. A check
+    whose sequences were cut short (longer than ``max_screens``) keeps nothing."""
+    from certify.exact import _screens as kernels
+    from certify.exact import screens as exact_screens
+
+    machine = hand_machine()
+    alone = compute_screen_exact(compile_machine(machine))
+    assert longest_cascade(compile_machine(machine)) == 4
+    played = []
+    enumerate_line_screens = kernels.enumerate_line_screens
+
+    def counted(play, *args):
+        played.append(play.phase)
+        return enumerate_line_screens(play, *args)
+
+    monkeypatch.setattr(kernels, "enumerate_line_screens", counted)
+    folded = compute_screen_exact(compile_machine(machine))
+    assert alone is not None and folded is not None
+    assert folded.levels == alone.levels
+    assert played == [0]  # the second level's run only
+    short = hand_machine(max_screens=3)
+    assert longest_cascade(short) == 4  # cut short at 3 in the exact run: not its cycle
+    assert not [k for k, (m, _) in exact_screens._PROBED.items() if m is short]
+    assert [k for k, (m, _) in exact_screens._PROBED.items() if m is machine]
