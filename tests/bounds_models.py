@@ -41,6 +41,18 @@ def three_reels(
     return data
 
 
+def sixteen_counted() -> dict[str, Any]:
+    """Sixteen scatters (4-bit packed count fields, counts up to 15) on 3 reels of 6
+    rows where S0 fills a reel's window: 18 S0 can show, more than a field holds."""
+    names = [f"S{i}" for i in range(16)]
+    return three_reels(
+        [["A", *["S0"] * 6, *names]] * 3,
+        rows=6,
+        symbols={"A": {"kind": "regular"}, **{n: {"kind": "scatter"} for n in names}},
+        scatter_pays=[{"symbol": n, "count": 3, "pays": 1} for n in names],
+    )
+
+
 def as_ways(data: dict[str, Any], cost: int = 10) -> dict[str, Any]:
     """A model dictionary from :func:`three_reels` turned into a ways game (all ways, one level)."""
     reels = data["reels"]

@@ -138,10 +138,11 @@ ERRORS = [
         "m.toml: symbols.X.substitutes[1]: a wild substitutes only regular symbols; '_' is blank",
     ),
     (
-        "scatter pay on a regular",
+        "scatter pay on a blank",
         ("scatter_pays", 0, "symbol"),
-        "A",
-        "m.toml: scatter_pays[0].symbol: 'A' is regular; expected scatter or bonus",
+        "_",
+        "m.toml: scatter_pays[0].symbol: '_' is blank; "
+        "expected scatter or bonus or regular or wild",
     ),
 ]
 

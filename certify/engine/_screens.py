@@ -481,16 +481,13 @@ def cascade_spin(
 ):
     """Play one spin's sequence of screens from the screen in ``grid`` (:func:`load_screen`).
 
-    ``phase`` 0 base game, 1 free spins (the automaton's start state);
-    ``scatter_pay`` is the phase's table. Award keys (lines) or cluster
-    entries (at ``scr.aw_off``) grow by ``cw`` per paid line or group.
-    Returns (credits, of which scatter credits, largest free-spin trigger
-    count, largest bonus trigger count, screens shown, stamp, s0, s1, s2, s3);
-    credits include the screen multipliers and the sequence's length prize
-    (``scr.chain_pay``), not the free-spin multiplier.
-    Scratch: ``boards`` the cluster bitboards (windows of up to 64 cells), ``fam``
-    the ways families' rows. At most 30 arguments: CPython 3.11 passes more as
-    ``*args``, which numba cannot inline.
+    ``phase`` 0 base game, 1 free spins; ``scatter_pay`` the phase's table. Award
+    keys (lines) or cluster entries (at ``scr.aw_off``) grow by ``cw`` per paid
+    line or group. Returns (credits, of which scatter credits, largest free-spin
+    and bonus trigger counts, screens shown, stamp, s0, s1, s2, s3); credits include
+    the screen multipliers and the length prize (``scr.chain_pay``), not the free
+    spins'. Scratch: ``boards`` the cluster bitboards (up to 64 cells), ``fam`` the
+    ways families' rows. At most 30 arguments (CPython 3.11 passes more as ``*args``).
     """
     mults = scr.mults
     total, scatter_total, fs_top, bonus_top, n = 0, 0, 0, 0, 0

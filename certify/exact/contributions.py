@@ -329,14 +329,13 @@ def _ways_sums(tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.nd
     return EntrySums(hits, credits, _cycle_total(reels), split=split)
 
 
-def _joint_counts(reels: ReelSet) -> dict[tuple[int, ...], int]:
-    """Weighted joint distribution of every counted symbol's count in the window."""
-    n_counted = reels.counted.shape[0]
-    joint: dict[tuple[int, ...], int] = {(0,) * n_counted: 1}
+def _joint_counts(reels: ReelSet, symbols: list[int]) -> dict[tuple[int, ...], int]:
+    """Weighted joint distribution of the counts of counted symbols ``symbols`` in the window."""
+    joint: dict[tuple[int, ...], int] = {(0,) * len(symbols): 1}
     for r in range(reels.length.shape[0]):
         per: dict[tuple[int, ...], int] = {}
         for stop in range(int(reels.length[r])):
-            key = tuple(int(x) for x in reels.counted[:, r, stop])
+            key = tuple(int(reels.counted[c, r, stop]) for c in symbols)
             per[key] = per.get(key, 0) + int(reels.weight[r, stop])
         nxt: dict[tuple[int, ...], int] = {}
         for a, wa in joint.items():
@@ -365,28 +364,33 @@ def _scatter_rows(
     hits = [0] * len(entries)
     credit = [0] * len(entries)
     played = counting_sets(tables, phase)  # a consecutive count: the parts' joints add up
-    joint: dict[tuple[int, ...], int] = {}
-    for part in played:
-        for key, w in _joint_counts(part).items():
-            joint[key] = joint.get(key, 0) + w
-    for counts, w in joint.items():
-        taken = False
-        for c in range(len(tables.counted_names)):
-            pay = int(table[c, counts[c]]) if counts[c] < table.shape[1] else 0
-            paying = pay > 0 or (counts[c] < table.shape[1] and plays[c, counts[c]] > 0)
-            if c < len(excl) and excl[c]:
-                if taken:
+    n_counted = len(tables.counted_names)
+    group = [c for c in range(n_counted) if c < len(excl) and excl[c]]
+    # the exclusive scatters' joint (the first that pays takes it), every other symbol's
+    # own count: the same integer sums as one joint over all, without its size
+    for symbols in [group] * bool(group) + [[c] for c in range(n_counted) if c not in group]:
+        joint: dict[tuple[int, ...], int] = {}
+        for part in played:
+            for key, w in _joint_counts(part, symbols).items():
+                joint[key] = joint.get(key, 0) + w
+        for counts, w in joint.items():
+            taken = False
+            for c, n in zip(symbols, counts, strict=True):
+                pay = int(table[c, n]) if n < table.shape[1] else 0
+                paying = pay > 0 or (n < table.shape[1] and plays[c, n] > 0)
+                if c in group:
+                    if taken:
+                        continue
+                    if paying:
+                        taken = True
+                if not paying:
                     continue
-                if paying:
-                    taken = True
-            if not paying:
-                continue
-            best = max(
-                (i for i, (cc, sp) in enumerate(entries) if cc == c and sp.count <= counts[c]),
-                key=lambda i: entries[i][1].count,
-            )
-            hits[best] += w
-            credit[best] += w * pay
+                best = max(
+                    (i for i, (cc, sp) in enumerate(entries) if cc == c and sp.count <= n),
+                    key=lambda i: entries[i][1].count,
+                )
+                hits[best] += w
+                credit[best] += w * pay
     total = sum(_cycle_total(part) for part in played)
     return [
         (
@@ -454,12 +458,15 @@ def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[f
     return pays, probs, mean
 
 
-def expected_free_spins(tables: GameTables, multiplied: bool = False) -> tuple[float, float]:
+def expected_free_spins(
+    tables: GameTables, multiplied: bool = False, only: int | None = None
+) -> tuple[float, float]:
     """(P(trigger), free spins played per paid spin), exact (retrigger and cap included).
 
     ``multiplied``: each free spin counted by its feature's multiplier by trigger
     count (``multiplier_by_count``; no retrigger with it), so a row's return is
-    this times its mean at x1.
+    this times its mean at x1. ``only``: the spins of the trigger counts whose
+    multiplier by count is this value (P(trigger) stays the whole feature's).
 
     Unlimited retriggers: the exact recursion of :mod:`certify.exact.features`.
     ``retrigger = "once"``: ``n`` starting spins, the first retrigger among
@@ -478,7 +485,7 @@ def expected_free_spins(tables: GameTables, multiplied: bool = False) -> tuple[f
         classes[a] = (old[0] + float(q), 0.0, 0.0)
     spins = 0.0
     for count in range(tables.fs_min, base_dist.shape[0]):
-        if base_dist[count] <= 0:
+        if base_dist[count] <= 0 or (only is not None and tables.fs_count_mult[count] != only):
             continue
         n = int(tables.fs_spins[count])
         if once and tables.fs_retrigger:
@@ -611,6 +618,19 @@ def level_contributions(tables: GameTables, lt: LevelTables) -> LevelContributio
     )
 
 
+def _spins_by_multiplier(tables: GameTables, n_spins: float) -> dict[int, float]:
+    """Expected free spins per paid spin by the multiplier ``multiplier_by_count`` gives them.
+
+    ``{1: n_spins}`` where the multiplier is not by count (the kernels' ``fs_mult``
+    is then in the credits). Each value's spins are those of the trigger counts
+    that give it, so the rows keep ``pays x multiplier x probability / total bet``.
+    """
+    if tables.fs_count_mult.shape[0] <= 1:
+        return {1: n_spins}
+    values = sorted({int(v) for v in tables.fs_count_mult[tables.fs_min :]})
+    return {v: expected_free_spins(tables, only=v)[1] for v in values}
+
+
 def _free_spins(
     tables: GameTables, lt: LevelTables, base: EntrySums | None, bonus_mean: float
 ) -> FreeSpinsBreakdown | None:
@@ -627,24 +647,31 @@ def _free_spins(
         mult = expected_free_spins(tables, multiplied=True)[1] / n_spins if n_spins else 1
     sums = base if base is not None else phase_entry_sums(tables, lt, 1)
     pays = lt.credits_fs if own else lt.credits * tables.fs_mult
-    rows = [  # probabilities per paid spin
-        replace(r, probability=(r.probability or 0.0) * n_spins)
-        for r in _entry_rows(tables, sums, pays, "free_spins", n_spins * mult, tb)
+    by_value = _spins_by_multiplier(tables, n_spins)
+    rows = [  # probabilities per paid spin; a count's multiplier splits the rows
+        replace(
+            r,
+            probability=(r.probability or 0.0) * spins,
+            multiplier=r.multiplier if v == 1 else (r.multiplier or 1) * v,
+        )
+        for v, spins in by_value.items()
+        for r in _entry_rows(tables, sums, pays, "free_spins", spins * v * shown, tb)
     ]
     mean = mult * (sum(sums.credits) + sum(c for _, _, c in sums.pairs.values())) / sums.total
     scatter_table = lt.scatter_pay_fs if own else lt.scatter_pay
     for combo, credit, p, smean in _scatter_rows(tables, 1, scatter_table):
-        rows.append(
+        rows += [
             Contribution(
                 "free_spins",
                 "scatter",
                 combo,
                 credit * shown,
-                n_spins * p,
-                n_spins * mult * smean / tb,
-                1,
+                spins * p,
+                spins * v * shown * smean / tb,
+                v,
             )
-        )
+            for v, spins in by_value.items()
+        ]
         mean += mult * smean
     if tables.bonus_counted >= 0 and m.bonus is not None:
         p_bonus = float(

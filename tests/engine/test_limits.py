@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from bounds_models import machine, three_reels, write
+from bounds_models import machine, sixteen_counted, three_reels, write
 from testpaths import DATA, MACHINES
 
 from certify.cli import main
@@ -188,12 +188,8 @@ def test_wild_multiplier_2_40_refused():
 
 def test_validate_refuses_what_the_engine_refuses(tmp_path, capsys):
     big = three_reels(AB, rows=100_000)
-    nine = three_reels(
-        [["A", *[f"S{i}" for i in range(9)]]] * 3,
-        symbols={"A": {"kind": "regular"}, **{f"S{i}": {"kind": "scatter"} for i in range(9)}},
-        scatter_pays=[{"symbol": f"S{i}", "count": 3, "pays": 1} for i in range(9)],
-    )
-    for data, path in ((big, "reels.rows"), (nine, "scatter_pays")):
+    crowded = sixteen_counted()
+    for data, path in ((big, "reels.rows"), (crowded, "scatter_pays")):
         file = write(tmp_path, data)
         assert main(["validate", str(file)]) == 2
         assert f"{file}: {path}: " in capsys.readouterr().err

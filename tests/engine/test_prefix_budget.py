@@ -35,18 +35,22 @@ def test_budget_picks_the_deepest_table_that_fits(monkeypatch):
 
 
 def test_more_counted_symbols_than_the_packed_counts_hold_is_a_located_error():
-    """Nine scatter symbols: the packed counts (8 bits x 8) cannot hold them."""
+    """Sixteen counted symbols leave 4 bits a count (at most 15): a window that can
+    show 18 of one is a located error; nine (7 bits, at most 127) on a 5x3 window play."""
     import dataclasses
 
     import pytest
+    from bounds_models import machine as parsed
+    from bounds_models import sixteen_counted
 
     from certify.errors import ModelError
     from certify.model.schema import ScatterPay
 
-    machine = load_machine(MACHINES / "ref-5x3-20.toml")
-    extra = tuple(ScatterPay(symbol=s.name, count=5, pays=1) for s in machine.symbols[:9])
-    with pytest.raises(ModelError, match="counted symbols .* at most 8"):
-        compile_machine(dataclasses.replace(machine, scatter_pays=extra))
+    with pytest.raises(ModelError, match=r"16 counted symbols .* 4 bits .* counts up to 15"):
+        compile_machine(parsed(sixteen_counted()))
+    ref = load_machine(MACHINES / "ref-5x3-20.toml")
+    extra = tuple(ScatterPay(symbol=s.name, count=5, pays=1) for s in ref.symbols[:9])
+    compile_machine(dataclasses.replace(ref, scatter_pays=extra))
 
 
 def test_a_damaged_cache_file_is_rebuilt_not_trusted(monkeypatch, tmp_path):

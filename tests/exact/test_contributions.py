@@ -46,6 +46,7 @@ PER_PART = {
     "reel_multipliers.toml",
     "chain_pays.toml",
     "ct_win_feast.toml",
+    "ct_king_of_clovers.toml",
     "screen_counting.toml",
 }
 MODEL_PATHS = {p.name: p for p in EVERY_MODEL}

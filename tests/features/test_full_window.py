@@ -13,7 +13,6 @@ from test_window_features import SC, R, check, machine_from, pays
 
 from certify.engine import compile_machine
 from certify.engine.fullwindow import full_window_targets
-from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.exact.fullwindow import full_window_stops
 
@@ -79,16 +78,6 @@ def test_the_full_windows_enumerated_are_a_product_set():
     stops, alive = full_window_stops(tables, 0)
     assert sorted(map(tuple, stops.tolist())) == [(1, 1, 1), (2, 2, 2)]
     assert set(alive.tolist()) == {1, 2}
-
-
-def test_refused_in_a_cascade():
-    """A cascade re-evaluates windows screen by screen: not played with full windows yet."""
-    extra = (
-        "[[full_window_pays]]\nsymbol = 'ANY'\nmultiplier = 2\n"
-        "[cascade]\nrefill = 'strip'\nmultipliers = [1]\nmax_screens = 10\n"
-    )
-    with pytest.raises(ModelError, match="full_window_pays"):
-        compile_machine(game("", extra=extra))
 
 
 def test_mask_dtype():
