@@ -59,9 +59,16 @@ def assert_replay_tells_apart(tmp_path, on: str, off: str, reels: str) -> None:
     for name, body in (("on", on), ("off", off)):
         (tmp_path / name).mkdir()
         T.game(tmp_path / name, body, reels)
+    replay_files_tell_apart(tmp_path, tmp_path / "on" / "g.toml", tmp_path / "off" / "g.toml")
+
+
+def replay_files_tell_apart(tmp_path, on, off):
+    """A log of the model file ``on`` passes against it and fails against ``off``;
+    returns the failing verification (its mismatches)."""
     log = tmp_path / "log.jsonl"
-    record_outcomes(_machine_model(tmp_path / "on" / "g.toml"), 3000, 5, log)
-    good = verify_outcomes(log, _machine_model(tmp_path / "on" / "g.toml"))
+    record_outcomes(_machine_model(on), 3000, 5, log)
+    good = verify_outcomes(log, _machine_model(on))
     assert good.verdict == "pass" and good.mismatch_count == 0
-    bad = verify_outcomes(log, _machine_model(tmp_path / "off" / "g.toml"))
+    bad = verify_outcomes(log, _machine_model(off))
     assert bad.verdict == "fail"
+    return bad
