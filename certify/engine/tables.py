@@ -276,8 +276,13 @@ def _phase_reel_sets(
         or bool(recount)
     )
     big = fs.big_symbol if fs is not None else None
+
+    def big_cells(r: int, cells: tuple[str, ...]) -> list[int]:  # counted as the free sets count
+        return [machine.counts_on(recount.get(n, n), r, cells) for n in counted]
+
     if fs is not None and big is not None:
-        free = filled(reel_set(*fs.played_strips(machine.strips, machine.weights), True), big, ids)
+        free = reel_set(*fs.played_strips(machine.strips, machine.weights), True)
+        free = filled(free, big, ids, big_cells)
     elif fs is not None and fs.strips is not None:
         free = reel_set(fs.strips, fs.weights, True)
     elif own_window:
@@ -289,7 +294,7 @@ def _phase_reel_sets(
         base_parts = split_phase(machine, base, ids, reweighted)
         free_parts = base_parts if free is base else split_phase(machine, free, ids, reweighted)
     elif big is not None:  # the free spins' linked reels: one part per big symbol
-        base_parts, free_parts = one_part(base), split_big(free, big, ids, reweighted)
+        base_parts, free_parts = one_part(base), split_big(free, big, ids, reweighted, big_cells)
     elif (runs := split_runs(machine, base, counted, reweighted)) is not None:
         base_parts = runs  # by which leading reels show the consecutive symbol
         free_parts = base_parts if free is base else split_runs(machine, free, counted, reweighted)

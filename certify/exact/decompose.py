@@ -95,20 +95,32 @@ def phase_count_vectors(tables: GameTables, phase: int) -> dict[tuple[int, ...],
 
 def _counting_parts(tables: GameTables, phase: int) -> list[tuple[float, ReelSet]] | None:
     """(cycle share, reel set) of a phase whose parts count differently, else None."""
-    if consecutive_symbol(tables.machine) is None:
+    if not _counts_by_part(tables, phase):
         return None
     played = counting_sets(tables, phase)
     cycle = sum(s.cycle for s in played)
     return [(s.cycle / cycle, s) for s in played]
 
 
+def _counts_by_part(tables: GameTables, phase: int) -> bool:
+    """Whether a phase's parts count its symbols differently.
+
+    A consecutive count, or the free spins' big symbols (a column showing a
+    scatter, a reel only some symbols cover).
+    """
+    fs = tables.machine.free_spins
+    big = phase == 1 and fs is not None and fs.big_symbol is not None
+    return big or consecutive_symbol(tables.machine) is not None
+
+
 def counting_sets(tables: GameTables, phase: int) -> list[ReelSet]:
     """The reel sets whose cycles add up to a phase's, as its counted symbols count.
 
     The phase's parts where a symbol counts on consecutive reels (each part its
-    own run), else its one reel set (parts that paint or draw count alike).
+    own run) or a big symbol covers reels, else its one reel set (parts that paint
+    or draw count alike).
     """
-    if consecutive_symbol(tables.machine) is None:
+    if not _counts_by_part(tables, phase):
         return [tables.base if phase == 0 else tables.free]
     sets = reel_sets(tables)
     return [sets[ps] for ps in phase_sets(tables, phase)]
@@ -252,15 +264,17 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
         ratio = tilt_ratio(reels)  # what the reels show multiplies the spin: E[F]
         reels = tilted_set(reels, 1)[0]
         lines = _phase_lines(tables, reels, lt, phase)
+        if phase == 1 and (parts := _counting_parts(tables, 1)) is not None:  # big symbols
+            return lines + sum(share * scatter_mean(tables, s, lt, scatter) for share, s in parts)
         return ratio * (lines + scatter_mean(tables, reels, lt, scatter))
 
-    def bonus_mean(reels: ReelSet) -> float:
+    def bonus_mean(phase: int) -> float:
         if tables.bonus_counted < 0:
             return 0.0
+        dist = phase_count_distribution(tables, phase, tables.bonus_counted)
         if hold_means:  # by the coins the triggering screen shows
-            dist = count_distribution(reels, tables.bonus_counted)
             return sum(float(dist[c]) * m for c, m in hold_means.items() if c < dist.shape[0])
-        return trigger_probability(reels, tables.bonus_counted, tables.bonus_min) * eb
+        return float(dist[tables.bonus_min :].sum()) * eb
 
     def lines_bonus(reels: ReelSet, phase: int) -> float:
         """The prizes of the bonus games a spin's lines play: E[bonus lines] x E[B]."""
@@ -277,12 +291,12 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
             total += plays * mu
         return total
 
-    mean = tables.base_mult_moments[0] * spin_mean(tables.base, 0) + bonus_mean(tables.base)
+    mean = tables.base_mult_moments[0] * spin_mean(tables.base, 0) + bonus_mean(0)
     mean += lines_bonus(tables.base, 0)
     if tables.fs_counted >= 0:
-        ex = tables.fs_mult_moments[0] * spin_mean(tables.free, 1) + bonus_mean(tables.free)
+        ex = tables.fs_mult_moments[0] * spin_mean(tables.free, 1) + bonus_mean(1)
         ex += lines_bonus(tables.free, 1)
-        fs_dist = count_distribution(tables.free, tables.fs_counted)
+        fs_dist = phase_count_distribution(tables, 1, tables.fs_counted)
         classes: dict[int, tuple[float, float, float]] = {}
         for count, q in enumerate(fs_dist):
             a = int(tables.fs_respins[count])

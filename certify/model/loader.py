@@ -601,8 +601,10 @@ class _Context:
         raw = raw_free.get("strips") if isinstance(raw_free, dict) else None
         big = raw_free.get("big_symbol") if isinstance(raw_free, dict) else None
         if isinstance(big, dict):  # a big symbol shows its strip on the reels it covers
-            strip, reels = big.get("strip"), big.get("reels")
-            shows = strip if isinstance(strip, list) else []
+            strip, reels, columns = big.get("strip"), big.get("reels"), big.get("columns")
+            shows = list(strip) if isinstance(strip, list) else []
+            for cells in columns.values() if isinstance(columns, dict) else []:
+                shows += cells if isinstance(cells, list) else []
             names = {s for s in shows if isinstance(s, str) and s in self.symbols}
             for r in reels if isinstance(reels, list) else []:
                 if isinstance(r, int) and 1 <= r <= len(self.shown):

@@ -39,11 +39,30 @@ class BigSymbol:
     Each free spin draws one stop of ``strip`` (by ``weights``, 1 per stop when
     None) and every cell of ``reels`` (1-based, consecutive) shows its symbol:
     AGT Valkyrie's and Play'n GO Fire Joker's 3x3 symbol on reels 2-4.
+    ``covers``: symbol -> how many of ``reels`` (from the first) it covers, where
+    fewer than all (the others spin their strips); ``columns``: symbol -> the
+    cells each covered reel shows, where not the symbol on every row (Novomatic
+    Fairy Queen's light: one on the middle row).
     """
 
     reels: tuple[int, ...]
     strip: tuple[str, ...]
     weights: tuple[int, ...] | None = None
+    covers: tuple[tuple[str, int], ...] = ()
+    columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def cover(self, name: str) -> int:
+        """How many reels (from the first of ``reels``) symbol ``name`` covers."""
+        return dict(self.covers).get(name, len(self.reels))
+
+    def column(self, name: str, rows: int) -> tuple[str, ...]:
+        """The cells a reel that symbol ``name`` covers shows, top row first."""
+        return dict(self.columns).get(name, (name,) * rows)
+
+    @property
+    def always_covered(self) -> tuple[int, ...]:
+        """The reels (1-based) every symbol of the strip covers."""
+        return self.reels[: min(self.cover(name) for name in self.strip)]
 
 
 @dataclass(frozen=True)
@@ -218,8 +237,9 @@ class FreeSpins:
         """The strips and weights the feature stops: its own or the base game's.
 
         ``strips``, ``weights``: the base game's. With a big symbol, its strip on the
-        first reel it covers and one stop on each other (``certify/engine/big.py``
-        fills their window).
+        first reel it covers and one stop on each other that every symbol covers
+        (``certify/engine/big.py`` fills their window); a reel only some symbols
+        cover spins its own strip (hidden where covered).
         """
         played = list(self.strips if self.strips is not None else strips)
         stops = self.weights if self.strips is not None else weights
@@ -229,7 +249,7 @@ class FreeSpins:
         per_reel = list(stops) if stops is not None else None
         if per_reel is None and big.weights is not None:
             per_reel = [(1,) * len(strip) for strip in played]
-        for i, r in enumerate(big.reels):
+        for i, r in enumerate(big.always_covered):
             played[r - 1] = big.strip if i == 0 else big.strip[:1]
             if per_reel is not None:
                 per_reel[r - 1] = (big.weights or (1,) * len(big.strip)) if i == 0 else (1,)

@@ -678,7 +678,9 @@ def _feature_moments(m: Machine, li: int, eb, eb2):
 def feature_windows(m: Machine):
     """Every window of the free spins' cycle with its weight. With a big symbol
     (``free_spins.big_symbol``) the uncovered reels stop as usual and one stop of the
-    big strip, drawn by its weight, shows its symbol on every cell of the covered reels."""
+    big strip, drawn by its weight, shows its symbol on every cell of the reels it
+    covers (its ``covers`` first ones of ``reels``), or its ``columns`` cells there.
+    A reel that only some symbols cover stops as usual under the others."""
     fs = m.free_spins
     strips = fs.strips or m.strips
     weights = fs.weights if fs.strips else m.weights
@@ -686,14 +688,17 @@ def feature_windows(m: Machine):
     if big is None:
         yield from windows(m, strips, weights)
         return
-    covered = [r - 1 for r in big.reels]
-    spun = [r for r in range(len(strips)) if r not in covered]
+    always = min(dict(big.covers).get(s, len(big.reels)) for s in big.strip)
+    spun = [r for r in range(len(strips)) if r + 1 not in big.reels[:always]]
     spun_weights = [weights[r] for r in spun] if weights else None
     for stops, w in cycle(m, [strips[r] for r in spun], spun_weights):
         for b, symbol in enumerate(big.strip):
-            win = [[symbol] * m.rows for _ in strips]
+            covered = big.reels[: dict(big.covers).get(symbol, len(big.reels))]
+            column = list(dict(big.columns).get(symbol, [symbol] * m.rows))
+            win = [list(column) for _ in strips]
             for r, stop in zip(spun, stops, strict=True):
-                win[r] = [strips[r][(stop + y) % len(strips[r])] for y in range(m.rows)]
+                if r + 1 not in covered:
+                    win[r] = [strips[r][(stop + y) % len(strips[r])] for y in range(m.rows)]
             yield win, w * (big.weights[b] if big.weights else 1)
 
 
