@@ -234,6 +234,11 @@ def _feature_sections(certificate: dict[str, Any], machine: Machine) -> list[Sec
             covered = ", ".join(str(r) for r in big.reels)
             shown = ", ".join(dict.fromkeys(big.strip))
             rules.append((f"big symbol on reels {covered}", f"drawn from its strip: {shown}"))
+            rules += [
+                (f"big {name} covers reels", ", ".join(str(r) for r in big.reels[:n]))
+                for name, n in big.covers
+            ]
+            rules += [(f"big {name} shows", ", ".join(cells)) for name, cells in big.columns]
         rules += [(f"spins for {count} x {fs.trigger.symbol}", spins) for count, spins in fs.spins]
         rules += [
             (f"a retrigger with {count} x {fs.retriggered_by} adds", spins)

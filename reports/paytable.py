@@ -20,6 +20,7 @@ from certify.codes import Code
 from certify.errors import ModelError
 from certify.model.schema import (
     ANY,
+    BigSymbol,
     Bonus,
     BonusStage,
     FullWindowPay,
@@ -480,7 +481,21 @@ class _Glass:
             covered = ", ".join(str(r) for r in big.reels)
             shown = ", ".join(dict.fromkeys(big.strip))
             text.append(tr.t("big_symbol", reels=covered, symbols=shown))
+            text += self.big_symbol_rules(big)
         return Section(tr.t("free_spins"), tuple(text))
+
+    def big_symbol_rules(self, big: BigSymbol) -> list[str]:
+        """The big symbols covering fewer reels, and the cells some show, in words."""
+        text = []
+        by_cover: dict[int, list[str]] = {}
+        for name, n in big.covers:
+            by_cover.setdefault(n, []).append(name)
+        for n, names in sorted(by_cover.items()):
+            reels = ", ".join(str(r) for r in big.reels[:n])
+            text.append(self.tr.t("big_symbol_covers", symbols=", ".join(names), reels=reels))
+        for name, cells in big.columns:
+            text.append(self.tr.t("big_symbol_column", symbol=name, cells=", ".join(cells)))
+        return text
 
     def spin_multiplier(self) -> list[str]:
         """The multiplier each paid spin draws (``[rules] spin_multiplier``), in words."""

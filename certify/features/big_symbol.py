@@ -1,4 +1,8 @@
-"""A big symbol over consecutive reels' whole window in free spins, drawn from its own strip."""
+"""A big symbol over consecutive reels' window in free spins, drawn from its own strip.
+
+By symbol it may cover fewer of the reels (``covers``) and show given cells
+(``columns``): Novomatic Fairy Queen.
+"""
 
 from certify.features.base import PARTS, Feature
 
@@ -10,5 +14,9 @@ FEATURE = Feature(
     exact=(PARTS,),
     glass=("big_symbol",),
     twin="features",
-    examples=("tests/data/rules/big_symbol.toml", "tests/data/real/playngo_fire_joker.toml"),
+    examples=(
+        "tests/data/rules/big_symbol.toml",
+        "tests/data/real/playngo_fire_joker.toml",
+        "tests/data/real/novomatic_fairy_queen.toml",
+    ),
 )

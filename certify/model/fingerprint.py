@@ -420,6 +420,12 @@ def _free_spins(fs: FreeSpins | None) -> dict[str, Any] | None:
                     "reels": list(fs.big_symbol.reels),
                     "strip": list(fs.big_symbol.strip),
                     "weights": list(fs.big_symbol.weights) if fs.big_symbol.weights else None,
+                    **({"covers": dict(fs.big_symbol.covers)} if fs.big_symbol.covers else {}),
+                    **(
+                        {"columns": {k: list(v) for k, v in fs.big_symbol.columns}}
+                        if fs.big_symbol.columns
+                        else {}
+                    ),
                 }
             }
             if fs.big_symbol is not None

@@ -530,6 +530,18 @@ def _free_spins_schema() -> Schema:
                     },
                     "strip": _array(_str("a symbol"), "the strip the big symbol is drawn from"),
                     "weights": _array(_int(1, "stop weight"), "one weight per stop"),
+                    "covers": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "additionalProperties": {"type": "integer", "minimum": 1},
+                        "description": "symbol = how many of reels (from the first) it covers",
+                    },
+                    "columns": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "additionalProperties": _array(_str("a symbol")),
+                        "description": "symbol = the cells (top row first) a covered reel shows",
+                    },
                 },
                 ("reels", "strip"),
                 "one symbol covering these reels' whole window in each free spin",

@@ -24,6 +24,7 @@ import tomllib
 import pytest
 from testpaths import DATA
 
+from certify.errors import ModelError
 from certify.exact import compute_exact
 from certify.model import load_machine
 from certify.model.loader import parse_machine
@@ -337,3 +338,35 @@ def test_caribbean_adventure_free_spins_reproduced():
     level = compute_exact(load_machine(REAL / "ct_caribbean_adventure.toml")).levels[0]
     q = 3647160 / 90164880
     assert level.free_spins_rtp * 100 == pytest.approx(q / (1 - q) * 327.589895, abs=5e-7)
+
+
+def test_fairy_queen_reproduced():
+    """Novomatic Fairy Queen, reel set "96.566458": "symbols: 42.378(lined) +
+    12.661(scatter) = 55.039574%; free spins 3647430 (of 90,224,199), RTP = 55.04(sym)
+    + 0.040426*1027.2(fg) = 96.566458%". Each free spin draws a symbol from the 28-entry
+    "es" list, filling reels 1-2 or 1-3 (`big_symbol` with `covers`), the light on the
+    middle row only (`columns`); the server prints one free spin's return per symbol
+    (ids 2, 3: 540.461608%; 4: 2975.801653%; 5, 6: 2363.404959%; 7, 8: 1631.173554%;
+    9-11: 950.181818%; 12: 337.276033%; 13: 317.623441%) and the free spins each
+    symbol gives over the 55^3 = 166,375 stops of reels 3-5 (270 for 2, 3 and 12;
+    257,670 for the light; none where 3 reels are covered). The feature per paid spin
+    is q x E[RTP] / (1 - E[q]), the means over the list; a light covering every row
+    (no `columns`) would count 3 per reel and is refused."""
+    level = compute_exact(load_machine(REAL / "novomatic_fairy_queen.toml")).levels[0]
+    assert level.rtp * 100 == pytest.approx(96.566458, abs=5e-7)
+    assert (level.line_rtp + level.scatter_rtp) * 100 == pytest.approx(55.039574, abs=5e-7)
+    rtp = {2: 540.461608, 3: 540.461608, 4: 2975.801653, 5: 2363.404959, 6: 2363.404959}
+    rtp |= {7: 1631.173554, 8: 1631.173554, 9: 950.181818, 10: 950.181818, 11: 950.181818}
+    rtp |= {12: 337.276033, 13: 317.623441}
+    spins = {2: 270, 3: 270, 12: 270, 13: 257670}
+    drawn = [2, 2, 2, 2, 3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 9, 10, 10, 11, 11, 12, 12, 12, 12]
+    drawn += [12, 12, 13, 13, 13]  # the "es" list of fairyqueen_data.yaml
+    mean_rtp = sum(rtp[s] for s in drawn) / len(drawn)
+    mean_q = sum(spins.get(s, 0) / 166375 for s in drawn) / len(drawn)
+    feature = 3647430 / 90224199 * mean_rtp / (1 - mean_q)
+    assert level.free_spins_rtp * 100 == pytest.approx(feature, abs=5e-6)
+    raw = tomllib.loads((REAL / "novomatic_fairy_queen.toml").read_text())
+    del raw["free_spins"]["big_symbol"]["columns"]
+    with pytest.raises(ModelError) as err:
+        parse_machine(raw, "no columns")
+    assert "free_spins.big_symbol.strip[25]" in {p.path for p in err.value.problems}

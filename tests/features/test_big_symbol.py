@@ -117,11 +117,32 @@ def test_covers_by_hand(tmp_path):
     A or W (3/4), as before: 1/2; reel 1 B (1/3) pays 4 with big W (1/4) or big B and
     reel 3's B (1/4 x 1/3): 4 x 1/3 x 1/3 = 4/9; so E[free] = 17/18 and E[X] = 8/27
     + 15/27 x 17/18 = 133/162 (17/18 with B covering both reels)."""
-    body = BODY.replace(BIG, BIG[:-1] + ", covers = {B = 1}}")
-    tables = compile_machine(T.game(tmp_path, body, HAND))
+    tables = compile_machine(T.game(tmp_path, COVERS, HAND))
     assert compute_exact(tables).levels[0].rtp == pytest.approx(133 / 162, rel=1e-14)
     assert mean_return(tables, tables.levels[0]) == pytest.approx(133 / 162, rel=1e-14)
     assert twin.brute_force(tables.machine, 0)["rtp"] == Fraction(133, 162)
+
+
+COVERS = BODY.replace(BIG, BIG[:-1] + ", covers = {B = 1}}")
+
+
+def test_the_simulation_plays_the_covers(tmp_path):
+    """The hand game with B covering reel 2 only (E[X] = 133/162): the simulation lies
+    within z(0.999) sigma / sqrt(n) of it, and 133/162 is many intervals from 17/18."""
+    tables = compile_machine(T.game(tmp_path, COVERS, HAND))
+    exact = compute_exact(tables).levels[0]
+    n = 1_000_000
+    half = z_value(0.999) * exact.sigma / math.sqrt(n)
+    assert abs(simulate(tables, 0, n, seed=5).rtp - 133 / 162) < half
+    assert abs(17 / 18 - 133 / 162) > 10 * half
+
+
+def test_outcome_replay_holds_the_machine_to_the_covers(tmp_path):
+    """A log of the game whose big B covers reel 2 only (reel 3 logs its own stop,
+    hidden under the other symbols) passes against its model and fails against the
+    game whose big A covers reel 2 only instead (the same strips)."""
+    other = BODY.replace(BIG, BIG[:-1] + ", covers = {A = 1}}")
+    assert_replay_tells_apart(tmp_path, COVERS, other, HAND)
 
 
 @RULE_SETTINGS
@@ -207,13 +228,48 @@ def test_outcome_replay_holds_the_machine_to_the_big_symbol(tmp_path):
         ),
         ('big_symbol = {reels = [2], strip = ["A"], size = 3}', "free_spins.big_symbol.size"),
         ("big_symbol = {reels = [2], strip = []}", "free_spins.big_symbol.strip"),
+        (
+            'big_symbol = {reels = [2, 3], strip = ["A"], covers = {B = 1}}',
+            "free_spins.big_symbol.covers.B",
+        ),
+        (
+            'big_symbol = {reels = [2, 3], strip = ["A"], covers = {A = 3}}',
+            "free_spins.big_symbol.covers.A",
+        ),
+        (
+            'big_symbol = {reels = [2, 3], strip = ["A"], covers = {A = 0}}',
+            "free_spins.big_symbol.covers.A",
+        ),
+        (
+            'big_symbol = {reels = [2, 3], strip = ["A"], columns = {A = ["A", "A"]}}',
+            "free_spins.big_symbol.columns.A",
+        ),
+        (
+            'big_symbol = {reels = [2, 3], strip = ["A"], columns = {A = ["Z"]}}',
+            "free_spins.big_symbol.columns.A[0]",
+        ),
     ],
-    ids=["unknown", "counted", "apart", "beyond", "weights", "unknown-key", "empty"],
+    ids=[
+        "unknown",
+        "counted",
+        "apart",
+        "beyond",
+        "weights",
+        "unknown-key",
+        "empty",
+        "covers-off-strip",
+        "covers-too-many",
+        "covers-none",
+        "column-rows",
+        "column-unknown",
+    ],
 )
 def test_a_bad_big_symbol_is_located(tmp_path, new, path):
-    """An unknown or counted symbol on the big strip, reels that are not consecutive
-    or beyond the machine's, weights that do not match the strip, an unknown key or
-    an empty strip is a located error."""
+    """An unknown or counted symbol on the big strip (a counted one needs its cells
+    in ``columns``), reels that are not consecutive or beyond the machine's, weights
+    that do not match the strip, an unknown key, an empty strip, ``covers`` of a
+    symbol not on the strip or outside 1..len(reels), and a column that is not one
+    known symbol per row is a located error."""
     body = BODY.replace(BIG, new, 1)
     assert body != BODY
     with pytest.raises(ModelError) as err:

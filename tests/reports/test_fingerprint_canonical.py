@@ -264,7 +264,7 @@ _COVERED = {
         "retrigger_symbol",
         "multiplier_by_count",
     },
-    "BigSymbol": {"reels", "strip", "weights"},
+    "BigSymbol": {"reels", "strip", "weights", "covers", "columns"},
     "BonusAward": {"pays", "weight"},
     "Bonus": {"trigger", "awards", "unit", "stages"},
     "PickStage": {"prizes", "picks", "safe", "match_multiplier", "kind"},
