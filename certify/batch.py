@@ -124,7 +124,8 @@ def certify_machine(
 
     ``runner`` says where simulation chunks run (see :mod:`certify.cluster`);
     the default is the numba kernel in this process. Figures do not depend on it.
-    ``budget_s``: seconds of work a screen game's exact cycle may take (default 60).
+    ``budget_s``: seconds of work a screen game's exact cycle may take (default
+    :data:`certify.bounds.EXACT_BUDGET_S`).
     A game whose free spins offer the player a choice (``[[free_spins.options]]``)
     is certified once per option; the worst option governs (a player may always
     choose it): its figures are the machine's, every option is in ``options``.

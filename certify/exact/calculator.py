@@ -29,7 +29,8 @@ def check_screen_cycle(machine: Machine, budget_s: float | None = None) -> None:
 def exact_refusal(tables: GameTables, budget_s: float | None = None) -> str | None:
     """Why the exact figures of ``tables`` cannot be computed (None: they can).
 
-    ``budget_s``: seconds of work a screen game's cycle may take (default 60).
+    ``budget_s``: seconds of work a screen game's cycle may take (default
+    :data:`certify.bounds.EXACT_BUDGET_S`).
     """
     fs = tables.machine.free_spins
     if fs is not None and fs.options_drawn:  # each option alone, as compute_exact plays them
@@ -47,7 +48,8 @@ def compute_exact(
     """Exact figures of every bet level, or None when refused (:func:`exact_refusal`).
 
     ``max_cycle`` overrides the largest cycle enumerated (stop combinations);
-    ``budget_s`` the seconds of work a screen game's cycle may take (default 60).
+    ``budget_s`` the seconds of work a screen game's cycle may take (default
+    :data:`certify.bounds.EXACT_BUDGET_S`).
     """
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     fs = tables.machine.free_spins

@@ -22,7 +22,8 @@ def exact_report(
 
     A game with free-spin options gets one document per option under
     ``free_spin_options``; its own ``bet_levels`` are those of the worst option.
-    ``budget_s``: seconds of work a screen game's cycle may take (default 60).
+    ``budget_s``: seconds of work a screen game's cycle may take (default
+    :data:`certify.bounds.EXACT_BUDGET_S`).
     """
     # what validate, simulate and certify refuse, refused here too
     variants = admit(machine, budget_s=budget_s)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 from certify.bounds import EXACT_BUDGET_S
@@ -71,6 +72,19 @@ SCREEN_RATE = 4.0e8
 A unit is one payline-tree node or one cell evaluated: a screen costs its
 paylines' first two reels' prefixes plus its cells (:func:`screen_unit`).
 """
+
+
+def screen_rate(tables: GameTables) -> float:
+    """Work units a second on this host: :data:`SCREEN_RATE` scaled to its numba threads.
+
+    :data:`SCREEN_RATE` is two threads'. The kernels share the starts by the first
+    reel's stops (``prange``), so ``t`` threads do ``ceil(n / t)`` rounds of ``n``
+    stops where two do ``ceil(n / 2)``.
+    """
+    threads = max(int(numba.get_num_threads()), 1)
+    n = max(int(reel_sets(tables)[0].length[0]), 1)
+    return SCREEN_RATE * -(-n // 2) / -(-n // threads)
+
 
 PAID_FACTOR = 3.0
 """A screen of a start that pays, against a screen's evaluation alone (load, refill, marks)."""
@@ -278,10 +292,11 @@ def screen_infeasible_reason(
         return "the weighted cycle does not fit 62-bit integers"
     work = screen_work(tables)
     seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
-    if work.total > SCREEN_RATE * seconds:
+    rate = screen_rate(tables)
+    if work.total > rate * seconds:
         return (
             f"a screen game's full cycle of {size:,} stop combinations would take about "
-            f"{work.total / SCREEN_RATE:,.0f} s ({work.describe()}; "
+            f"{work.total / rate:,.0f} s ({work.describe()}; "
             f"at most {seconds:,.0f} s of work at the measured rate: "
             "`exact --budget SECONDS` or `certify --exact-budget SECONDS` allows more)"
         )
@@ -363,7 +378,7 @@ def longest_cascade(machine: Machine | GameTables, budget_s: float | None = None
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
     if screen_cycle_size(tables) > SCREEN_FREE_CYCLE:
-        if screen_work(tables).total > SCREEN_RATE * seconds:
+        if screen_work(tables).total > screen_rate(tables) * seconds:
             return None
     lt = tables.levels[0]
     phases = (0, 1) if tables.fs_counted >= 0 else (0,)
