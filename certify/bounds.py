@@ -12,11 +12,12 @@ MAX_SEED = 2**128 - 1
 MAX_SCREENS = 1000
 """Screens of one cascade: the work of one spin (simulate, exact, the probe)."""
 EXACT_BUDGET_S = 120.0
-"""Seconds of work (at the measured rate, on this host's threads) the exact calculator
-spends on a screen game's cycle and its cascade probe by default; ``slotcert exact
---budget`` and the API change it. Two minutes: the largest real screen game of the
-slotopol catalogue (CT Sugar Town, 1e9 starts, predicted 86 s on two cores, run in
-65 s) is exact by default, as the other server's brute force is (docs/PERFORMANCE.md)."""
+"""Seconds of work (at the rate measured on two cores) the exact calculator spends on a
+screen game's cycle and its cascade probe by default; ``slotcert exact --budget`` and
+the API change it. Two minutes: the largest real screen game of the slotopol catalogue
+(CT Sugar Town, 1e9 starts, predicted 86 s; its cycle 66 s, ``slotcert exact`` 1:18
+wall on two cores) is exact by default, as the other server's brute force is
+(docs/PERFORMANCE.md)."""
 MAX_EXACT_BUDGET_S = 7 * 86400
 """The largest ``--budget`` (seconds) the command line takes: a week of enumeration."""
 MAX_RESPINS = 1000

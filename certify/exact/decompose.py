@@ -287,7 +287,10 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
             plain = line_bonus_variant(tables, "plain", unit)
             plt = plain.levels[lt.level_index]
             marks = plt.scatter_pay if phase == 0 else plt.scatter_pay_fs  # scatters that play it
-            plays = _phase_lines(plain, reels, plt, phase) + scatter_mean(plain, reels, plt, marks)
+            parts = _counting_parts(plain, phase) if phase == 1 else None  # big symbols
+            counted = [(1.0, reels)] if parts is None else parts
+            plays = _phase_lines(plain, reels, plt, phase)
+            plays += sum(share * scatter_mean(plain, s, plt, marks) for share, s in counted)
             total += plays * mu
         return total
 

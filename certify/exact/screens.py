@@ -28,7 +28,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
 from certify.bounds import EXACT_BUDGET_S
@@ -72,18 +71,6 @@ SCREEN_RATE = 4.0e8
 A unit is one payline-tree node or one cell evaluated: a screen costs its
 paylines' first two reels' prefixes plus its cells (:func:`screen_unit`).
 """
-
-
-def screen_rate(tables: GameTables) -> float:
-    """Work units a second on this host: :data:`SCREEN_RATE` scaled to its numba threads.
-
-    :data:`SCREEN_RATE` is two threads'. The kernels share the starts by the first
-    reel's stops (``prange``), so ``t`` threads do ``ceil(n / t)`` rounds of ``n``
-    stops where two do ``ceil(n / 2)``.
-    """
-    threads = max(int(numba.get_num_threads()), 1)
-    n = max(int(reel_sets(tables)[0].length[0]), 1)
-    return SCREEN_RATE * -(-n // 2) / -(-n // threads)
 
 
 PAID_FACTOR = 3.0
@@ -292,7 +279,7 @@ def screen_infeasible_reason(
         return "the weighted cycle does not fit 62-bit integers"
     work = screen_work(tables)
     seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
-    rate = screen_rate(tables)
+    rate = SCREEN_RATE  # two cores': the same verdict on every host
     if work.total > rate * seconds:
         return (
             f"a screen game's full cycle of {size:,} stop combinations would take about "
@@ -378,7 +365,7 @@ def longest_cascade(machine: Machine | GameTables, budget_s: float | None = None
     tables = machine if isinstance(machine, GameTables) else compile_machine(machine)
     seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
     if screen_cycle_size(tables) > SCREEN_FREE_CYCLE:
-        if screen_work(tables).total > screen_rate(tables) * seconds:
+        if screen_work(tables).total > SCREEN_RATE * seconds:
             return None
     lt = tables.levels[0]
     phases = (0, 1) if tables.fs_counted >= 0 else (0,)

@@ -56,8 +56,8 @@ def _by_strip_symbol(rd: Reader, raw: Any, at: str, on_strip: set[str]) -> dict[
     """A table keyed by symbols of the big strip (empty when absent)."""
     if raw is None:
         return {}
-    if not isinstance(raw, dict):
-        rd.error(at, "must be a table of symbol = value", Code.TYPE)
+    if not isinstance(raw, dict) or not raw:
+        rd.error(at, "must be a non-empty table of symbol = value", Code.TYPE)
         return {}
     for name in raw:
         if name not in on_strip:
@@ -74,7 +74,7 @@ def _covers(
         value = rd.check_int(n, join(at, name), 1)
         if value is not None and value > n_reels:
             rd.error(join(at, name), f"covers at most the {n_reels} reels listed", Code.RANGE)
-        elif value is not None:
+        elif value is not None and value < n_reels:  # all of them: as if not listed
             out.append((name, value))
     return tuple(out)
 

@@ -649,7 +649,13 @@ class Machine:
         if self.free_spins is None:
             return False
         strips = self.free_spins.played_strips(self.strips, self.weights)[0]
-        return all(token in strips[r] for r, token in enumerate(combo))
+        shown = [set(strip) for strip in strips]
+        big = self.free_spins.big_symbol
+        if big is not None:  # what the big symbols' cells show
+            for name in big.strip:
+                for r in big.reels[: big.cover(name)]:
+                    shown[r - 1].update(big.column(name, self.rows))
+        return all(token in shown[r] for r, token in enumerate(combo))
 
     @property
     def pays_play_bonus(self) -> bool:

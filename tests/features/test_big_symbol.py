@@ -155,6 +155,17 @@ def test_fairy_queen_simulated_inside_its_exact_interval():
     assert abs(sim.fs_triggers - n * p) < z_value(0.999) * math.sqrt(n * p * (1 - p))
 
 
+def test_what_the_free_spins_show_includes_every_big_symbol():
+    """Fairy Queen's reel 2 is one stop under the big symbol in the played strips; it
+    still shows every symbol of the big strip (a dragon run of three can occur in the
+    free spins, for a line bonus), and the light's column shows the blank; a symbol on
+    no strip of the feature cannot."""
+    m = load_machine(REAL / "novomatic_fairy_queen.toml")
+    assert m.free_spins_show(("DRAGON", "DRAGON", "DRAGON"))
+    assert m.free_spins_show(("_", "_"))
+    assert not m.free_spins_show(("PRINCESS", "PRINCESS"))
+
+
 def test_outcome_replay_holds_the_machine_to_the_covers(tmp_path):
     """A log of the game whose big B covers reel 2 only (reel 3 logs its own stop,
     hidden under the other symbols) passes against its model and fails against the
@@ -183,14 +194,14 @@ def test_covers_and_columns_equal_the_twin(tmp_path_factory, strips, reels, big,
     a_column = data.draw(st.lists(st.sampled_from(["A", "W", "_"]), min_size=2, max_size=2))
     columns = {"S": ["S", "_"] if top else ["_", "S"], "A": a_column}
     shown = {k: v for k, v in columns.items() if k in big}
+    keys = f", covers = {_inline(covers)}" + (f", columns = {_inline(shown)}" if shown else "")
+    strip = str(big).replace("'", '"')
     free = f"""[free_spins]
 trigger = {{symbol = "S", count = 2}}
 spins = 2
 retrigger = true
 max_spins = 6
-big_symbol = {{reels = {reels}, strip = {str(big).replace("'", '"')}, weights = {
-        weights[: len(big)]
-    }, covers = {_inline(covers)}, columns = {_inline(shown)}}}
+big_symbol = {{reels = {reels}, strip = {strip}, weights = {weights[: len(big)]}{keys}}}
 """
     body = BODY.replace(FREE, free).replace(
         'S = {kind = "scatter"}', 'S = {kind = "scatter"}\n_ = {kind = "blank"}'
@@ -205,6 +216,56 @@ def _inline(table: dict) -> str:
     """A TOML inline table of symbol = value."""
     items = ", ".join(f"{k} = {str(v).replace(chr(39), chr(34))}" for k, v in table.items())
     return "{" + items + "}"
+
+
+SCATTER_BONUS = """
+[[scatter_pays]]
+symbol = "S"
+count = 2
+pays = 1
+bonus = true
+[[scatter_pays]]
+symbol = "S"
+count = 3
+pays = 5
+[bonus]
+unit = "line_bet"
+awards = [{pays = 2, weight = 1}, {pays = 10, weight = 1}]
+[free_spins]
+trigger = {symbol = "S", count = 2}
+spins = 2
+retrigger = true
+max_spins = 6
+big_symbol = {reels = [1, 2], strip = ["A", "S", "B", "W", "S"], weights = [3, 1, 2, 1, 2], \
+columns = {S = ["_", "S", "_"], A = ["A", "W", "_"]}, covers = {B = 1}}
+"""
+
+
+def test_a_column_scatter_that_plays_the_bonus_decomposes(tmp_path):
+    """Three rows, S on the big strip showing one cell per covered reel (``columns``) and
+    2 S playing the bonus (a scatter pay with ``bonus = true``): the per-reel
+    decomposition counts the free spins' bonus plays part by part, so its mean equals
+    the full cycle's, and the twin's brute force agrees (found in review: the
+    decomposition read the free spins' unsplit reel set for the plays, 16.25 against
+    14.00)."""
+    head = (
+        '[reels]\nrows = 3\nstrips = [["A", "B", "S", "W"], ["A", "B", "S", "A"], '
+        '["A", "B", "A", "S", "W"]]\npaylines = [[1, 1, 1], [0, 0, 0]]\n'
+    )
+    body = (
+        '[symbols]\nA = {kind = "regular"}\nB = {kind = "regular"}\nW = {kind = "wild"}\n'
+        'S = {kind = "scatter"}\n_ = {kind = "blank"}\n[[pays]]\ncombo = ["A", "A", "A"]\n'
+        'pays = 2\n[[pays]]\ncombo = ["B", "B", "B"]\npays = 4\n' + SCATTER_BONUS
+    )
+    path = tmp_path / "m.toml"
+    path.write_text(
+        'schema = "slotcert/machine@1"\n[machine]\nid = "R3"\nname = "R3"\n[bet]\n'
+        'denomination = "1.00"\ncurrency = "EUR"\nlines = 2\nbet_levels = [1]\n' + head + body
+    )
+    tables = compile_machine(load_machine(path))
+    exact = compute_exact(tables).levels[0]
+    assert mean_return(tables, tables.levels[0]) == pytest.approx(exact.rtp, rel=1e-12)
+    assert_exact_equals_twin(tables.machine, twin.brute_force(tables.machine, 0))
 
 
 def test_the_simulation_links_the_reels(tmp_path):
@@ -266,6 +327,10 @@ def test_outcome_replay_holds_the_machine_to_the_big_symbol(tmp_path):
             'big_symbol = {reels = [2, 3], strip = ["A"], columns = {A = ["Z"]}}',
             "free_spins.big_symbol.columns.A[0]",
         ),
+        (
+            'big_symbol = {reels = [2, 3], strip = ["A"], covers = {}}',
+            "free_spins.big_symbol.covers",
+        ),
     ],
     ids=[
         "unknown",
@@ -280,6 +345,7 @@ def test_outcome_replay_holds_the_machine_to_the_big_symbol(tmp_path):
         "covers-none",
         "column-rows",
         "column-unknown",
+        "covers-empty",
     ],
 )
 def test_a_bad_big_symbol_is_located(tmp_path, new, path):
@@ -293,6 +359,18 @@ def test_a_bad_big_symbol_is_located(tmp_path, new, path):
     with pytest.raises(ModelError) as err:
         T.game(tmp_path, body, HAND)
     assert path in {p.path for p in err.value.problems}
+
+
+def test_covering_every_listed_reel_is_as_if_not_said(tmp_path):
+    """``covers = {A = 2}`` on ``reels = [2, 3]`` is what A does anyway: the same machine,
+    fingerprint included (and no "only reels" sentence on the pay-glass)."""
+    from certify.model.fingerprint import fingerprint
+
+    said = BODY.replace(BIG, BIG[:-1] + ", covers = {A = 2}}")
+    (tmp_path / "said").mkdir()
+    assert fingerprint(T.game(tmp_path / "said", said, HAND)) == fingerprint(
+        T.game(tmp_path, BODY, HAND)
+    )
 
 
 def test_a_big_symbol_with_a_window_rule_is_refused(tmp_path):
