@@ -72,7 +72,6 @@ A unit is one payline-tree node or one cell evaluated: a screen costs its
 paylines' first two reels' prefixes plus its cells (:func:`screen_unit`).
 """
 
-
 PAID_FACTOR = 3.0
 """A screen of a start that pays, against a screen's evaluation alone (load, refill, marks)."""
 
@@ -279,11 +278,10 @@ def screen_infeasible_reason(
         return "the weighted cycle does not fit 62-bit integers"
     work = screen_work(tables)
     seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
-    rate = SCREEN_RATE  # two cores': the same verdict on every host
-    if work.total > rate * seconds:
+    if work.total > SCREEN_RATE * seconds:
         return (
             f"a screen game's full cycle of {size:,} stop combinations would take about "
-            f"{work.total / rate:,.0f} s ({work.describe()}; "
+            f"{work.total / SCREEN_RATE:,.0f} s ({work.describe()}; "
             f"at most {seconds:,.0f} s of work at the measured rate: "
             "`exact --budget SECONDS` or `certify --exact-budget SECONDS` allows more)"
         )

@@ -12,7 +12,7 @@ FEATURE = Feature(
     keys=("free_spins.big_symbol",),
     used=lambda m: m.free_spins is not None and m.free_spins.big_symbol is not None,
     exact=(PARTS,),
-    glass=("big_symbol",),
+    glass=("big_symbol", "big_symbol_covers", "big_symbol_column"),
     twin="features",
     examples=(
         "tests/data/rules/big_symbol.toml",
