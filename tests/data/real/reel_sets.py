@@ -9,7 +9,8 @@ and its exact return compared with the key to the key's printed rounding.
 
 Run: ``python tests/data/real/reel_sets.py --repo PATH/TO/slotopol-server [NAME.toml ...]``
 (a git directory of the server; default: every model of this folder). Not a test: it
-needs the server's repository and PyYAML (``pip install pyyaml``). Results of 2026-12-07 in this folder's SOURCES.md.
+needs the server's repository and PyYAML (``pip install pyyaml``). Results of
+2026-12-07 in this folder's SOURCES.md.
 """
 
 from __future__ import annotations
