@@ -114,9 +114,11 @@ def check(repo: str, path: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--repo", required=True, help="slotopol/server's git directory")
-    parser.add_argument("names", nargs="*", help="model files of this folder (default: all)")
+    parser.add_argument("--folder", default=str(HERE), help="the models' folder (default: this)")
+    parser.add_argument("names", nargs="*", help="model files of the folder (default: all)")
     args = parser.parse_args()
-    paths = [HERE / n for n in args.names] or sorted(HERE.glob("*.toml"))
+    folder = Path(args.folder)
+    paths = [folder / n for n in args.names] or sorted(folder.glob("*.toml"))
     for path in paths:
         print(check(args.repo, path), flush=True)
 
