@@ -458,15 +458,11 @@ def _bonus_table(tables: GameTables, lt: LevelTables) -> tuple[list[int], list[f
     return pays, probs, mean
 
 
-def expected_free_spins(
-    tables: GameTables, multiplied: bool = False, only: int | None = None
-) -> tuple[float, float]:
+def expected_free_spins(tables: GameTables, only: int | None = None) -> tuple[float, float]:
     """(P(trigger), free spins played per paid spin), exact (retrigger and cap included).
 
-    ``multiplied``: each free spin counted by its feature's multiplier by trigger
-    count (``multiplier_by_count``; no retrigger with it), so a row's return is
-    this times its mean at x1. ``only``: the spins of the trigger counts whose
-    multiplier by count is this value (P(trigger) stays the whole feature's).
+    ``only``: the spins of the trigger counts whose multiplier by count
+    (``multiplier_by_count``) is this value (P(trigger) stays the whole feature's).
 
     Unlimited retriggers: the exact recursion of :mod:`certify.exact.features`.
     ``retrigger = "once"``: ``n`` starting spins, the first retrigger among
@@ -501,8 +497,6 @@ def expected_free_spins(
             played = n + added * sum((1 - r) ** j for j in range(n))
         else:
             played = feature_moments(classes, n, tables.fs_max)[2]
-        if multiplied and tables.fs_count_mult.shape[0] > 1:
-            played *= int(tables.fs_count_mult[count])
         spins += base_dist[count] * played
     return float(base_dist[tables.fs_min :].sum()), spins
 
@@ -642,12 +636,11 @@ def _free_spins(
     tb = lt.total_bet
     own = getattr(tables, "fs_own_pays", False)
     shown = 1 if own else tables.fs_mult  # a row's credits as the glass shows them
-    mult: float = shown  # what the kernels multiply a free spin's win by
-    if tables.fs_count_mult.shape[0] > 1:  # by the trigger's count: its mean over the spins
-        mult = expected_free_spins(tables, multiplied=True)[1] / n_spins if n_spins else 1
+    by_value = _spins_by_multiplier(tables, n_spins)
+    # what the kernels multiply a free spin's win by, on average over the spins played
+    mult = float(shown * sum(v * s for v, s in by_value.items()) / n_spins) if n_spins else shown
     sums = base if base is not None else phase_entry_sums(tables, lt, 1)
     pays = lt.credits_fs if own else lt.credits * tables.fs_mult
-    by_value = _spins_by_multiplier(tables, n_spins)
     rows = [  # probabilities per paid spin; a count's multiplier splits the rows
         replace(
             r,

@@ -245,6 +245,20 @@ def _phase_lines(tables: GameTables, reels: ReelSet, lt: LevelTables, phase: int
     return sum(s.cycle / cycle * line_mean(tables, s, lt, start) for s in played)
 
 
+def _phase_scatter_mean(
+    tables: GameTables, reels: ReelSet, lt: LevelTables, table: np.ndarray, phase: int
+) -> float:
+    """:func:`scatter_mean` of a phase at ``table``.
+
+    The free spins' big-symbol parts mixed by their cycles (each counts what its
+    columns show), else ``reels``' own.
+    """
+    parts = _counting_parts(tables, 1) if phase == 1 else None
+    if parts is None:
+        return scatter_mean(tables, reels, lt, table)
+    return sum(share * scatter_mean(tables, s, lt, table) for share, s in parts)
+
+
 def _mean_return(tables: GameTables, lt: LevelTables) -> float:
     eb = 0.0
     hold_means: dict[int, float] = {}
@@ -264,9 +278,7 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
         ratio = tilt_ratio(reels)  # what the reels show multiplies the spin: E[F]
         reels = tilted_set(reels, 1)[0]
         lines = _phase_lines(tables, reels, lt, phase)
-        if phase == 1 and (parts := _counting_parts(tables, 1)) is not None:  # big symbols
-            return lines + sum(share * scatter_mean(tables, s, lt, scatter) for share, s in parts)
-        return ratio * (lines + scatter_mean(tables, reels, lt, scatter))
+        return ratio * (lines + _phase_scatter_mean(tables, reels, lt, scatter, phase))
 
     def bonus_mean(phase: int) -> float:
         if tables.bonus_counted < 0:
@@ -287,10 +299,8 @@ def _mean_return(tables: GameTables, lt: LevelTables) -> float:
             plain = line_bonus_variant(tables, "plain", unit)
             plt = plain.levels[lt.level_index]
             marks = plt.scatter_pay if phase == 0 else plt.scatter_pay_fs  # scatters that play it
-            parts = _counting_parts(plain, phase) if phase == 1 else None  # big symbols
-            counted = [(1.0, reels)] if parts is None else parts
             plays = _phase_lines(plain, reels, plt, phase)
-            plays += sum(share * scatter_mean(plain, s, plt, marks) for share, s in counted)
+            plays += _phase_scatter_mean(plain, reels, plt, marks, phase)
             total += plays * mu
         return total
 
