@@ -258,9 +258,9 @@ def screen_rows(real: bool) -> list[tuple[str, Any]]:
 def screen_seconds(machine: Machine, real: bool) -> tuple[float, str]:
     """(seconds, method or refusal) of a screen game's exact figures.
 
-    The published games (``real``) are timed on their first bet level's base
-    cycle (:func:`certify.exact.screens.screen_cycle`): their cascade check's
-    probe bound (engine/limits.py) refuses them through ``compute_exact``.
+    The real games (``real``) are timed on their first bet level's base cycle
+    (:func:`certify.exact.screens.screen_cycle`): one run, the work the
+    prediction's rate describes.
     """
     from certify.exact.screens import screen_cycle, screen_infeasible_reason
 
@@ -290,8 +290,7 @@ def screens_table(real: bool = False) -> list[str]:
     lines = [head, "|---|---:|---:|---:|---:|---:|---|"]
     for label, make in screen_rows(real):
         m = make()
-        tables = compile_machine(m)
-        work = screen_work(tables, measure=True)
+        work = screen_work(compile_machine(m), measure=True)
         big = real and label.startswith("ct_")
         seconds, method = screen_seconds(m, big)
         per_run = work.total / work.runs if big else work.total
