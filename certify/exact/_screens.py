@@ -397,3 +397,73 @@ def enumerate_line_screens(play, reels, level, game, scr, col_cnt, cap, sums):
                 break
             moved = r
         out_long[outer] = longest
+
+
+GRID_BLOCK = 256
+"""Grids one task of :func:`evaluate_grids` plays (its scratch is allocated once a block)."""
+
+
+@jit(parallel=True)
+def evaluate_grids(play, reels, level, game, scr, grids, out, marks, awards):
+    """One screen of each grid ``grids[i]`` (reel, row), played as :func:`cascade_spin` plays it.
+
+    The step of the random-refill chain (:mod:`certify.exact.refill`): ``scr``
+    plays one screen (``max_screens`` 1, multiplier 1, no length prize), so
+    nothing is refilled. ``out[i]`` = (credits: lines, ways or clusters x the
+    full window, plus scatters; scatter credits; free-spin trigger count; bonus
+    trigger count); ``marks[i]`` the cells that vanish (none: the sequence
+    ends); ``awards[i]`` the award keys, then cluster entries, it pays once each.
+    """
+    ps, phase, scatter_pay, excl = play.ps, play.phase, play.scatter_pay, play.excl
+    window, length = reels.window, reels.length
+    n_reels, rows = grids.shape[1], grids.shape[2]
+    n = grids.shape[0]
+    for block in prange((n + GRID_BLOCK - 1) // GRID_BLOCK):
+        stops = np.zeros(n_reels, dtype=np.int64)  # unused: one screen loads no stop
+        above = np.zeros(n_reels, dtype=np.int64)
+        grid = np.zeros((n_reels, rows), dtype=np.int64)
+        cnt = np.zeros(scatter_pay.shape[0], dtype=np.int64)
+        queue = np.zeros(n_reels * rows, dtype=np.int64)
+        seen = np.zeros(2 * n_reels * rows, dtype=np.int64)  # see cluster_win
+        fam = np.zeros((3, scr.family.max() + 1), dtype=np.int64)
+        boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
+        stamp = 0
+        s0, s1, s2, s3 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)  # unused
+        for i in range(block * GRID_BLOCK, min(n, (block + 1) * GRID_BLOCK)):
+            grid[:, :] = grids[i]
+            spin, sc, fs_top, bonus_top, _, stamp, s0, s1, s2, s3 = cascade_spin(
+                ps,
+                phase,
+                stops,
+                window,
+                length,
+                reels.total_weight,
+                reels.cumulative,
+                game.paylines,
+                game.entry_len,
+                level,
+                scr,
+                scatter_pay,
+                excl,
+                game.fs_counted,
+                game.bonus_counted,
+                grid,
+                marks[i],
+                above,
+                cnt,
+                queue,
+                seen,
+                boards,
+                fam,
+                stamp,
+                awards[i],
+                1,
+                s0,
+                s1,
+                s2,
+                s3,
+            )
+            out[i, 0] = spin
+            out[i, 1] = sc
+            out[i, 2] = fs_top
+            out[i, 3] = bonus_top

@@ -56,10 +56,11 @@ from certify.exact.cycle import (
     exact_infeasible,
     spin_score,
 )
+from certify.exact.refill import chain_refusal, refill_chain
 from certify.exact.sticky import sticky_feature_moments, sticky_infeasible
 from certify.model.reader import join
 from certify.model.schema import Machine
-from certify.model.screens import sticky_symbol
+from certify.model.screens import random_refill, sticky_symbol
 
 SCREEN_BUDGET_S = EXACT_BUDGET_S
 """Seconds of enumeration (at :data:`SCREEN_RATE`) a screen game's exact figures may take
@@ -84,7 +85,6 @@ SAMPLE_STARTS = 4096
 MAX_SCREEN_CYCLE = 1 << 62
 """No count of combinations caps the enumeration (kept for callers; see :func:`screen_work`)."""
 
-RANDOM_REFILL = 'cascade refill = "random": simulation only'
 
 _PROBED: dict[tuple, tuple[Machine, ScreenCycle]] = {}
 """The cascade check's cycles kept for the exact run (:func:`longest_cascade`), by
@@ -104,8 +104,9 @@ class ScreenCycle:
     buckets : _Buckets
         As :func:`certify.exact.cycle.enumerate_cycle` returns them (awards
         per line award key).
-    scatter_sum : int
-        Weighted scatter credits over the cycle (screen multipliers included).
+    scatter_sum : int or float
+        Weighted scatter credits over the cycle (screen multipliers included;
+        a random-refill chain's are expected credits, its total weight 1).
     cluster_awards : ndarray
         Weighted paid groups per ``cluster_pays`` entry.
     longest : int
@@ -114,7 +115,7 @@ class ScreenCycle:
     """
 
     buckets: _Buckets
-    scatter_sum: int
+    scatter_sum: int | float
     cluster_awards: np.ndarray
     longest: int
 
@@ -265,9 +266,9 @@ def screen_infeasible_reason(
     problems = screen_problems(m)
     if problems:
         return str(problems[0])
-    cascade = cascade_of(m)
-    if cascade is not None and cascade.refill == "random":
-        return RANDOM_REFILL
+    if random_refill(m):  # a chain over the refill draws, not a cycle of stops
+        reason = chain_refusal(tables)
+        return reason if reason is not None else exact_infeasible(tables, max_cycle)
     size = screen_cycle_size(tables)
     if size > max_cycle:
         return (
@@ -305,6 +306,9 @@ def screen_cycle(
     same machine, level and phase, uncapped, no sequence cut short) is that
     run's, not played again: the same sums to the bit.
     """
+    if random_refill(tables.machine):
+        chain = refill_chain(tables, lt, phase, capped)
+        return ScreenCycle(chain.buckets, chain.scatter_sum, chain.cluster_awards, chain.longest)
     score = spin_score(tables, lt, phase)
     if max_screens is None and not (capped and score.cap > 0):
         kept = _PROBED.get(_probe_key(tables, lt, phase))
@@ -419,7 +423,8 @@ def compute_screen_exact(
     if screen_infeasible_reason(tables, max_cycle, budget_s) is not None:
         return None
     levels = [_level_exact(tables, lt) for lt in tables.levels]
-    return ExactResult(tables.machine.id, screen_cycle_size(tables), "full-cycle screens", levels)
+    method = "random-refill chain" if random_refill(tables.machine) else "full-cycle screens"
+    return ExactResult(tables.machine.id, screen_cycle_size(tables), method, levels)
 
 
 def _free_spin_moments(

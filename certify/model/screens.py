@@ -165,6 +165,12 @@ def cascade_of(machine: Any) -> Any:
     return getattr(machine, "cascade", None)
 
 
+def random_refill(machine: Any) -> bool:
+    """Whether the machine cascades with ``refill = "random"`` (played by a chain, not a cycle)."""
+    cascade = cascade_of(machine)
+    return cascade is not None and cascade.refill == "random"
+
+
 def cluster_pays_of(machine: Any) -> tuple:
     """The machine's ``ClusterPay`` entries (empty for a lines or ways game)."""
     return tuple(getattr(machine, "cluster_pays", ()) or ())

@@ -17,7 +17,7 @@ from certify.engine._kernels import N_OUT
 from certify.engine.screens import run_screen_chunks
 from certify.engine.simulate import SimulationResult, award_columns
 from certify.engine.tables import compile_machine
-from certify.exact.screens import RANDOM_REFILL, compute_screen_exact, screen_infeasible_reason
+from certify.exact.screens import compute_screen_exact, screen_infeasible_reason
 from certify.model.screens import Cascade
 
 HERE = Path(__file__).resolve().parent
@@ -87,11 +87,32 @@ def test_cascade_simulation_within_five_sigma_of_exact(li):
         assert abs(p - a.probability) < 5 * (a.probability / sim.spins) ** 0.5 + 1e-9
 
 
-def test_random_refill_is_simulation_only():
+@pytest.mark.parametrize("li", [0, 1])
+def test_random_refill_simulation_within_five_sigma_of_its_chain(li):
+    """The chain over the refill draws (retriggers and the bonus included) against the kernel."""
     m = feature_game("random")
     t = compile_machine(m)
-    assert screen_infeasible_reason(t) == RANDOM_REFILL
-    assert compute_screen_exact(t) is None
+    assert screen_infeasible_reason(t) is None
+    ex = compute_screen_exact(t)
+    assert ex is not None
+    lv = ex.levels[li]
+    sim = simulate(t, li)
+    assert abs(sim.rtp - lv.rtp) < 5 * sim.std_error
+    assert abs(sim.hit_frequency - lv.hit_frequency) < 5 * (lv.hit_frequency / sim.spins) ** 0.5
+    assert abs(sim.variance - lv.variance) < 0.2 * lv.variance
+    per_spin = sim.award_counts / sim.spins
+    for a, p in zip([a for a in lv.awards if a.kind == "line"], per_spin):
+        assert abs(p - a.probability) < 5 * (a.probability / sim.spins) ** 0.5 + 1e-9
+    strip = compute_screen_exact(compute_machine_strip())
+    assert strip is not None and abs(strip.levels[li].rtp - lv.rtp) > 1e-3  # the draws matter
+
+
+def compute_machine_strip():
+    return compile_machine(feature_game("strip"))
+
+
+def test_random_refill_draws_change_the_sequences():
+    t = compile_machine(feature_game("random"))
     sim = simulate(t)
     strip = simulate(compile_machine(feature_game("strip")))
     assert sim.total_win != strip.total_win  # the refill draws change the sequences

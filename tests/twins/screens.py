@@ -28,7 +28,10 @@ with lists of symbols and no tables, automata or kernels:
   once, after the sequence, by its largest trigger counts.
 
 Exact figures come from brute force over every stop combination in exact
-rational arithmetic (free spins without retrigger: n independent spins).
+rational arithmetic (free spins without retrigger: n independent spins); a
+``"random"`` refill multiplies each combination by every sequence of refill
+draws (:func:`refills`: a tree walked depth first, each leaf a whole sequence
+with the product of its draws' probabilities, nothing merged).
 """
 
 from __future__ import annotations
@@ -275,6 +278,51 @@ def play(
     return total, top, screens, paid
 
 
+class Scripted:
+    """An ``rng`` for :func:`play` that draws the stops it is told, then stop 0, and notes each draw.
+
+    ``choices(strip, weights)`` returns ``[strip[i]]`` for the next scripted
+    ``i`` (0 past the script) and records (i, stops, probability of i).
+    """
+
+    def __init__(self, script: list[int]) -> None:
+        self.script = script
+        self.drawn: list[tuple[int, int, Fraction]] = []
+
+    def choices(self, strip, weights):
+        i = self.script[len(self.drawn)] if len(self.drawn) < len(self.script) else 0
+        self.drawn.append((i, len(strip), Fraction(weights[i], sum(weights))))
+        return [strip[i]]
+
+
+def refills(run):
+    """Every sequence of refill draws of ``run(rng)``: (probability, its result) per leaf.
+
+    Depth first: a run past its script draws stop 0 at each new draw, and
+    every other stop of each such draw is a script of its own still to run.
+    """
+    todo: list[list[int]] = [[]]
+    while todo:
+        script = todo.pop()
+        rng = Scripted(script)
+        result = run(rng)
+        prob = Fraction(1)
+        for _, _, q in rng.drawn:
+            prob *= q
+        yield prob, result
+        chosen = [i for i, _, _ in rng.drawn]
+        for at in range(len(script), len(rng.drawn)):
+            todo += [chosen[:at] + [i] for i in range(1, rng.drawn[at][1])]
+
+
+def outcomes(m: Machine, strips, weights, stops, li: int, fsm: int = 1, free: bool = False):
+    """(probability, :func:`play`'s result) of each way the sequence at ``stops`` plays."""
+    if m.cascade is None or m.cascade.refill == "strip":
+        yield Fraction(1), play(m, strips, weights, stops, li, None, fsm, free)
+        return
+    yield from refills(lambda rng: play(m, strips, weights, stops, li, rng, fsm, free))
+
+
 def cycle(strips, weights):
     """Every stop combination with its weight."""
     for stops in itertools.product(*(range(len(s)) for s in strips)):
@@ -304,16 +352,17 @@ def _free_spin(m: Machine, li: int, eb, eb2):
     weights = fs.weights if fs.strips else m.weights
     s1 = s2 = Fraction(0)
     total = 0
-    for stops, w in cycle(strips, weights):
-        win, top, _, _ = play(m, strips, weights, stops, li, fsm=fs.multiplier, free=True)
-        x = Fraction(win)
-        x2 = x * x
-        if _bonus_hit(m, top):
-            x2 += 2 * x * eb + eb2
-            x += eb
-        s1 += w * x
-        s2 += w * x2
-        total += w
+    for stops, w0 in cycle(strips, weights):
+        for q, (win, top, _, _) in outcomes(m, strips, weights, stops, li, fs.multiplier, True):
+            w = w0 * q
+            x = Fraction(win)
+            x2 = x * x
+            if _bonus_hit(m, top):
+                x2 += 2 * x * eb + eb2
+                x += eb
+            s1 += w * x
+            s2 += w * x2
+        total += w0
     return s1 / total, s2 / total
 
 
@@ -328,29 +377,30 @@ def brute_force(m: Machine, li: int) -> dict:
     awards = [0] * n_aw
     s1 = s2 = hit = Fraction(0)
     total_w = longest = 0
-    for stops, w in cycle(m.strips, m.weights):
-        win, top, screens, paid = play(m, m.strips, m.weights, stops, li)
-        if m.rules.win_cap is not None:  # games without features: the sequence's total
-            win = min(win, m.rules.win_cap * tb)
-        longest = max(longest, screens)
-        for e in paid:
-            awards[e] += w
-        e1, e2 = Fraction(win), Fraction(win * win)
-        triggered = False
-        if _bonus_hit(m, top):
-            e2 += 2 * e1 * eb + eb2
-            e1 += eb
-            triggered = True
-        if fs and top.get(fs.trigger.symbol, 0) >= fs.trigger.count:
-            n = fs.spins_for(top[fs.trigger.symbol])
-            f1, f2 = n * x1, n * (x2 - x1 * x1) + (n * x1) ** 2
-            e2 += 2 * e1 * f1 + f2
-            e1 += f1
-            triggered = True
-        total_w += w
-        s1 += w * e1
-        s2 += w * e2
-        hit += w if (win > 0 or triggered) else 0
+    for stops, w0 in cycle(m.strips, m.weights):
+        total_w += w0
+        for q, (win, top, screens, paid) in outcomes(m, m.strips, m.weights, stops, li):
+            w = w0 * q
+            if m.rules.win_cap is not None:  # games without features: the sequence's total
+                win = min(win, m.rules.win_cap * tb)
+            longest = max(longest, screens)
+            for e in paid:
+                awards[e] += w
+            e1, e2 = Fraction(win), Fraction(win * win)
+            triggered = False
+            if _bonus_hit(m, top):
+                e2 += 2 * e1 * eb + eb2
+                e1 += eb
+                triggered = True
+            if fs and top.get(fs.trigger.symbol, 0) >= fs.trigger.count:
+                n = fs.spins_for(top[fs.trigger.symbol])
+                f1, f2 = n * x1, n * (x2 - x1 * x1) + (n * x1) ** 2
+                e2 += 2 * e1 * f1 + f2
+                e1 += f1
+                triggered = True
+            s1 += w * e1
+            s2 += w * e2
+            hit += w if (win > 0 or triggered) else 0
     mean = s1 / total_w
     return {
         "rtp": mean / tb,

@@ -1,0 +1,200 @@
+"""Random-refill cascades: the exact chain over the refill draws (certify/exact/refill.py).
+
+References: a hand calculation, the pure-Python twin's brute force over every
+stop combination and every sequence of refill draws (a tree, nothing merged,
+rationals; tests/twins/screens.py ``refills``), and the simulation kernel
+(tests/screens/test_screens_simulation.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from games import lines_data, machine_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from twins import screens as twin
+
+from certify.engine.tables import compile_machine
+from certify.exact.refill import CHAIN_SCREENS, ScreenCodes, chain_refusal, refill_chain
+from certify.exact.screens import compute_screen_exact, screen_cycle, screen_infeasible_reason
+from certify.model.screens import Cascade
+
+SYMBOLS = {
+    "A": {"kind": "regular"},
+    "K": {"kind": "regular"},
+    "W": {"kind": "wild", "multiplier": 2},
+    "S": {"kind": "scatter"},
+}
+
+
+def hand_game(max_screens: int = 3, mults: tuple[int, ...] = (1, 2, 5)):
+    """Three reels of one row: ``A | A | A K``; one line; A A A pays 2 (total bet 1)."""
+    data = lines_data([["A"], ["A"], ["A", "K"]], 1, [[0, 0, 0]], [(["A", "A", "A"], 2)])
+    return machine_of(data, Cascade("random", mults, max_screens))
+
+
+def test_hand_worked_chain():
+    """Every screen shows A A and, on reel 3, A or K with 1/2 each, whatever came before.
+
+    A A A pays 2 x the screen's multiplier (1, 2, 5) and vanishes whole; the
+    refill draws A A and A-or-K again, so screen k is shown with (1/2)^(k-1)
+    and pays with (1/2)^k, at most 3 screens. The spin's total W:
+    0 (1/2), 2 (1/4), 2 + 4 = 6 (1/8), 2 + 4 + 10 = 16 (1/8, the third
+    screen pays and the sequence stops at max_screens).
+    E[W] = 2/4 + 6/8 + 16/8 = 3.25; E[W^2] = 4/4 + 36/8 + 256/8 = 37.5;
+    variance 37.5 - 3.25^2 = 26.9375; hit frequency 1/2; A A A paid
+    1/2 + 1/4 + 1/8 = 0.875 times a spin.
+    """
+    m = hand_game()
+    ex = compute_screen_exact(m)
+    assert ex is not None and ex.method == "random-refill chain"
+    lv = ex.levels[0]
+    assert lv.total_bet == 1
+    assert lv.rtp == pytest.approx(3.25, abs=1e-14)
+    assert lv.variance == pytest.approx(26.9375, abs=1e-12)
+    assert lv.hit_frequency == pytest.approx(0.5, abs=1e-15)
+    assert [a.probability for a in lv.awards if a.kind == "line"] == pytest.approx([0.875])
+    t = compile_machine(m)
+    chain = refill_chain(t, t.levels[0], 0)
+    assert chain.longest == 3
+    assert [s[1] for s in chain.steps] == pytest.approx([1.0, 0.5, 0.25])
+    assert [s[2] for s in chain.steps] == pytest.approx([1.0, 1.0, 1.25])
+
+
+def test_hand_worked_chain_to_max_screens():
+    """The same game with max_screens 40, multiplier 1: E[W] = 2 (1 - 2^-40), screen by screen."""
+    ex = compute_screen_exact(hand_game(40, (1,)))
+    assert ex is not None
+    assert ex.levels[0].rtp == pytest.approx(2 * (1 - 2.0**-40), abs=1e-13)
+
+
+def test_chain_pays_and_win_cap():
+    """A length prize and a cap on the sequence's total, against the twin."""
+    data = lines_data(
+        [["A", "K"], ["A", "A", "K"], ["A", "K"]],
+        1,
+        [[0, 0, 0]],
+        [(["A", "A", "A"], 3), (["K", "K", "K"], 2)],
+        extra={"rules": {"win_cap": 7}},
+    )
+    m = machine_of(data, Cascade("random", (1, 2), 4, chain_pays=((3, 5),)))
+    assert_twin(m)
+
+
+def assert_twin(m, li: int = 0) -> None:
+    t = compile_machine(m)
+    assert screen_infeasible_reason(t) is None
+    ex = compute_screen_exact(t)
+    assert ex is not None
+    lv = ex.levels[li]
+    ref = twin.brute_force(m, li)
+    assert abs(lv.rtp - float(ref["rtp"])) < 1e-12
+    assert abs(lv.hit_frequency - float(ref["hit_frequency"])) < 1e-12
+    assert abs(lv.variance - float(ref["variance"])) < 1e-12 * max(1.0, float(ref["variance"]))
+    probs = [a.probability for a in lv.awards if a.kind in ("line", "ways", "cluster")]
+    assert probs == pytest.approx([float(q) for q in ref["awards"]], abs=1e-12)
+    assert screen_cycle(t, t.levels[li], 0).longest == ref["longest"]
+
+
+strip = st.lists(st.sampled_from(["A", "K", "W", "S"]), min_size=2, max_size=3)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+@given(
+    strips=st.lists(strip, min_size=3, max_size=3),
+    pays=st.tuples(*[st.integers(1, 9)] * 3),
+    mults=st.lists(st.integers(1, 5), min_size=1, max_size=3),
+    max_screens=st.integers(1, 3),
+    weighted=st.booleans(),
+)
+def test_random_lines_chain_equals_twin(strips, pays, mults, max_screens, weighted):
+    """Random line games of 3 reels x 2 rows (wilds x2, a paying scatter), weights or none."""
+    weights = [[(i % 3) + 1 for i in range(len(s))] for s in strips] if weighted else None
+    data = lines_data(
+        strips,
+        2,
+        [[0, 0, 0], [1, 1, 1], [0, 1, 0]],
+        [(["A", "A", "A"], pays[0]), (["K", "K", "K"], pays[1]), (["A", "A"], pays[2])],
+        SYMBOLS,
+        [("S", 2, 1), ("S", 3, 4)],
+        weights,
+    )
+    assert_twin(machine_of(data, Cascade("random", tuple(mults), max_screens)))
+
+
+def test_three_screens_with_free_spins_and_bonus_equals_twin():
+    """Free spins (no retrigger) and a bonus started by the sequence's largest counts."""
+    symbols = {**SYMBOLS, "B": {"kind": "bonus"}}
+    data = lines_data(
+        [["A", "S", "B"], ["K", "A", "S"], ["A", "B", "S"]],
+        2,
+        [[0, 0, 0], [1, 1, 1]],
+        [(["A", "A", "A"], 6), (["K", "K", "K"], 4), (["A", "A"], 1)],
+        symbols,
+        [("S", 3, 2)],
+        extra={
+            "free_spins": {
+                "trigger": {"symbol": "S", "count": 2},
+                "spins": {"2": 2, "3": 4},
+                "multiplier": 2,
+                "retrigger": False,
+            },
+            "bonus": {
+                "trigger": {"symbol": "B", "count": 2},
+                "awards": [{"pays": 3, "weight": 2}, {"pays": 10, "weight": 1}],
+            },
+        },
+    )
+    assert_twin(machine_of(data, Cascade("random", (1, 2), 3)))
+
+
+def test_ways_chain_equals_twin():
+    from games import ways_data
+
+    data = ways_data(
+        [["A", "K", "W"], ["K", "A", "S"], ["A", "S", "K"]],
+        2,
+        [(["A", "A", "A"], 3), (["K", "K", "K"], 2), (["A", "A"], 1)],
+        SYMBOLS,
+        [("S", 2, 1)],
+    )
+    assert_twin(machine_of(data, Cascade("random", (1, 3), 2)))
+
+
+def test_screen_codes_round_trip():
+    t = compile_machine(hand_game())
+    codes = ScreenCodes(t.base, 1)
+    assert codes.size == 1 * 1 * 2  # A | A | A or K
+    import numpy as np
+
+    grids = codes.decode(np.arange(codes.size))
+    assert codes.encode(grids).tolist() == [0, 1]
+
+
+def test_large_window_refused_with_its_size():
+    """5 reels x 3 rows of 3 symbols each: 3^15 = 14,348,907 screens, above the bound."""
+    data = lines_data(
+        [["A", "K", "W"]] * 5, 3, [[1] * 5], [(["A"] * 5, 5)], SYMBOLS
+    )
+    t = compile_machine(machine_of(data, Cascade("random", (1,), 5)))
+    reason = chain_refusal(t)
+    assert 3**15 > CHAIN_SCREENS
+    assert reason is not None and "14,348,907 screens" in reason and "simulation only" in reason
+    assert screen_infeasible_reason(t) == reason
+    assert compute_screen_exact(t) is None
+
+
+def test_cluster_chain_equals_twin():
+    """A 3 x 3 cluster grid refilled at random: groups vanish whole, wilds join every group."""
+    from games import cluster_machine
+
+    m = cluster_machine(
+        [["A", "K", "A"], ["A", "W", "K"], ["K", "K", "A"]],
+        3,
+        [("A", 3, 1), ("A", 5, 4), ("K", 4, 2)],
+        {"A": {"kind": "regular"}, "K": {"kind": "regular"}, "W": {"kind": "wild"}},
+        Cascade("random", (1, 2), 2),
+    )
+    assert_twin(m)
