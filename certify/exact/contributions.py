@@ -73,6 +73,7 @@ from certify.exact.parfeatures import (
     expanding_table,
     full_window_table,
     hold_tables,
+    refill_steps,
     sticky_tables,
 )
 from certify.model.screens import is_screen_game
@@ -737,6 +738,9 @@ def feature_contributions(tables: GameTables, lt: LevelTables, ex: Any) -> Level
     played = cascade_sequences(tables, lt)
     if played is not None:
         extra += [cascade_table(tables, lt, played), cascade_steps(tables, lt, played)]
+    steps = refill_steps(tables, lt)
+    if steps is not None:
+        extra.append(steps)
     if m.full_window_pays:
         fw = sum(r.rtp for r in base if r.kind == "full_window")
         table = full_window_table(tables, lt, fw)

@@ -11,6 +11,7 @@ wagered, prizes in multiples of the total bet.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,6 +251,36 @@ def cascade_sequences(tables: GameTables, lt: LevelTables) -> tuple[np.ndarray, 
     if cached is None:
         tables.prefix_cache[key] = (weights, played, lt.total_bet)
     return weights, played
+
+
+def refill_steps(tables: GameTables, lt: LevelTables) -> FeatureTable | None:
+    """A random-refill cascade's :func:`cascade_steps`, from its exact chain (None: no chain).
+
+    Screen k's chance of being shown and its return come from the chain's
+    layers (:func:`certify.exact.refill.refill_chain`, base game): its wins x
+    its multiplier, and the length prizes of the sequences that end on it.
+    """
+    from certify.exact.refill import chain_refusal, refill_chain
+    from certify.model.screens import cascade_of, random_refill
+
+    if not random_refill(tables.machine) or chain_refusal(tables, math.inf) is not None:
+        return None  # the PAR is made of exact figures: the budget admitted them
+    cascade = cascade_of(tables.machine)
+    mults = list(cascade.multipliers)
+    chain = refill_chain(tables, lt, 0, capped=False)
+    rows = [
+        (k, mults[min(k - 1, len(mults) - 1)], shown, credits / lt.total_bet)
+        for k, shown, credits in chain.steps
+    ]
+    return FeatureTable(
+        "cascade_steps",
+        "Cascades (random refill): return of each screen of a spin (screen 1 = the spin "
+        "itself; its multiplier included), exact over every first screen and every refill "
+        "draw (base game)",
+        ("screen", "multiplier", "probability_shown", "rtp_contribution"),
+        rows,
+        ("probability_shown", "rtp_contribution"),
+    )
 
 
 def cascade_table(tables: GameTables, lt: LevelTables, played: tuple) -> FeatureTable:

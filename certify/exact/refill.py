@@ -41,11 +41,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
 from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs, reel_sets
 from certify.engine.screen_records import ScreenPhase
-from certify.engine.screens import cluster_pays_of, screen_inputs
+from certify.engine.screens import cascade_of, cluster_pays_of, screen_inputs
 from certify.engine.tables import GameTables, LevelTables, ReelSet
 from certify.exact import _screens as k
 from certify.exact.cycle import _Buckets, spin_score
@@ -53,8 +52,15 @@ from certify.exact.cycle import _Buckets, spin_score
 CHAIN_SCREENS = 1 << 20
 """Distinct screens a random-refill chain may hold: the windows its reels' symbols can fill."""
 
-EXPAND_ROWS = 1 << 21
-"""Refills of a layer's screens made at once (the transition is built in parts of this size)."""
+CHAIN_RATE = 1.5e5
+"""Screens x layers a second the chain plays (two cores; docs/PERFORMANCE.md)."""
+
+RANDOM_REFILL_SLOW = (
+    'cascade refill = "random": the chain over the refill draws would take about {seconds:,.0f} s '
+    "({screens:,} screens x up to {layers:,} screens a sequence x {runs} run(s); at most "
+    "{budget:,.0f} s of work at the measured rate: `exact --budget SECONDS` or "
+    "`certify --exact-budget SECONDS` allows more)"
+)
 
 RANDOM_REFILL_TOO_LARGE = (
     'cascade refill = "random": the chain over the refill draws would hold up to {screens:,} '
@@ -120,13 +126,28 @@ def chain_size(tables: GameTables) -> tuple[int, str]:
     return worst, why
 
 
-def chain_refusal(tables: GameTables) -> str | None:
-    """Why a random-refill cascade has no exact chain (None: it has)."""
+def chain_refusal(tables: GameTables, budget_s: float) -> str | None:
+    """Why a random-refill cascade has no exact chain within ``budget_s`` seconds (None: it has).
+
+    The screens the chain may hold must be at most :data:`CHAIN_SCREENS`, and
+    its work, screens x ``max_screens`` layers x runs (each bet level's base
+    game, twice under a win cap, and free spins), at most ``budget_s`` at
+    :data:`CHAIN_RATE`.
+    """
     if screen_inputs(tables, 0).sticky_sym >= 0:
         return 'cascade refill = "random" with sticky wilds: simulation only'
     screens, why = chain_size(tables)
     if screens > CHAIN_SCREENS:
         return RANDOM_REFILL_TOO_LARGE.format(screens=screens, why=why, limit=CHAIN_SCREENS)
+    levels = max(len(tables.levels), 1)
+    capped = bool(tables.levels) and spin_score(tables, tables.levels[0], 0).cap > 0
+    runs = levels * (2 if capped else 1) + (levels if tables.fs_counted >= 0 else 0)
+    layers = int(cascade_of(tables.machine).max_screens)
+    seconds = screens * layers * runs / CHAIN_RATE
+    if seconds > budget_s:
+        return RANDOM_REFILL_SLOW.format(
+            seconds=seconds, screens=screens, layers=layers, runs=runs, budget=budget_s
+        )
     return None
 
 
@@ -141,7 +162,9 @@ class ScreenCodes:
     """Screens of one reel set as numbers: cell (r, row) is digit ``r * rows + row``.
 
     A digit is the index of the cell's symbol among the reel's
-    (:func:`refill_symbols`), its radix the reel's count of symbols.
+    (:func:`refill_symbols`), its radix the reel's count of symbols. A fallen
+    screen with holes to refill is a code of radix + 1 per cell
+    (``holed_place``), the hole the largest digit.
     """
 
     def __init__(self, reels: ReelSet, rows: int) -> None:
@@ -149,6 +172,7 @@ class ScreenCodes:
         self.rows = rows
         self.radix = np.repeat([len(s) for s, _ in self.refill], rows).astype(np.int64)
         self.place = np.concatenate([[1], np.cumprod(self.radix)[:-1]]).astype(np.int64)
+        self.holed_place = np.concatenate([[1], np.cumprod(self.radix + 1)[:-1]]).astype(np.int64)
         self.size = int(np.prod(self.radix, dtype=object))
         n_symbols = int(reels.window.max()) + 1
         self.index = np.full((len(self.refill), n_symbols), -1, dtype=np.int64)
@@ -193,12 +217,14 @@ def refill_chain(
 
 
 class _Layer(NamedTuple):
-    """The states of one layer: gathered values (rows) x screens (codes), three sums each."""
+    """The states of one layer: (gathered values, screen) pairs, each once, with three sums."""
 
     carries: np.ndarray  # (C, 4) int64: largest free-spin count, largest bonus count, won, credits
-    p: sp.csr_matrix  # (C, codes) probability
-    s1: sp.csr_matrix  # E[W 1]
-    s2: sp.csr_matrix  # E[W^2 1]
+    row: np.ndarray  # (E,) the state's gathered values (a row of carries)
+    code: np.ndarray  # (E,) its screen (ScreenCodes)
+    p: np.ndarray  # (E,) probability
+    s1: np.ndarray  # E[W 1]
+    s2: np.ndarray  # E[W^2 1]
 
 
 class _Chain:
@@ -227,7 +253,6 @@ class _Chain:
         self.sums = np.zeros((4, n_buckets))  # probability, E[W 1], E[W^2 1], P(W > 0)
         self.awards = np.zeros(self.n_aw)
         self.scatter = 0.0
-        self.new_cells: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     def run(self) -> ChainCycle:
         """Play every layer until no state goes on."""
@@ -247,40 +272,31 @@ class _Chain:
 
     def _first_layer(self) -> _Layer:
         """Every first screen with its probability (one row: nothing gathered yet)."""
-        reels = self.reels
-        columns = []
-        for r in range(reels.length.shape[0]):
-            n = int(reels.length[r])
-            window = reels.window[r, :n].astype(np.int64)[None]  # (1, stops, rows): one reel
-            codes = (
-                self.codes.index[r][window[0]]
-                @ self.codes.place[r * self.codes.rows :][: self.codes.rows]
-            )
-            weights = reels.weight[r, :n].astype(np.float64) / float(reels.total_weight[r])
-            columns.append((codes, weights))
+        reels, rows = self.reels, self.codes.rows
         code, p = np.zeros(1, dtype=np.int64), np.ones(1)
-        for codes, weights in columns:  # the product of the reels' columns
-            code = (code[:, None] + codes[None, :]).ravel()
+        for r in range(reels.length.shape[0]):  # the product of the reels' columns
+            n = int(reels.length[r])
+            digits = self.codes.index[r][reels.window[r, :n].astype(np.int64)]  # (stops, rows)
+            column = digits @ self.codes.place[r * rows : (r + 1) * rows]
+            weights = reels.weight[r, :n].astype(np.float64) / float(reels.total_weight[r])
+            code = (code[:, None] + column[None, :]).ravel()
             p = (p[:, None] * weights[None, :]).ravel()
-        zero = np.zeros(1, dtype=np.int64)
-        first = sp.csr_matrix((p, (zero.repeat(p.shape[0]), code)), shape=(1, self.codes.size))
-        empty = sp.csr_matrix((1, self.codes.size))
-        return _Layer(np.zeros((1, 4), dtype=np.int64), first, empty, empty.copy())
+        row = np.zeros(code.shape[0], dtype=np.int64)
+        _, code, p, s1, s2 = _merge(row, code, p, np.zeros_like(p), np.zeros_like(p))
+        return _Layer(np.zeros((1, 4), dtype=np.int64), np.zeros_like(code), code, p, s1, s2)
 
     def _step(self, n: int, layer: _Layer) -> tuple[_Layer | None, float]:
         """Screen ``n`` of every state: its sums, the states it ends, the next layer."""
-        p, s1, s2 = (m.tocoo() for m in (layer.p, layer.s1, layer.s2))
-        row, col, prob = p.row, p.col, p.data
-        first = _aligned(p, s1), _aligned(p, s2)
-        screens, where = np.unique(col, return_inverse=True)
+        prob = layer.p
+        screens, where = np.unique(layer.code, return_inverse=True)
         out, marks, awards = self._evaluate(self.codes.decode(screens))
         mult = int(self.mults[min(n, self.mults.shape[0] - 1)])
         per_screen = np.bincount(where, prob, minlength=screens.shape[0])
         self.awards += per_screen @ awards
         self.scatter += float(per_screen @ (out[:, 1] * mult).astype(np.float64))
         x = out[where, 0] * mult
-        e1, e2 = _add(prob, first[0], first[1], x)
-        carries = layer.carries[row].copy()
+        e1, e2 = _add(prob, layer.s1, layer.s2, x)
+        carries = layer.carries[layer.row].copy()
         carries[:, 0] = np.maximum(carries[:, 0], out[where, 2])
         carries[:, 1] = np.maximum(carries[:, 1], out[where, 3])
         carries[:, 2] |= x > 0
@@ -295,22 +311,8 @@ class _Chain:
             return None, gained
         on = ~ends
         kept, rows = _unique_rows(carries[on])
-        moving = np.flatnonzero(goes)
-        local = np.searchsorted(moving, where[on])
-        shape = (kept.shape[0], moving.shape[0])
-        now = [sp.csr_matrix((v[on], (rows, local)), shape=shape) for v in (prob, e1, e2)]
-        nxt = [sp.csr_matrix((kept.shape[0], self.codes.size)) for _ in range(3)]
-        for part in _parts(self._refills(marks[moving]), EXPAND_ROWS):
-            trans = self._transition(screens[moving[part]], marks[moving[part]])
-            for i in range(3):
-                nxt[i] = nxt[i] + now[i][:, part] @ trans
-        return _Layer(kept, *nxt), gained
-
-    def _refills(self, marks: np.ndarray) -> np.ndarray:
-        """How many refills each screen with these marks has."""
-        counts = marks.sum(axis=2)
-        sizes = np.array([len(s) for s, _ in self.codes.refill], dtype=np.int64)
-        return np.prod(sizes[None, :] ** counts, axis=1)
+        holes = self._fallen(screens, marks)[where[on]]
+        return _Layer(kept, *self._refill(rows, holes, prob[on], e1[on], e2[on])), gained
 
     def _evaluate(self, screens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(out (n, 4), marks (n, reels, rows), awards (n, keys)) of each distinct screen."""
@@ -340,68 +342,46 @@ class _Chain:
             self.sums[row] += np.bincount(b, values, minlength=size)
         return prize * float(p.sum())
 
-    def _transition(self, screens: np.ndarray, marks: np.ndarray) -> sp.csr_matrix:
-        """(screens, codes): the probability of each refill of each screen with its marks.
+    def _fallen(self, screens: np.ndarray, marks: np.ndarray) -> np.ndarray:
+        """Each screen with its marked cells gone and the rest fallen, as a code with holes.
 
-        The marked cells vanish, the rest fall to the bottom in order, and each
-        of the ``k`` new cells at a reel's top shows each of the reel's symbols
-        (:meth:`_new_cells`: the same for every screen with the same ``k`` by reel).
+        In :attr:`ScreenCodes.holed` a reel's digit ``d`` (its count of
+        symbols) is a cell still to refill: the top ``k`` cells of a reel that
+        lost ``k``.
         """
         codes = self.codes
         order = np.argsort(~marks, axis=2, kind="stable")  # marked first, then the kept in order
         fallen = np.take_along_axis(codes.digits(screens), order, axis=2)
-        counts = marks.sum(axis=2)
-        fallen[np.arange(codes.rows)[None, None, :] < counts[:, :, None]] = 0
-        base = fallen.reshape(fallen.shape[0], -1) @ codes.place
-        kinds, which = _unique_rows(counts)
-        owners, cols, probs = [], [], []
-        for i, kind in enumerate(kinds):
-            offsets, q = self._new_cells(tuple(int(x) for x in kind))
-            at = np.flatnonzero(which == i)
-            owners.append(np.repeat(at, offsets.shape[0]))
-            cols.append((base[at, None] + offsets[None, :]).ravel())
-            probs.append(np.tile(q, at.shape[0]))
-        data = (np.concatenate(probs), (np.concatenate(owners), np.concatenate(cols)))
-        return sp.csr_matrix(data, shape=(screens.shape[0], codes.size))
+        hole = np.arange(codes.rows)[None, None, :] < marks.sum(axis=2)[:, :, None]
+        radix = codes.radix.reshape(1, -1, codes.rows)
+        fallen = np.where(hole, np.broadcast_to(radix, fallen.shape), fallen)
+        return fallen.reshape(fallen.shape[0], -1) @ codes.holed_place
 
-    def _new_cells(self, counts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """What the new cells add to a fallen screen's code, and with what probability.
+    def _refill(self, rows, holed, p, s1, s2):
+        """Fill every hole, cell by cell, with each of its reel's symbols; equal states merged.
 
-        ``counts[r]`` new cells at the top of reel r; every combination of the
-        reel's symbols in them (kept per ``counts``).
+        Cells refill independently, so filling one cell at a time over the
+        merged states is the product of the refills, at the work of a few
+        states per cell instead of every combination at once.
         """
-        if counts not in self.new_cells:
-            codes = self.codes
-            offsets, q = np.zeros(1, dtype=np.int64), np.ones(1)
-            for r, k_new in enumerate(counts):
-                symbols, probs = codes.refill[r]
-                for row in range(k_new):
-                    step = (
-                        np.arange(len(symbols), dtype=np.int64) * codes.place[r * codes.rows + row]
-                    )
-                    offsets = (offsets[:, None] + step[None, :]).ravel()
-                    q = (q[:, None] * probs[None, :]).ravel()
-            self.new_cells[counts] = (offsets, q)
-        return self.new_cells[counts]
-
-
-def _parts(sizes: np.ndarray, limit: int) -> list[np.ndarray]:
-    """Consecutive index ranges whose ``sizes`` add up to about ``limit`` (one at least each)."""
-    batch = (np.cumsum(sizes) - sizes) // limit
-    edges = [0, *(np.flatnonzero(np.diff(batch)) + 1).tolist(), sizes.shape[0]]
-    return [np.arange(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True)]
-
-
-def _aligned(p: sp.coo_matrix, other: sp.coo_matrix) -> np.ndarray:
-    """The values of ``other`` at ``p``'s entries (0 where it has none)."""
-    size = p.shape[1]
-    keys = p.row.astype(np.int64) * size + p.col
-    theirs = other.row.astype(np.int64) * size + other.col
-    order = np.argsort(keys)
-    at = np.searchsorted(keys, theirs, sorter=order)
-    out = np.zeros(keys.shape[0])
-    out[order[at]] = other.data
-    return out
+        codes = self.codes
+        rows, holed, p, s1, s2 = _merge(rows, holed, p, s1, s2)
+        for cell in range(codes.radix.shape[0]):
+            radix, place = int(codes.radix[cell]), int(codes.holed_place[cell])
+            hole = (holed // place) % (radix + 1) == radix
+            if not hole.any():
+                continue
+            q = codes.refill[cell // codes.rows][1]
+            filled = holed[hole][:, None] + (np.arange(radix) - radix)[None, :] * place
+            rows = np.concatenate([rows[~hole], np.repeat(rows[hole], radix)])
+            holed = np.concatenate([holed[~hole], filled.ravel()])
+            p, s1, s2 = (
+                np.concatenate([v[~hole], (v[hole][:, None] * q[None, :]).ravel()])
+                for v in (p, s1, s2)
+            )
+            rows, holed, p, s1, s2 = _merge(rows, holed, p, s1, s2)
+        digits = (holed[:, None] // codes.holed_place[None, :]) % (codes.radix + 1)[None, :]
+        return rows, digits @ codes.place, p, s1, s2
 
 
 def _add(p: np.ndarray, s1: np.ndarray, s2: np.ndarray, x: np.ndarray):
@@ -416,3 +396,18 @@ def _unique_rows(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     view = a.view(np.dtype((np.void, a.dtype.itemsize * a.shape[1]))).ravel()
     _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
     return a[first], inverse.ravel()
+
+
+def _merge(rows, codes, p, s1, s2):
+    """States with the same gathered values and screen added up (sorted by both)."""
+    width = int(codes.max(initial=0)) + 1
+    if (int(rows.max(initial=0)) + 1) * width < 1 << 62:
+        key = rows.astype(np.int64) * width + codes
+        unique, inverse = np.unique(key, return_inverse=True)
+        out_rows, out_codes = unique // width, unique % width
+    else:
+        pairs, inverse = _unique_rows(np.stack([rows, codes], axis=1))
+        out_rows, out_codes = pairs[:, 0], pairs[:, 1]
+    n = out_rows.shape[0]
+    sums = (np.bincount(inverse, v, minlength=n) for v in (p, s1, s2))
+    return (out_rows, out_codes, *sums)

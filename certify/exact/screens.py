@@ -35,7 +35,6 @@ from certify.engine.kernel_inputs import game_inputs, level_inputs, reel_inputs,
 from certify.engine.limits import MAX_SCREENS, cascade_probe
 from certify.engine.screen_records import CycleSums, ScreenPhase
 from certify.engine.screens import (
-    cascade_of,
     cluster_pays_of,
     play_sequences,
     screen_inputs,
@@ -266,8 +265,9 @@ def screen_infeasible_reason(
     problems = screen_problems(m)
     if problems:
         return str(problems[0])
+    seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
     if random_refill(m):  # a chain over the refill draws, not a cycle of stops
-        reason = chain_refusal(tables)
+        reason = chain_refusal(tables, seconds)
         return reason if reason is not None else exact_infeasible(tables, max_cycle)
     size = screen_cycle_size(tables)
     if size > max_cycle:
@@ -278,7 +278,6 @@ def screen_infeasible_reason(
     if any(s.cycle >= 1 << 62 for s in reel_sets(tables)):
         return "the weighted cycle does not fit 62-bit integers"
     work = screen_work(tables)
-    seconds = SCREEN_BUDGET_S if budget_s is None else budget_s
     if work.total > SCREEN_RATE * seconds:
         return (
             f"a screen game's full cycle of {size:,} stop combinations would take about "

@@ -48,6 +48,7 @@ PER_PART = {
     "ct_win_feast.toml",
     "ct_king_of_clovers.toml",
     "screen_counting.toml",
+    "random_refill.toml",
 }
 MODEL_PATHS = {p.name: p for p in EVERY_MODEL}
 # not here: cluster-7x7's 8e9 screens are beyond the exact budget; Sugar Town's 1e9 starts

@@ -8,6 +8,9 @@ rationals; tests/twins/screens.py ``refills``), and the simulation kernel
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 from games import lines_data, machine_of
 from hypothesis import HealthCheck, given, settings
@@ -167,19 +170,15 @@ def test_screen_codes_round_trip():
     t = compile_machine(hand_game())
     codes = ScreenCodes(t.base, 1)
     assert codes.size == 1 * 1 * 2  # A | A | A or K
-    import numpy as np
-
     grids = codes.decode(np.arange(codes.size))
     assert codes.encode(grids).tolist() == [0, 1]
 
 
 def test_large_window_refused_with_its_size():
     """5 reels x 3 rows of 3 symbols each: 3^15 = 14,348,907 screens, above the bound."""
-    data = lines_data(
-        [["A", "K", "W"]] * 5, 3, [[1] * 5], [(["A"] * 5, 5)], SYMBOLS
-    )
+    data = lines_data([["A", "K", "W"]] * 5, 3, [[1] * 5], [(["A"] * 5, 5)], SYMBOLS)
     t = compile_machine(machine_of(data, Cascade("random", (1,), 5)))
-    reason = chain_refusal(t)
+    reason = chain_refusal(t, 1e9)
     assert 3**15 > CHAIN_SCREENS
     assert reason is not None and "14,348,907 screens" in reason and "simulation only" in reason
     assert screen_infeasible_reason(t) == reason
@@ -198,3 +197,31 @@ def test_cluster_chain_equals_twin():
         Cascade("random", (1, 2), 2),
     )
     assert_twin(m)
+
+
+RULES_GAME = Path(__file__).parents[1] / "data" / "rules" / "random_refill.toml"
+
+
+def test_rules_game_steps_add_up_and_simulation_agrees():
+    """tests/data/rules/random_refill.toml: the PAR's screens add up to the sequence's return.
+
+    Screen k's return (its wins x its multiplier, and the length prizes of the
+    sequences ending on it) summed over k is the return of the base game's
+    sequences: the exact return less the free spins'. The simulation kernel
+    (random draws, not the chain) falls within 5 standard errors of the chain.
+    """
+    from certify.engine.screens import run_screen_chunks
+    from certify.engine.simulate import SimulationResult, award_columns
+    from certify.exact.parfeatures import refill_steps
+    from certify.model import load_machine
+
+    t = compile_machine(load_machine(RULES_GAME))
+    ex = compute_screen_exact(t)
+    assert ex is not None
+    lv, lt = ex.levels[0], t.levels[0]
+    table = refill_steps(t, lt)
+    assert table is not None and table.rows[0][2] == pytest.approx(1.0)
+    assert sum(r[3] for r in table.rows) == pytest.approx(lv.rtp - lv.free_spins_rtp, abs=1e-12)
+    sim = SimulationResult(lt.total_bet, award_columns(t))
+    sim.merge(*run_screen_chunks(t, 0, 5, 0, np.array([100_000] * 4, dtype=np.int64)))
+    assert abs(sim.rtp - lv.rtp) < 5 * sim.std_error
