@@ -302,9 +302,8 @@ class _Chain:
         carries[:, 2] |= x > 0
         carries[:, 3] += x if self.cap > 0 else 0
         gained = float(prob @ x.astype(np.float64))
-        goes = marks.reshape(marks.shape[0], -1).any(axis=1)
-        if n + 1 >= self.max_screens:
-            goes[:] = False
+        goes: np.ndarray = marks.reshape(marks.shape[0], -1).any(axis=1)
+        goes &= n + 1 < self.max_screens
         ends = ~goes[where]
         gained += self._end(n + 1, carries[ends], prob[ends], e1[ends], e2[ends])
         if not goes.any():

@@ -279,7 +279,7 @@ def play(
 
 
 class Scripted:
-    """An ``rng`` for :func:`play` that draws the stops it is told, then stop 0, and notes each draw.
+    """An ``rng`` for :func:`play` drawing the stops it is told, then stop 0, noting each draw.
 
     ``choices(strip, weights)`` returns ``[strip[i]]`` for the next scripted
     ``i`` (0 past the script) and records (i, stops, probability of i).
