@@ -302,7 +302,7 @@ class _Chain:
         carries[:, 2] |= x > 0
         carries[:, 3] += x if self.cap > 0 else 0
         gained = float(prob @ x.astype(np.float64))
-        goes: np.ndarray = marks.reshape(marks.shape[0], -1).any(axis=1)
+        goes = np.any(marks.reshape(marks.shape[0], -1), axis=1)
         goes &= n + 1 < self.max_screens
         ends = ~goes[where]
         gained += self._end(n + 1, carries[ends], prob[ends], e1[ends], e2[ends])
