@@ -225,3 +225,21 @@ def test_rules_game_steps_add_up_and_simulation_agrees():
     sim = SimulationResult(lt.total_bet, award_columns(t))
     sim.merge(*run_screen_chunks(t, 0, 5, 0, np.array([100_000] * 4, dtype=np.int64)))
     assert abs(sim.rtp - lv.rtp) < 5 * sim.std_error
+
+
+def test_chain_work_follows_the_budget():
+    """The rules game: 46,656 screens x 30 layers x 4 runs (2 levels, base and free spins).
+
+    At 1.5e5 screens x layers a second that is 37.3 s: admitted by the default
+    120 s, refused (with its figures) by a 10 s budget, which exact honours too.
+    """
+    from certify.exact.refill import CHAIN_RATE
+    from certify.model import load_machine
+
+    t = compile_machine(load_machine(RULES_GAME))
+    assert 46_656 * 30 * 4 / CHAIN_RATE == pytest.approx(37.32, abs=0.01)
+    assert chain_refusal(t, 120.0) is None
+    reason = chain_refusal(t, 10.0)
+    assert reason is not None and "about 37 s (46,656 screens x up to 30 screens" in reason
+    assert screen_infeasible_reason(t, budget_s=10.0) == reason
+    assert compute_screen_exact(t, budget_s=10.0) is None
