@@ -22,6 +22,7 @@ TILTED = "tilted weights"  # per-stop factors as tilted weights (exact/factors.p
 MIXTURE = "mixture"  # a drawn option's games played alone and mixed (exact/options.py)
 HOLD_CHAIN = "hold chain"  # the respins' Markov chain (exact/hold.py)
 STICKY_CHAIN = "sticky chain"  # the held cells' chain (exact/sticky.py)
+REFILL_CHAIN = "refill chain"  # a random refill's screens, layer by layer (exact/refill.py)
 POOL_HITS = "pool hits"  # a jackpot's hit probability, on top of the return (jackpot_return.py)
 
 
