@@ -7,7 +7,9 @@ calculator (free-spin and bonus moments) applies unchanged. Cluster games
 (with or without a strip cascade) are enumerated the same way. Line games
 share the first screen between the starts by reel prefixes
 (:func:`certify.exact._screens.enumerate_line_screens`). A
-``refill = "random"`` cascade has no finite cycle: simulation only.
+``refill = "random"`` cascade has no cycle of stops: where its window is small
+it is played as a chain over the refill draws (:mod:`certify.exact.refill`),
+otherwise it is simulation only.
 
 Feasibility (SPEC 3.1c) is the work the enumeration will really do, not a
 count of combinations: :func:`screen_work` plays a fixed sample of starts to
@@ -83,7 +85,6 @@ SAMPLE_STARTS = 4096
 
 MAX_SCREEN_CYCLE = 1 << 62
 """No count of combinations caps the enumeration (kept for callers; see :func:`screen_work`)."""
-
 
 _PROBED: dict[tuple, tuple[Machine, ScreenCycle]] = {}
 """The cascade check's cycles kept for the exact run (:func:`longest_cascade`), by
