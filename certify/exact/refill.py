@@ -139,6 +139,9 @@ def chain_refusal(tables: GameTables, budget_s: float) -> str | None:
     screens, why = chain_size(tables)
     if screens > CHAIN_SCREENS:
         return RANDOM_REFILL_TOO_LARGE.format(screens=screens, why=why, limit=CHAIN_SCREENS)
+    if any(ScreenCodes(reels, tables.machine.rows).holed_size >= 1 << 62 for reels in
+           _phase_sets(tables).values()):  # fmt: skip
+        return 'cascade refill = "random": its fallen screens do not fit 62-bit codes'
     levels = max(len(tables.levels), 1)
     capped = bool(tables.levels) and spin_score(tables, tables.levels[0], 0).cap > 0
     runs = levels * (2 if capped else 1) + (levels if tables.fs_counted >= 0 else 0)
@@ -172,7 +175,13 @@ class ScreenCodes:
         self.rows = rows
         self.radix = np.repeat([len(s) for s, _ in self.refill], rows).astype(np.int64)
         self.place = np.concatenate([[1], np.cumprod(self.radix)[:-1]]).astype(np.int64)
-        self.holed_place = np.concatenate([[1], np.cumprod(self.radix + 1)[:-1]]).astype(np.int64)
+        self.holed_size = int(np.prod(self.radix + 1, dtype=object))  # refused from 2^62 on
+        holed = (
+            np.cumprod(np.array(self.radix + 1, dtype=object))[:-1]
+            if self.holed_size < 1 << 62
+            else []
+        )
+        self.holed_place = np.concatenate([[1], holed]).astype(np.int64)
         self.size = int(np.prod(self.radix, dtype=object))
         n_symbols = int(reels.window.max()) + 1
         self.index = np.full((len(self.refill), n_symbols), -1, dtype=np.int64)
@@ -344,7 +353,7 @@ class _Chain:
     def _fallen(self, screens: np.ndarray, marks: np.ndarray) -> np.ndarray:
         """Each screen with its marked cells gone and the rest fallen, as a code with holes.
 
-        In :attr:`ScreenCodes.holed` a reel's digit ``d`` (its count of
+        In ``ScreenCodes.holed_place`` a reel's digit ``d`` (its count of
         symbols) is a cell still to refill: the top ``k`` cells of a reel that
         lost ``k``.
         """

@@ -243,3 +243,13 @@ def test_chain_work_follows_the_budget():
     assert reason is not None and "about 37 s (46,656 screens x up to 30 screens" in reason
     assert screen_infeasible_reason(t, budget_s=10.0) == reason
     assert compute_screen_exact(t, budget_s=10.0) is None
+
+
+def test_fallen_screens_beyond_62_bit_codes_refused():
+    """8 reels x 8 rows of one symbol: 1 screen, but 2^64 fallen screens with holes."""
+    data = lines_data([["A"]] * 8, 8, [[0] * 8], [(["A"] * 8, 5)], SYMBOLS)
+    t = compile_machine(machine_of(data, Cascade("random", (1,), 3)))
+    assert (
+        chain_refusal(t, 1e9)
+        == 'cascade refill = "random": its fallen screens do not fit 62-bit codes'
+    )
