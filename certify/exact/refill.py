@@ -176,11 +176,8 @@ class ScreenCodes:
         self.radix = np.repeat([len(s) for s, _ in self.refill], rows).astype(np.int64)
         self.place = np.concatenate([[1], np.cumprod(self.radix)[:-1]]).astype(np.int64)
         self.holed_size = int(np.prod(self.radix + 1, dtype=object))  # refused from 2^62 on
-        holed = (
-            np.cumprod(np.array(self.radix + 1, dtype=object))[:-1]
-            if self.holed_size < 1 << 62
-            else []
-        )
+        fits = self.holed_size < 1 << 62
+        holed = np.cumprod(self.radix + 1)[:-1] if fits else np.zeros(0, dtype=np.int64)
         self.holed_place = np.concatenate([[1], holed]).astype(np.int64)
         self.size = int(np.prod(self.radix, dtype=object))
         n_symbols = int(reels.window.max()) + 1
