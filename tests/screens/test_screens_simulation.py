@@ -103,12 +103,8 @@ def test_random_refill_simulation_within_five_sigma_of_its_chain(li):
     per_spin = sim.award_counts / sim.spins
     for a, p in zip([a for a in lv.awards if a.kind == "line"], per_spin):
         assert abs(p - a.probability) < 5 * (a.probability / sim.spins) ** 0.5 + 1e-9
-    strip = compute_screen_exact(compute_machine_strip())
+    strip = compute_screen_exact(compile_machine(feature_game("strip")))
     assert strip is not None and abs(strip.levels[li].rtp - lv.rtp) > 1e-3  # the draws matter
-
-
-def compute_machine_strip():
-    return compile_machine(feature_game("strip"))
 
 
 def test_random_refill_draws_change_the_sequences():
