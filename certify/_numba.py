@@ -85,19 +85,22 @@ refresh_kernel_cache()
 _OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
 
 
-def jit(*args: Any, parallel: bool = False, **kwargs: Any) -> Any:
+def jit(*args: Any, parallel: bool | dict[str, bool] = False, **kwargs: Any) -> Any:
     """Compile a kernel with the project's options.
 
     Parameters
     ----------
     *args : callable or signature
         What ``numba.njit`` takes (the function, or a signature).
-    parallel : bool
-        Enable ``prange`` parallel loops.
+    parallel : bool or dict
+        Enable ``prange`` parallel loops, or numba's parallel options by name
+        (e.g. :data:`SERIAL_PASSES`).
     **kwargs : Any
         Further numba options (e.g. ``inline="always"``).
 
     """
+    if isinstance(parallel, dict):
+        parallel = dict(parallel)  # numba empties the dict it is given
     options = {**_OPTIONS, "parallel": parallel, **kwargs}
     if args and callable(args[0]):
         return numba.njit(**options)(args[0])
@@ -105,6 +108,20 @@ def jit(*args: Any, parallel: bool = False, **kwargs: Any) -> Any:
 
 
 prange = numba.prange
+
+# numba's parallel passes with no parallel loop made: a kernel called once per
+# chunk from a ``prange`` loop gets copy propagation (and with it
+# :mod:`certify.numba_records`) without starting parallel work of its own
+SERIAL_PASSES = {
+    "comprehension": False,
+    "reduction": False,
+    "inplace_binop": False,
+    "setitem": False,
+    "numpy": False,
+    "stencil": False,
+    "fusion": False,
+    "prange": False,
+}
 
 _CUDA_DEVICE: dict[Any, Any] = {}  # Python function -> its CUDA device function
 

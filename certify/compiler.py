@@ -11,7 +11,9 @@ read from the cache. It
   kernel's speed hung on where its loop happened to be placed, 21.9M vs
   30.9M spins/s per thread for the same code);
 - puts :mod:`certify.numba_copyprop` in place of numba's copy propagation
-  (about 40% off each simulation kernel's compile);
+  (about 40% off each simulation kernel's compile), with
+  :mod:`certify.numba_records` before it (records' fields read as the
+  arrays they were built from: the chunk loop's records cost nothing per spin);
 - loads numba's array maths without its probe of scipy's BLAS (no kernel
   here uses ``np.dot``; the probe cost 0.1 s of start-up);
 - activates the kernels shipped compiled for x86-64-v3 where they fit
@@ -26,6 +28,7 @@ version beside it).
 from __future__ import annotations
 
 import sys
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -58,6 +61,11 @@ def configure() -> CompilerSetup:
     from certify import _numba, numba_copyprop, prebuilt
 
     llvmlite.binding.set_option("slotcert", "-x86-branches-within-32B-boundaries")
+    # kernels compiled through the parallel passes for their copy propagation alone
+    # (certify._numba.SERIAL_PASSES) make no parallel loop, as meant: no warning
+    warnings.filterwarnings(
+        "ignore", message=r"\s*The keyword argument 'parallel=True' was specified but no"
+    )
     _SETUP = CompilerSetup(
         configured=True,
         branch_alignment=True,

@@ -100,13 +100,20 @@ def installable() -> bool:
 
 
 def install() -> bool:
-    """Use these in numba's place (its modules that imported them by name too); True if done."""
+    """Use these in numba's place (its modules that imported them by name too); True if done.
+
+    The copy propagation installed first forwards built records' fields
+    (:func:`certify.numba_records.forward_record_fields`).
+    """
     if not installable():
         return False
     from numba.parfors import parfor
 
-    ir_utils.copy_propagate = copy_propagate
+    from certify.numba_records import forwarding
+
+    propagate = forwarding(copy_propagate)  # records' fields read as their sources first
+    ir_utils.copy_propagate = propagate
     ir_utils.init_copy_propagate_data = init_copy_propagate_data
     if getattr(parfor, "copy_propagate", None) is _ORIGINAL["copy_propagate"]:
-        parfor.copy_propagate = copy_propagate
+        parfor.copy_propagate = propagate
     return True

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from certify._numba import jit, prange
+from certify._numba import SERIAL_PASSES, jit, prange
 from certify.engine._hold import hold_spin
 from certify.engine._kernels import (
-    N_PARTS,
     bonus_award,
+    chunk_totals,
     close_spin,
     draw_part,
     finish_chunk,
@@ -37,66 +37,56 @@ from certify.engine._kernels import (
 )
 from certify.engine._prefix import count_field, lines_spin, tail_spin
 from certify.engine._rng import bounded, draw_prefix_and_tail, draw_spin
+from certify.engine.kernel_inputs import HistInputs
+from certify.engine.spin_records import ChunkOut, ChunkScratch, Families, HoldFeature, SpinTables
 
 
-@jit(inline="always")  # at most 30 arguments: CPython passes more as *args, which numba
-def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is unsupported")
-    state,
-    n,
-    reels,
-    px,
-    level,
-    game,
-    hist,
-    head_c,
-    combos_c,
-    alive_line_c,
-    alive_state_c,
-    tail_sym_c,
-    tail_counts_c,
-    pair_c,
-    win1_c,
-    entry1_c,
-    stops,
-    drawn_c,
-    fam_len,
-    fam_win,
-    fam_entry,
-    classes,
-    awards,
-    hist_c,
-    hold_hits,
-    out_row,
-    ways,
-    fast,
-    extras,
+@jit(inline="always")
+def play_chunk(  # noqa: C901
+    state, n, reels, px, level, game, hist, tables, scratch, ways, fast, extras
 ):
     """Play ``n`` paid spins (and their features) from ``state``; return their sum of squares.
 
-    ``state``: the chunk's xoshiro256** state (4 uint64), read once.
-
-    ``head_c`` .. ``entry1_c``: the prefix and line tables read every spin
-    (the fields of ``px`` and ``level`` of those names, or the caller's copies
-    of them). Scratch (written before read): ``stops`` (a stop per reel),
-    ``drawn_c`` (the ways group draw's rows), ``fam_len``, ``fam_win``,
-    ``fam_entry`` (a value per ways family). Zeroed counters, added to:
-    ``classes`` (prefix classes, base game then free spins), ``awards``
-    (entries paid by lines alive after the prefix, shifted by one),
-    ``hist_c`` (win histogram), ``hold_hits`` (hold-and-spin jackpot hits).
-    ``out_row`` gets the chunk's statistics (``OUT_SPINS`` ..) and its
-    convergence trace. ``ways``, ``fast`` and ``extras``: the branch flags of
-    :func:`simulate_chunks`.
+    ``state``: the chunk's xoshiro256** state (4 uint64), read once. ``t``:
+    the prefix and line tables read every spin
+    (:class:`~certify.engine.spin_records.SpinTables`: the caller's copies of
+    ``px``'s and ``level``'s). ``scratch``
+    (:class:`~certify.engine.spin_records.ChunkScratch`): the stops, the ways
+    group draw's rows and the ways families' values (written before read), and
+    the zeroed counters added to: prefix classes (base game, then free spins),
+    entries paid by lines alive after the prefix (shifted by one), the win
+    histogram, hold-and-spin jackpot hits; ``scratch.out_row`` gets the
+    chunk's statistics (``OUT_SPINS`` ..) and its convergence trace. ``ways``,
+    ``fast`` and ``extras``: the branch flags of :func:`simulate_chunks`.
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    window, length = reels.window, reels.length
-    total_weight, lookup, cumulative = reels.total_weight, reels.lookup, reels.cumulative
-    counts_pack, mode, ways_sum = reels.counts_pack, reels.mode, reels.ways_sum
-    depth, head_first, tail_on = px.depth, px.head_first, px.tail_on
-    prefix_rows, tail_pairs = px.prefix_rows, px.tail_pairs
+    t = tables
+    combos_c, alive_line_c, alive_state_c = t.combos, t.alive_line, t.alive_state
+    tail_sym_c, tail_counts_c, pair_c, win1_c, entry1_c = (
+        t.tail_sym,
+        t.tail_counts,
+        t.pair,
+        t.win1,
+        t.entry1,
+    )
+    stops, drawn_c, classes, awards = scratch.stops, scratch.drawn, scratch.classes, scratch.awards
+    hist_c, hold_hits, out_row = scratch.hist, scratch.hold_hits, scratch.out_row
+    bins = HistInputs(hist.edges, hist.small_bins)  # read each spin: as its arrays, too
+    fams = Families(scratch.fam_len, scratch.fam_win, scratch.fam_entry)
+    hold = HoldFeature(
+        game.hold_cells,
+        game.hold_respins,
+        game.hold_p_num,
+        game.hold_p_den,
+        game.hold_value_cum,
+        level.hold_value_pay,
+        game.hold_value_jackpot,
+        level.hold_full_pay,
+        game.hold_full_jackpot,
+    )
+    prefix_rows, tail_pairs, head_first, head = px.prefix_rows, px.tail_pairs, px.head_first, t.head
     credits, scatter_pay, bonus_pay = level.credits, level.scatter_pay, level.bonus_pay
-    step = level.step
     alarm_add, alarm_mask = level.alarm_add, level.alarm_mask
-    paylines, entry_len, family = game.paylines, game.entry_len, game.family
     fs_counted, fs_min, fs_spins, fs_mult = (
         game.fs_counted,
         game.fs_min,
@@ -106,25 +96,15 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
     fs_retriggers, fs_max = game.fs_retriggers, game.fs_max
     bonus_counted, bonus_min, bonus_cum = game.bonus_counted, game.bonus_min, game.bonus_cum
     scatter_excl, cap, width = game.scatter_excl, level.cap, game.count_width
-    hold_on, hold_cells, hold_respins = game.hold_on, game.hold_cells, game.hold_respins
-    hold_p_num, hold_p_den = game.hold_p_num, game.hold_p_den
-    hold_cum, hold_jackpot = game.hold_value_cum, game.hold_value_jackpot
-    hold_pay, hold_full, hold_full_jp = (
-        level.hold_value_pay,
-        level.hold_full_pay,
-        game.hold_full_jackpot,
-    )
-    edges, small_bins = hist.edges, hist.small_bins
     n_classes = classes.shape[0] // 2
     n_entries = awards.shape[0] // 2 - 1
     base_awards = awards[1:]  # views made once, not each spin: 82M vs 77M on 2 threads
     base_credits, free_credits = credits[0], credits[1]
-    total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
-    s_sq = 0.0
+    acc = chunk_totals(n)
+    n_fs, n_bonus, n_fs_spins = 0, 0, 0
     played, remaining, awarded, win, triggered = 0, 0, 0, 0, False
     retriggers = 0
     drawn = 0  # Book of Ra: the feature's expanding symbol
-    part, part_at = 0, n // N_PARTS
     while True:
         if remaining > 0:
             remaining -= 1
@@ -134,22 +114,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
             if played > 0:
                 if extras is not None and cap > 0 and win > cap:
                     win = cap
-                total, s_sq, hits, top, part, part_at = close_spin(
-                    win,
-                    triggered,
-                    played,
-                    n,
-                    total,
-                    s_sq,
-                    hits,
-                    top,
-                    part,
-                    part_at,
-                    hist_c,
-                    edges,
-                    small_bins,
-                    out_row,
-                )
+                acc = close_spin(win, triggered, played, n, acc, hist_c, bins, out_row)
             if played == n:
                 break
             played += 1
@@ -166,39 +131,34 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                         ps,
                         reels,
                         drawn_c,
-                        game.ways_bit_entry,
-                        game.ways_shorter,
-                        game.ways_rival,
-                        family,
+                        game,
                         base_credits,
                         free_credits if fs else base_credits,
-                        fam_win,
-                        fam_len,  # the paying entries' ways
-                        fam_entry,
+                        fams,
                         base_awards,
                         fs == 0,
                     )
             else:
                 s0, s1, s2, s3 = draw_spin(
-                    s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
+                    s0,
+                    s1,
+                    s2,
+                    s3,
+                    ps,
+                    reels.total_weight,
+                    reels.lookup,
+                    reels.cumulative,
+                    reels.mode,
+                    stops,
                 )
                 spin, packed = ways_spin(
                     ps,
                     stops,
-                    ways_sum,
-                    counts_pack,
-                    game.ways_masked,
-                    reels.ways_mask,
-                    game.ways_bit_entry,
-                    game.ways_shorter,
-                    game.ways_rival,
-                    entry_len,
-                    family,
+                    reels,
+                    game,
                     base_credits,
                     free_credits if fs else base_credits,
-                    fam_len,
-                    fam_win,
-                    fam_entry,
+                    fams,
                     base_awards,
                     fs == 0,
                 )
@@ -209,7 +169,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 )
                 spin, packed = tail_spin(
                     0,
-                    np.int64(head_c[row]),
+                    np.int64(head[row]),
                     suffix,
                     combos_c,
                     alive_line_c,
@@ -230,7 +190,7 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 )
                 spin, packed = tail_spin(
                     ps,
-                    np.int64(head_c[head_first[ps] + row]),
+                    np.int64(head[head_first[ps] + row]),
                     suffix,
                     combos_c,
                     alive_line_c,
@@ -247,55 +207,30 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                 )
         else:
             s0, s1, s2, s3 = draw_spin(
-                s0, s1, s2, s3, ps, total_weight, lookup, cumulative, mode, stops
+                s0,
+                s1,
+                s2,
+                s3,
+                ps,
+                reels.total_weight,
+                reels.lookup,
+                reels.cumulative,
+                reels.mode,
+                stops,
             )
             if fs == 0 and ps == 0:  # base spins (of part 0 if painted): a constant set index
                 spin, packed = lines_spin(
-                    0,
-                    stops,
-                    window,
-                    length,
-                    paylines,
-                    step,
-                    pair_c,
-                    win1_c,
-                    entry1_c,
-                    depth,
-                    head_first,
-                    head_c,
-                    combos_c,
-                    alive_line_c,
-                    alive_state_c,
-                    tail_on,
-                    tail_counts_c,
-                    tail_sym_c,
-                    counts_pack,
-                    classes,
-                    0,
-                    awards,
-                    0,
+                    0, stops, reels, px, level, game, t, classes, 0, awards, 0
                 )
             else:
                 spin, packed = lines_spin(
                     ps,
                     stops,
-                    window,
-                    length,
-                    paylines,
-                    step,
-                    pair_c,
-                    win1_c,
-                    entry1_c,
-                    depth,
-                    head_first,
-                    head_c,
-                    combos_c,
-                    alive_line_c,
-                    alive_state_c,
-                    tail_on,
-                    tail_counts_c,
-                    tail_sym_c,
-                    counts_pack,
+                    reels,
+                    px,
+                    level,
+                    game,
+                    t,
                     classes,
                     n_classes * fs,
                     awards,
@@ -343,24 +278,8 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
             continue
         coins = count_field(packed, bonus_counted, width) if bonus_counted >= 0 else 0
         if bonus_counted >= 0 and coins >= bonus_min:
-            if extras is not None and hold_on:
-                pay, _, s0, s1, s2, s3 = hold_spin(
-                    coins,
-                    hold_cells,
-                    hold_respins,
-                    hold_p_num,
-                    hold_p_den,
-                    hold_cum,
-                    hold_pay,
-                    hold_jackpot,
-                    hold_full,
-                    hold_full_jp,
-                    hold_hits,
-                    s0,
-                    s1,
-                    s2,
-                    s3,
-                )
+            if extras is not None and game.hold_on:
+                pay, _, s0, s1, s2, s3 = hold_spin(coins, hold, hold_hits, s0, s1, s2, s3)
             else:
                 pay, s0, s1, s2, s3 = bonus_award(bonus_cum, bonus_pay, s0, s1, s2, s3)
             win += pay
@@ -398,28 +317,56 @@ def play_chunk(  # noqa: C901  cannot inline ("Calling a closure with *args is u
                     awarded += add
                     retriggers -= 1
 
-    finish_chunk(out_row, n, total, hits, top, n_fs, n_bonus, n_fs_spins)
-    return s_sq
+    finish_chunk(out_row, n, acc.total, acc.hits, acc.top, n_fs, n_bonus, n_fs_spins)
+    return acc.s_sq
+
+
+@jit(parallel=SERIAL_PASSES)
+def play_chunk_on_cpu(state, n, reels, px, level, game, hist, dest, ways, fast, extras):
+    """One chunk of :func:`simulate_chunks` on its own copies of the tables, into ``dest``.
+
+    Not inlined into the ``prange`` loop, which would drop the writes made
+    through the records' fields (numba 0.68, see ``docs/ARCHITECTURE.md``);
+    compiled through numba's parallel passes without parallel loops, so that
+    copy propagation reads the records built here as the arrays they hold
+    (:mod:`certify.numba_records`). ``dest``
+    (:class:`~certify.engine.spin_records.ChunkOut`) gets the chunk's rows.
+    """
+    # this chunk's own copies of the tables read every spin (1.4 MB on the
+    # reference game, copied in a fraction of a millisecond): reading the
+    # arrays shared with the other thread ran 15-25% slower on 2 threads
+    tables = SpinTables(
+        px.head.copy(),
+        px.combos.copy(),
+        px.alive_line.copy(),
+        px.alive_state.copy(),
+        px.tail_sym.copy(),
+        px.tail_counts.copy(),
+        level.pair.copy(),
+        level.win1.copy(),
+        level.entry1.copy(),
+    )
+    scratch = ChunkScratch(
+        private(reels.length.shape[1]),  # stops
+        private(reels.length.shape[1]),  # the ways group draw's rows
+        private(game.n_families),
+        private(game.n_families),
+        private(game.n_families),
+        private(dest.classes.shape[0]),
+        private(dest.awards.shape[0]),
+        private(dest.hist.shape[0]),
+        private(game.hold_n_jackpots),  # jackpot hits: the exact figures count them
+        dest.row,
+    )
+    s_sq = play_chunk(state, n, reels, px, level, game, hist, tables, scratch, ways, fast, extras)
+    dest.classes[:] = scratch.classes
+    dest.awards[:] = scratch.awards
+    dest.hist[:] = scratch.hist
+    dest.sq[0] = s_sq
 
 
 @jit(parallel=True)
-def simulate_chunks(
-    states,
-    chunk_spins,
-    reels,
-    px,
-    level,
-    game,
-    hist,
-    out,
-    out_sq,
-    out_classes,
-    out_awards,
-    out_hist,
-    ways,
-    fast,
-    extras,
-):
+def simulate_chunks(states, chunk_spins, reels, px, level, game, hist, outputs, ways, fast, extras):
     """Simulate every chunk (one RNG stream each) into per-chunk sufficient statistics.
 
     Each chunk is played by :func:`certify.engine._chunk.play_chunk` (the
@@ -431,58 +378,17 @@ def simulate_chunks(
     end (one draw for the prefix row, one for the last two reels,
     :func:`tail_spin`): numba prunes the other branches at compile
     time, so each kind of game gets its own specialised, cached kernel.
-    Award counts are kept for base spins only: ``out_classes`` counts prefix
-    classes (their settled entries are added after the kernel), ``out_awards``
-    the entries paid by lines alive after the prefix, shifted by one (slot 0:
-    no entry); the second half of both rows holds the free spins' counts.
+    ``outputs`` (:class:`~certify.engine.spin_records.ChunkOutputs`), a row
+    per chunk: its statistics, sum of squares, prefix classes, entries and
+    histogram. Award counts are kept for base spins only: ``classes`` counts
+    prefix classes (their settled entries are added after the kernel),
+    ``awards`` the entries paid by lines alive after the prefix, shifted by
+    one (slot 0: no entry); the second half of both rows holds the free
+    spins' counts.
     """
-    edges = hist.edges
-    for c in prange(states.shape[0]):
-        # this chunk's own copies of the tables read every spin (1.4 MB on the
-        # reference game, copied in a fraction of a millisecond): reading the
-        # arrays shared with the other thread ran 15-25% slower on 2 threads
-        head_c, combos_c, alive_line_c, alive_state_c = (
-            px.head.copy(),
-            px.combos.copy(),
-            px.alive_line.copy(),
-            px.alive_state.copy(),
+    out, out_sq, out_classes, out_awards, out_hist = outputs
+    for c in prange(states.shape[0]):  # every write in play_chunk_on_cpu (see ChunkOut)
+        dest = ChunkOut(out[c], out_sq[c : c + 1], out_classes[c], out_awards[c], out_hist[c])
+        play_chunk_on_cpu(
+            states[c], chunk_spins[c], reels, px, level, game, hist, dest, ways, fast, extras
         )
-        tail_sym_c, tail_counts_c = px.tail_sym.copy(), px.tail_counts.copy()
-        pair_c, win1_c, entry1_c = level.pair.copy(), level.win1.copy(), level.entry1.copy()
-        classes = private(out_classes.shape[1])
-        awards = private(out_awards.shape[1])
-        hist_c = private(edges.shape[0])
-        out_sq[c] = play_chunk(
-            states[c],
-            chunk_spins[c],
-            reels,
-            px,
-            level,
-            game,
-            hist,
-            head_c,
-            combos_c,
-            alive_line_c,
-            alive_state_c,
-            tail_sym_c,
-            tail_counts_c,
-            pair_c,
-            win1_c,
-            entry1_c,
-            private(reels.length.shape[1]),  # stops
-            private(reels.length.shape[1]),  # the ways group draw's rows
-            private(game.n_families),
-            private(game.n_families),
-            private(game.n_families),
-            classes,
-            awards,
-            hist_c,
-            private(game.hold_n_jackpots),  # jackpot hits: the exact figures count them
-            out[c],
-            ways,
-            fast,
-            extras,
-        )
-        out_classes[c, :] = classes
-        out_awards[c, :] = awards
-        out_hist[c, :] = hist_c

@@ -23,6 +23,7 @@ from numba import cuda
 
 from certify._numba import cuda_device
 from certify.engine._chunk import play_chunk
+from certify.engine.spin_records import ChunkScratch, SpinTables
 
 MAX_REELS = 16  # stops and group rows of one spin, in local memory
 MAX_FAMILIES = 128  # ways families (the masked spin has at most 64)
@@ -85,14 +86,7 @@ def chunk_kernel(ways: int | None, fast: int | None, extras: int | None):
             hist_c[i] = 0
         n_reels = reels.length.shape[1]
         n_families = game.n_families
-        out_sq[c] = play(
-            states[c],
-            chunk_spins[c],
-            reels,
-            px,
-            level,
-            game,
-            hist,
+        tables = SpinTables(
             px.head,
             px.combos,
             px.alive_line,
@@ -102,6 +96,8 @@ def chunk_kernel(ways: int | None, fast: int | None, extras: int | None):
             level.pair,
             level.win1,
             level.entry1,
+        )
+        scratch = ChunkScratch(
             stops[:n_reels],
             drawn[:n_reels],
             fam_len[:n_families],
@@ -112,6 +108,17 @@ def chunk_kernel(ways: int | None, fast: int | None, extras: int | None):
             hist_c,
             hold_hits[: game.hold_n_jackpots],
             row,
+        )
+        out_sq[c] = play(
+            states[c],
+            chunk_spins[c],
+            reels,
+            px,
+            level,
+            game,
+            hist,
+            tables,
+            scratch,
             ways,
             fast,
             extras,

@@ -25,59 +25,33 @@ N_STATS = 6
 
 
 @jit(inline="always")
-def hold_coin(value_cum, value_pay, value_jackpot, out_hits, s0, s1, s2, s3):
+def hold_coin(feature, out_hits, s0, s1, s2, s3):
     """Draw one coin's value by weight: (credits, s0, s1, s2, s3); counts its jackpot hit."""
-    u, s0, s1, s2, s3 = bounded(value_cum[value_cum.shape[0] - 1], s0, s1, s2, s3)
+    cum = feature.value_cum
+    u, s0, s1, s2, s3 = bounded(cum[cum.shape[0] - 1], s0, s1, s2, s3)
     k = 0
-    while value_cum[k] <= u:
+    while cum[k] <= u:
         k += 1
-    j = value_jackpot[k]
+    j = feature.value_jackpot[k]
     if j >= 0:
         out_hits[j] += 1
-    return value_pay[k], s0, s1, s2, s3
+    return feature.value_pay[k], s0, s1, s2, s3
 
 
 @jit(inline="always")
-def hold_spin(
-    start,
-    cells,
-    respins,
-    p_num,
-    p_den,
-    value_cum,
-    value_pay,
-    value_jackpot,
-    full_pay,
-    full_jackpot,
-    out_hits,
-    s0,
-    s1,
-    s2,
-    s3,
-):
+def hold_spin(start, feature, out_hits, s0, s1, s2, s3):
     """Play one hold-and-spin feature on the stream ``(s0, s1, s2, s3)``.
 
     Parameters
     ----------
     start : int
-        Coins locked by the triggering screen (``1 <= start <= cells``).
-    cells : int
-        Window cells.
-    respins : int
-        Respins left at the start and after every respin that locks a coin.
-    p_num, p_den : int
-        The cell probability ``p_num / p_den`` (``0 < p_num < p_den < 2**32``).
-    value_cum : int64 array
-        Running weights of the coin values (last = total, below 2**32).
-    value_pay : int64 array
-        Credits each value pays (fixed jackpots converted by the caller,
-        progressive pools as 0).
-    value_jackpot : int64 array
-        Index into ``out_hits`` of each value's jackpot, -1 for none.
-    full_pay : int
-        Credits paid as well when every cell is locked (0 if none or progressive).
-    full_jackpot : int
-        Index into ``out_hits`` of the full-window jackpot, -1 for none.
+        Coins locked by the triggering screen (``1 <= start <= feature.cells``).
+    feature : HoldFeature
+        The feature at this bet (:class:`certify.engine.spin_records.HoldFeature`):
+        its cells, respins, cell probability ``p_num / p_den`` (``0 < p_num <
+        p_den < 2**32``), coin values (running weights below 2**32, credits,
+        progressive pools as 0; jackpot column or -1), and the full window's
+        credits and jackpot column.
     out_hits : int64 array
         Jackpot hit counts, incremented in place.
     s0, s1, s2, s3 : uint64
@@ -92,51 +66,32 @@ def hold_spin(
     """
     win = np.int64(0)
     for _ in range(start):
-        pay, s0, s1, s2, s3 = hold_coin(
-            value_cum, value_pay, value_jackpot, out_hits, s0, s1, s2, s3
-        )
+        pay, s0, s1, s2, s3 = hold_coin(feature, out_hits, s0, s1, s2, s3)
         win += pay
     locked = start
-    left = respins
-    while left > 0 and locked < cells:
+    left = feature.respins
+    while left > 0 and locked < feature.cells:
         new = 0
-        for _ in range(cells - locked):
-            u, s0, s1, s2, s3 = bounded(p_den, s0, s1, s2, s3)
-            if u < p_num:
+        for _ in range(feature.cells - locked):
+            u, s0, s1, s2, s3 = bounded(feature.p_den, s0, s1, s2, s3)
+            if u < feature.p_num:
                 new += 1
-                pay, s0, s1, s2, s3 = hold_coin(
-                    value_cum, value_pay, value_jackpot, out_hits, s0, s1, s2, s3
-                )
+                pay, s0, s1, s2, s3 = hold_coin(feature, out_hits, s0, s1, s2, s3)
                 win += pay
         if new > 0:
             locked += new
-            left = respins
+            left = feature.respins
         else:
             left -= 1
-    if locked >= cells:
-        win += full_pay
-        if full_jackpot >= 0:
-            out_hits[full_jackpot] += 1
+    if locked >= feature.cells:
+        win += feature.full_pay
+        if feature.full_jackpot >= 0:
+            out_hits[feature.full_jackpot] += 1
     return win, locked, s0, s1, s2, s3
 
 
 @jit(parallel=True)
-def simulate_hold(
-    states,
-    n,
-    start,
-    cells,
-    respins,
-    p_num,
-    p_den,
-    value_cum,
-    value_pay,
-    value_jackpot,
-    full_pay,
-    full_jackpot,
-    out_stats,
-    out_hits,
-):
+def simulate_hold(states, n, start, feature, out_stats, out_hits):
     """Play ``n`` features per stream: a test hook for :func:`hold_spin`.
 
     ``states`` (streams, 4) uint64 is advanced in place. Per stream ``c``,
@@ -144,30 +99,15 @@ def simulate_hold(
     award ``A`` (credits), ``A^2``, ``A^4``, the final count ``N``, ``N^2``
     and the number of full windows (columns ``ST_*``); ``out_hits[c]``
     (int64, one column per jackpot index) is incremented by the hits.
-    The other arguments are those of :func:`hold_spin`.
+    ``start`` and ``feature`` are :func:`hold_spin`'s.
     """
+    cells = feature.cells
     for c in prange(states.shape[0]):
         s0, s1, s2, s3 = states[c, 0], states[c, 1], states[c, 2], states[c, 3]
         hits = out_hits[c]
         total, sq, fourth, count, count_sq, full = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for _ in range(n):
-            win, locked, s0, s1, s2, s3 = hold_spin(
-                start,
-                cells,
-                respins,
-                p_num,
-                p_den,
-                value_cum,
-                value_pay,
-                value_jackpot,
-                full_pay,
-                full_jackpot,
-                hits,
-                s0,
-                s1,
-                s2,
-                s3,
-            )
+            win, locked, s0, s1, s2, s3 = hold_spin(start, feature, hits, s0, s1, s2, s3)
             a = float(win)
             total += a
             sq += a * a

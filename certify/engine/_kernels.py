@@ -21,6 +21,7 @@ from certify.engine._rng import (
     finish_bounded,
     xo_next,
 )
+from certify.engine.spin_records import ChunkTotals, Families, SpinTables
 
 OUT_SPINS, OUT_WIN, OUT_HITS, OUT_MAX, OUT_FS, OUT_BONUS, OUT_FS_SPINS = range(7)
 OUT_PARTS = 7  # then the chunk's win so far after n x (k + 1) // N_PARTS of its spins
@@ -97,89 +98,55 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-# take_entry is called with its 16 arguments spelled out in ways_paid and ways_paid_grouped:
-# passing its tables as tuples unpacked inside (same names as the callers') paid wrong
-# credits once numba had inlined it, and ran at half the speed (2026-12-02).
 @jit(inline="always")
-def take_entry(
-    b,
-    e,
-    prod,
-    m,
-    paid,
-    total,
-    rival,
-    rank,
-    credits,
-    family,
-    shorter,
-    fam_win,
-    fam_prod,
-    fam_entry,
-    awards,
-    count,
-):
+def take_entry(b, e, prod, m, paid, total, game, rank, credits, fams, awards, count):
     """Entry ``e`` (mask bit ``b``, ``prod`` ways) matched: (m, paid, total).
 
     A family's first entry read is one of its longest (bits run longest
     first), and its shorter entries leave ``m`` at once. With no other entry
-    of its length (``rival[b]`` empty: the usual case) it pays now; else the
-    family's best of that length is kept for :func:`pay_families`.
+    of its length (``game.ways_rival[b]`` empty: the usual case) it pays now;
+    else the family's best of that length is kept in ``fams`` (a
+    :class:`~certify.engine.spin_records.Families`, its ``fam_len`` holding
+    the ways) for :func:`pay_families`.
     """
-    if rival[b] == np.uint64(0):
+    if game.ways_rival[b] == np.uint64(0):
         total += credits[e] * prod
         if count:
             awards[e] += 1
-        m &= ~shorter[b]
+        m &= ~game.ways_shorter[b]
         return m, paid, total
-    f = family[e]
+    f = game.family[e]
     w = rank[e] * prod
     fb = np.uint64(1) << np.uint64(f)
     if paid & fb == np.uint64(0):
         paid |= fb
-        fam_win[f] = w
-        fam_prod[f] = prod
-        fam_entry[f] = e
-        m &= ~shorter[b]
-    elif w > fam_win[f]:  # same length: the shorter ones were dropped
-        fam_win[f] = w
-        fam_prod[f] = prod
-        fam_entry[f] = e
+        fams.fam_win[f] = w
+        fams.fam_len[f] = prod
+        fams.fam_entry[f] = e
+        m &= ~game.ways_shorter[b]
+    elif w > fams.fam_win[f]:  # same length: the shorter ones were dropped
+        fams.fam_win[f] = w
+        fams.fam_len[f] = prod
+        fams.fam_entry[f] = e
     return m, paid, total
 
 
 @jit(inline="always")
-def pay_families(paid, credits, fam_prod, fam_entry, awards, count):
+def pay_families(paid, credits, fams, awards, count):
     """Credits of the families in ``paid``, each its chosen entry's credits x ways."""
     total = 0
     while paid != np.uint64(0):
         f = lowest_bit(paid)
         paid &= paid - np.uint64(1)
-        e = fam_entry[f]
-        total += credits[e] * fam_prod[f]
+        e = fams.fam_entry[f]
+        total += credits[e] * fams.fam_len[f]
         if count:
             awards[e] += 1
     return total
 
 
 @jit(inline="always")
-def ways_paid(
-    m,
-    stops,
-    ways_sum,
-    bit_entry,
-    shorter,
-    rival,
-    entry_len,
-    family,
-    rank,
-    credits,
-    fam_win,
-    fam_prod,
-    fam_entry,
-    awards,
-    count,
-):
+def ways_paid(m, stops, ways_sum, game, rank, credits, fams, awards, count):
     """Credits of the entries in ``m`` (the AND of a spin's masks): :func:`ways_win`'s figure.
 
     Bits are read lowest first, longest entries first
@@ -191,49 +158,18 @@ def ways_paid(
     while m != np.uint64(0):
         b = lowest_bit(m)
         m &= m - np.uint64(1)
-        e = bit_entry[b]
+        e = game.ways_bit_entry[b]
         prod = 1
-        for r in range(entry_len[e]):
+        for r in range(game.entry_len[e]):
             prod *= ways_sum[r, stops[r], e]
         m, paid, total = take_entry(
-            b,
-            e,
-            prod,
-            m,
-            paid,
-            total,
-            rival,
-            rank,
-            credits,
-            family,
-            shorter,
-            fam_win,
-            fam_prod,
-            fam_entry,
-            awards,
-            count,
+            b, e, prod, m, paid, total, game, rank, credits, fams, awards, count
         )
-    return total + pay_families(paid, credits, fam_prod, fam_entry, awards, count)
+    return total + pay_families(paid, credits, fams, awards, count)
 
 
 @jit(inline="always")
-def ways_paid_grouped(
-    m,
-    ps,
-    reels,
-    picked,
-    bit_entry,
-    shorter,
-    rival,
-    family,
-    rank,
-    credits,
-    fam_win,
-    fam_prod,
-    fam_entry,
-    awards,
-    count,
-):
+def ways_paid_grouped(m, ps, reels, picked, game, rank, credits, fams, awards, count):
     """:func:`ways_paid` of a group draw's rows ``picked``: no stop is read.
 
     An entry's ways are the product of its partial products in each group's
@@ -247,31 +183,16 @@ def ways_paid_grouped(
         below = (m & (~m + np.uint64(1))) - np.uint64(1)  # the bits below the lowest
         b = popcount(below)
         m &= m - np.uint64(1)
-        e = bit_entry[b]
+        e = game.ways_bit_entry[b]
         prod = 1
         for g in range(reels.ways_groups[ps]):
             v = picked[g]
             at = np.int64(rows[ps, g, v, 3]) + popcount(rows[ps, g, v, 0] & below)
             prod *= partial[ps, g, at]
         m, paid, total = take_entry(
-            b,
-            e,
-            prod,
-            m,
-            paid,
-            total,
-            rival,
-            rank,
-            credits,
-            family,
-            shorter,
-            fam_win,
-            fam_prod,
-            fam_entry,
-            awards,
-            count,
+            b, e, prod, m, paid, total, game, rank, credits, fams, awards, count
         )
-    return total + pay_families(paid, credits, fam_prod, fam_entry, awards, count)
+    return total + pay_families(paid, credits, fams, awards, count)
 
 
 @jit(inline="always")
@@ -418,66 +339,43 @@ def hist_bin(win, edges, small_bins):
 
 
 @jit(inline="always")
-def ways_spin(
-    ps,
-    stops,
-    ways_sum,
-    counts_pack,
-    masked,
-    ways_mask,
-    bit_entry,
-    shorter,
-    rival,
-    entry_len,
-    family,
-    rank,
-    credits,
-    fam_len,
-    fam_win,
-    fam_entry,
-    awards,
-    count,
-):
+def ways_spin(ps, stops, reels, game, rank, credits, fams, awards, count):
     """Ways credits of one spin on reel set ``ps`` and its packed counts.
 
-    ``masked``: through the entries' bit masks (:func:`ways_paid`), else
-    entry by entry (:func:`ways_win`, games of more than 64 entries or families).
+    ``game.ways_masked``: through the entries' bit masks (:func:`ways_paid`),
+    else entry by entry (:func:`ways_win`, games of more than 64 entries or
+    families). ``fams``: the family scratch
+    (:class:`~certify.engine.spin_records.Families`).
     """
-    if masked:
+    if game.ways_masked:
         win = ways_paid(
-            ways_mask_of(stops, ways_mask[ps]),
+            ways_mask_of(stops, reels.ways_mask[ps]),
             stops,
-            ways_sum[ps],
-            bit_entry,
-            shorter,
-            rival,
-            entry_len,
-            family,
+            reels.ways_sum[ps],
+            game,
             rank,
             credits,
-            fam_win,
-            fam_len,  # unused by the masked spin: it holds the paying entries' ways
-            fam_entry,
+            fams,
             awards,
             count,
         )
     else:
         win = ways_win(
             stops,
-            ways_sum[ps],
-            entry_len,
-            family,
+            reels.ways_sum[ps],
+            game.entry_len,
+            game.family,
             rank,
             credits,
-            fam_len,
-            fam_win,
-            fam_entry,
+            fams.fam_len,
+            fams.fam_win,
+            fams.fam_entry,
             awards,
             count,
         )
     packed = np.uint64(0)
     for r in range(stops.shape[0]):
-        packed += counts_pack[ps, r, stops[r]]
+        packed += reels.counts_pack[ps, r, stops[r]]
     return win, packed
 
 
@@ -524,26 +422,36 @@ def win_square(win):
 
 
 @jit(inline="always")
-def close_spin(
-    win, triggered, played, n, total, s_sq, hits, top, part, part_at, hist, edges, small, out
-):
+def close_spin(win, triggered, played, n, acc, hist_c, hist, out):
     """Add a paid spin's whole win (its features included) to the chunk's statistics.
 
-    Sum, sum of squares, hits (a win or a triggered feature), largest win,
-    histogram, and the convergence trace: the chunk's total after each
-    ``n x (k + 1) // N_PARTS`` paid spins goes to ``out[OUT_PARTS + k]``.
-    Returns the updated (total, s_sq, hits, top, part, part_at).
+    Sum, sum of squares, hits (a win or a triggered feature), largest win
+    (``acc``, a :class:`~certify.engine.kernel_inputs.ChunkTotals`), the
+    histogram ``hist_c`` (bins of ``hist``, a ``HistInputs``), and the
+    convergence trace: the chunk's total after each ``n x (k + 1) // N_PARTS``
+    paid spins goes to ``out[OUT_PARTS + k]``. Returns the updated totals.
     """
-    total += win
-    s_sq += win_square(win)
-    hits += np.int64((win > 0) | triggered)  # no branch: half of all spins win
-    top = max(top, win)
-    hist[hist_bin(win, edges, small)] += 1
+    total = acc.total + win
+    hist_c[hist_bin(win, hist.edges, hist.small_bins)] += 1
+    part, part_at = acc.part, acc.part_at
     while part < N_PARTS and played == part_at:
         out[OUT_PARTS + part] = total
         part += 1
         part_at = n * (part + 1) // N_PARTS
-    return total, s_sq, hits, top, part, part_at
+    return ChunkTotals(
+        total,
+        acc.s_sq + win_square(win),
+        acc.hits + np.int64((win > 0) | triggered),  # no branch: half of all spins win
+        max(acc.top, win),
+        part,
+        part_at,
+    )
+
+
+@jit(inline="always")
+def chunk_totals(n):
+    """The running statistics of a chunk of ``n`` paid spins before its first spin."""
+    return ChunkTotals(np.int64(0), 0.0, np.int64(0), np.int64(0), np.int64(0), n // N_PARTS)
 
 
 @jit(inline="always")
@@ -640,6 +548,43 @@ def fs_added(count, fs_spins, fs_max, awarded):
     return add
 
 
+@jit
+def evaluate_row(i, stop_rows, fs, reels, px, level, game, out, out_packed, out_awards, ways):
+    """Row ``i`` of :func:`evaluate_stops` (not inlined: its records are written through)."""
+    classes = np.zeros(px.combos.shape[0], dtype=np.int64)  # classes <= combos
+    # award slots: entry1 < states + 1 (lines: keys <= settled states), or the ways entries
+    awards = np.zeros(max(level.win1.shape[0], level.credits.shape[1]) + 1, dtype=np.int64)
+    fams = Families(
+        np.zeros(game.n_families, dtype=np.int64),
+        np.zeros(game.n_families, dtype=np.int64),
+        np.zeros(game.n_families, dtype=np.int64),
+    )
+    stops = stop_rows[i].copy()
+    if ways is None:
+        t = SpinTables(
+            px.head,
+            px.combos,
+            px.alive_line,
+            px.alive_state,
+            px.tail_sym,
+            px.tail_counts,
+            level.pair,
+            level.win1,
+            level.entry1,
+        )
+        ps = stops_set(reels, fs, stops)
+        out[i], out_packed[i] = lines_spin(
+            ps, stops, reels, px, level, game, t, classes, 0, awards, 0
+        )
+    else:
+        ps = stops_set(reels, fs, stops)
+        credits = level.credits
+        out[i], out_packed[i] = ways_spin(
+            ps, stops, reels, game, credits[0], credits[fs], fams, awards, True
+        )
+        out_awards[i, :] = awards[: out_awards.shape[1]]
+
+
 @jit(parallel=True)
 def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_awards, ways):
     """Line/ways credits (no scatters, no features) and packed counts of given stops.
@@ -647,75 +592,8 @@ def evaluate_stops(stop_rows, fs, reels, px, level, game, out, out_packed, out_a
     A test hook running the simulation kernel's own spin evaluation; a ways
     game also counts each row's paid entries into ``out_awards`` (rows, the first k entries).
     """
-    window, length, counts_pack = (
-        reels.window,
-        reels.length,
-        reels.counts_pack,
-    )
-    credits, step, pair = level.credits, level.step, level.pair
-    win1, entry1 = level.win1, level.entry1
-    paylines, entry_len, family, n_families = (
-        game.paylines,
-        game.entry_len,
-        game.family,
-        game.n_families,
-    )
     for i in prange(stop_rows.shape[0]):
-        classes = np.zeros(px.combos.shape[0], dtype=np.int64)  # classes <= combos
-        # award slots: entry1 < states + 1 (lines: keys <= settled states), or the ways entries
-        awards = np.zeros(max(win1.shape[0], credits.shape[1]) + 1, dtype=np.int64)
-        fam_len = np.zeros(n_families, dtype=np.int64)
-        fam_win = np.zeros(n_families, dtype=np.int64)
-        fam_entry = np.zeros(n_families, dtype=np.int64)
-        stops = stop_rows[i].copy()
-        if ways is None:
-            out[i], out_packed[i] = lines_spin(
-                stops_set(reels, fs, stops),
-                stops,
-                window,
-                length,
-                paylines,
-                step,
-                pair,
-                win1,
-                entry1,
-                px.depth,
-                px.head_first,
-                px.head,
-                px.combos,
-                px.alive_line,
-                px.alive_state,
-                px.tail_on,
-                px.tail_counts,
-                px.tail_sym,
-                counts_pack,
-                classes,
-                0,
-                awards,
-                0,
-            )
-        else:
-            out[i], out_packed[i] = ways_spin(
-                stops_set(reels, fs, stops),
-                stops,
-                reels.ways_sum,
-                counts_pack,
-                game.ways_masked,
-                reels.ways_mask,
-                game.ways_bit_entry,
-                game.ways_shorter,
-                game.ways_rival,
-                entry_len,
-                family,
-                credits[0],
-                credits[fs],
-                fam_len,
-                fam_win,
-                fam_entry,
-                awards,
-                True,
-            )
-            out_awards[i, :] = awards[: out_awards.shape[1]]
+        evaluate_row(i, stop_rows, fs, reels, px, level, game, out, out_packed, out_awards, ways)
 
 
 @jit(parallel=True)

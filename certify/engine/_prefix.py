@@ -40,18 +40,16 @@ def build_prefix(
     counted,
     depth,
     start,
-    alive_n,
-    alive_line,
-    alive_state,
-    paid_n,
-    paid_state,
-    counts,
+    out,
 ):
-    """Fill fixed-width prefix rows (the caller classes and packs them).
+    """Fill fixed-width prefix rows ``out`` (:class:`~certify.engine.spin_records.PrefixRows`).
 
     Per row: the lines alive after ``depth`` reels with their automaton state,
-    the final states of the settled lines that pay, and the counted symbols.
+    the final states of the settled lines that pay, and the counted symbols
+    (the caller classes and packs them).
     """
+    alive_n, alive_line, alive_state = out.alive_n, out.alive_line, out.alive_state
+    paid_n, paid_state, counts = out.paid_n, out.paid_state, out.counts
     n_lines = paylines.shape[0]
     stops = np.zeros(length.shape[0], dtype=np.int64)
     for idx in range(alive_n.shape[0]):
@@ -245,31 +243,7 @@ def tail_spin(
 
 
 @jit(inline="always")
-def lines_spin(
-    ps,
-    stops,
-    window,
-    length,
-    paylines,
-    step,
-    pair,
-    win1,
-    entry1,
-    depth,
-    head_first,
-    head,
-    combos,
-    alive_line,
-    alive_state,
-    tail_on,
-    tail_counts,
-    tail_sym,
-    counts_pack,
-    class_hits,
-    hit_base,
-    awards,
-    award_base,
-):
+def lines_spin(ps, stops, reels, px, level, game, t, class_hits, hit_base, awards, award_base):
     """Line credits of one spin through the prefix table, and its packed counts.
 
     Counts the prefix's class in ``class_hits[hit_base + class]`` and each
@@ -277,52 +251,52 @@ def lines_spin(
     "no entry", so the combo's first alive line, or the null state standing
     in for it, is finished without a branch); returns (credits, packed counts).
     """
-    combo = np.int64(head[prefix_row(ps, stops, length, depth, head_first)])
-    meta = combos[combo, COMBO_META]
+    combo = np.int64(t.head[prefix_row(ps, stops, reels.length, px.depth, px.head_first)])
+    meta = t.combos[combo, COMBO_META]
     class_hits[hit_base + combo_class(meta)] += 1
-    win = np.int64(combos[combo, COMBO_WIN])
-    packed = combos[combo, COMBO_COUNTS]
-    d = depth[ps]
+    win = np.int64(t.combos[combo, COMBO_WIN])
+    packed = t.combos[combo, COMBO_COUNTS]
+    d = px.depth[ps]
     suffix = -1
     n_reels = stops.shape[0]
-    if tail_on[ps]:
-        suffix = stops[n_reels - 2] * length[ps, n_reels - 1] + stops[n_reels - 1]
-        packed += tail_counts[ps, suffix]
+    if px.tail_on[ps]:
+        suffix = stops[n_reels - 2] * reels.length[ps, n_reels - 1] + stops[n_reels - 1]
+        packed += t.tail_counts[ps, suffix]
         for r in range(d, n_reels - 2):
-            packed += counts_pack[ps, r, stops[r]]
+            packed += reels.counts_pack[ps, r, stops[r]]
     else:
         for r in range(d, n_reels):
-            packed += counts_pack[ps, r, stops[r]]
+            packed += reels.counts_pack[ps, r, stops[r]]
     st = finish_line(
         ps,
         combo_line0(meta),
-        np.int64(combos[combo, COMBO_STATE]),
+        np.int64(t.combos[combo, COMBO_STATE]),
         d,
         stops,
-        window,
-        paylines,
-        step,
-        pair,
+        reels.window,
+        game.paylines,
+        level.step,
+        t.pair,
         suffix,
-        tail_sym,
+        t.tail_sym,
     )
-    win += win1[st]
-    awards[award_base + entry1[st]] += 1
+    win += t.win1[st]
+    awards[award_base + t.entry1[st]] += 1
     first = combo_first_extra(meta)
     for a in range(first, first + combo_extra_n(meta)):
         st = finish_line(
             ps,
-            np.int64(alive_line[a]),
-            np.int64(alive_state[a]),
+            np.int64(t.alive_line[a]),
+            np.int64(t.alive_state[a]),
             d,
             stops,
-            window,
-            paylines,
-            step,
-            pair,
+            reels.window,
+            game.paylines,
+            level.step,
+            t.pair,
             suffix,
-            tail_sym,
+            t.tail_sym,
         )
-        win += win1[st]
-        awards[award_base + entry1[st]] += 1
+        win += t.win1[st]
+        awards[award_base + t.entry1[st]] += 1
     return win, packed

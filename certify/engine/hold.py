@@ -23,6 +23,7 @@ from certify.engine._hold import (
     ST_SUM,
     simulate_hold,
 )
+from certify.engine.spin_records import HoldFeature
 from certify.model.hold import ENGINE_BOUND, HoldAndSpin
 
 
@@ -147,22 +148,18 @@ def simulate_features(
     a = hold_arrays(hs, bet_credits, progressive)
     stats = np.zeros((states.shape[0], N_STATS), dtype=np.float64)
     hits = np.zeros((states.shape[0], max(len(a.jackpots), 1)), dtype=np.int64)
-    simulate_hold(
-        states,
-        per_stream,
-        start,
-        cells,
-        a.respins,
-        a.p_num,
-        a.p_den,
-        a.value_cum,
-        a.value_pay,
-        a.value_jackpot,
-        a.full_pay,
-        a.full_jackpot,
-        stats,
-        hits,
+    feature = HoldFeature(
+        cells=cells,
+        respins=a.respins,
+        p_num=a.p_num,
+        p_den=a.p_den,
+        value_cum=a.value_cum,
+        value_pay=a.value_pay,
+        value_jackpot=a.value_jackpot,
+        full_pay=a.full_pay,
+        full_jackpot=a.full_jackpot,
     )
+    simulate_hold(states, per_stream, start, feature, stats, hits)
     s = stats.sum(axis=0)
     h = hits.sum(axis=0)
     return HoldSimulation(

@@ -27,6 +27,7 @@ from certify.engine._prefix import (
     COMBO_WORDS,
     build_prefix,
 )
+from certify.engine.spin_records import PrefixRows
 
 # Budget per reel set. Measured on the reference game (52 stops): reels 1-3
 # tables with 28-byte rows (3.9 MB) lost to reels 1-2 tables whose spins walk
@@ -198,12 +199,7 @@ def _raw_rows(
         counted,
         depth,
         start,
-        alive_n,
-        alive_line,
-        alive_state,
-        paid_n,
-        paid_state,
-        counts,
+        PrefixRows(alive_n, alive_line, alive_state, paid_n, paid_state, counts),
     )
     mask = np.arange(n_lines)[None, :] < alive_n[:, None]
     return alive_n, alive_line[mask], alive_state[mask], paid_state, counts

@@ -23,6 +23,7 @@ from certify.engine.kernel_inputs import (
 from certify.engine.prefix import PrefixTables
 from certify.engine.rng import CHUNK_SPINS, chunk_plan, chunk_states
 from certify.engine.screens import is_screen_game, run_screen_chunks
+from certify.engine.spin_records import ChunkOutputs
 from certify.engine.tables import HIST_BINS, GameTables, compile_machine, line_bonus_variant
 from certify.model.schema import Machine
 from certify.model.screens import cluster_pays_of
@@ -184,11 +185,7 @@ def run_chunks(
         level_inputs(lt, tables),
         game_inputs(tables),
         hist_inputs(lt.total_bet),
-        out,
-        sq,
-        classes,
-        awards,
-        hist,
+        ChunkOutputs(out, sq, classes, awards, hist),
         ways_flag(tables),
         fast_flag(tables, px),
         extras_flag(tables),

@@ -29,6 +29,7 @@ from certify.engine._kernels import (
 )
 from certify.engine._prefix import count_field, lines_spin
 from certify.engine._rng import bounded, draw_spin
+from certify.engine.spin_records import Families, SpinTables
 from certify.outcomes.kernel_records import ScoreWork
 
 BLOCK = 1 << 14  # rows a thread replays with one set of scratch arrays
@@ -57,48 +58,28 @@ def screen_credits(fs, stops, drawn, reels, px, level, game, ways, extras, work)
         spin, packed = ways_spin(
             ps,
             stops,
-            reels.ways_sum,
-            reels.counts_pack,
-            game.ways_masked,
-            reels.ways_mask,
-            game.ways_bit_entry,
-            game.ways_shorter,
-            game.ways_rival,
-            game.entry_len,
-            game.family,
+            reels,
+            game,
             level.credits[0],
             level.credits[1] if fs else level.credits[0],
-            work.fam_len,
-            work.fam_win,
-            work.fam_entry,
+            Families(work.fam_len, work.fam_win, work.fam_entry),
             awards[1:],
             fs == 0,
         )
     else:
-        spin, packed = lines_spin(
-            ps,
-            stops,
-            reels.window,
-            reels.length,
-            game.paylines,
-            level.step,
-            level.pair,
-            level.win1,
-            level.entry1,
-            px.depth,
-            px.head_first,
+        tables = SpinTables(
             px.head,
             px.combos,
             px.alive_line,
             px.alive_state,
-            px.tail_on,
-            px.tail_counts,
             px.tail_sym,
-            reels.counts_pack,
-            classes,
-            n_classes * fs,
-            awards,
-            n_slots * fs,
+            px.tail_counts,
+            level.pair,
+            level.win1,
+            level.entry1,
+        )
+        spin, packed = lines_spin(
+            ps, stops, reels, px, level, game, tables, classes, n_classes * fs, awards, n_slots * fs
         )
     if extras is not None and game.full_window_on:
         spin *= full_window_multiplier(game.full_window_mask[ps], stops, game.full_window_mult)

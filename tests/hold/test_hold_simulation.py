@@ -21,6 +21,7 @@ from certify._numba import jit
 from certify.engine._hold import hold_spin
 from certify.engine.hold import HoldSimulation, hold_arrays, simulate_features
 from certify.engine.rng import chunk_states
+from certify.engine.spin_records import HoldFeature
 from certify.exact.hold import hold_exact
 from certify.model.hold import HoldAndSpin, HoldValue
 from certify.model.schema import Trigger
@@ -116,23 +117,9 @@ def test_credits_scale_with_the_bet_and_the_stream_is_reproducible():
 
 
 @jit
-def _one_feature(state, start, cells, a_respins, p_num, p_den, cum, pay, jp, fpay, fjp, hits):
+def _one_feature(state, start, feature, hits):
     win, locked, s0, s1, s2, s3 = hold_spin(
-        start,
-        cells,
-        a_respins,
-        p_num,
-        p_den,
-        cum,
-        pay,
-        jp,
-        fpay,
-        fjp,
-        hits,
-        state[0],
-        state[1],
-        state[2],
-        state[3],
+        start, feature, hits, state[0], state[1], state[2], state[3]
     )
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return win, locked
@@ -148,9 +135,7 @@ def test_hold_spin_inline_returns_the_award_and_the_count():
     hits = np.zeros(1, dtype=np.int64)
     fulls = 0
     for _ in range(200):
-        win, locked = _one_feature(
-            state,
-            2,
+        feature = HoldFeature(
             4,
             a.respins,
             a.p_num,
@@ -160,8 +145,8 @@ def test_hold_spin_inline_returns_the_award_and_the_count():
             a.value_jackpot,
             a.full_pay,
             a.full_jackpot,
-            hits,
         )
+        win, locked = _one_feature(state, 2, feature, hits)
         assert 2 <= locked <= 4
         assert win == 3 * locked + (100 if locked == 4 else 0)
         fulls += locked == 4
