@@ -109,7 +109,7 @@ def bench_cpu(model: str, tables, spins: int, threads: list[int]) -> None:
 
 def bench_gpu(model: str, tables, spins: int, chunk: int) -> None:
     """The CUDA kernel (compiled first, on a small run)."""
-    from certify.cluster import CudaRunner
+    from certify.runners import CudaRunner
 
     runner = CudaRunner()
     start = time.perf_counter()

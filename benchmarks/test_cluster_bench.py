@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from benchmarks.measure import MACHINES
-from certify.cluster import DaskRunner, choose_group, connect, measure_overhead, run_task
 from certify.engine import compile_machine, simulate
 from certify.engine.rng import CHUNK_SPINS
 from certify.model import load_machine
 from certify.model.fingerprint import fingerprint
+from certify.runners import DaskRunner, choose_group, connect, measure_overhead, run_task
 
 FULL = os.environ.get("SLOTCERT_BENCH_FULL") == "1"
 SPINS = 1 << 30 if FULL else 1 << 25

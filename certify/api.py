@@ -352,10 +352,10 @@ def simulate(
     """
     from certify.admission import admit
     from certify.checkpoint import CheckpointDir
-    from certify.cluster import open_runner
     from certify.engine import compile_machine
     from certify.engine import simulate as run
     from certify.engine.rng import CHUNK_SPINS
+    from certify.runners import open_runner
 
     check_run(spins, seed, chunk_spins, confidence)
     if checkpoint is not None:
@@ -594,9 +594,9 @@ def certify(
     """
     from datetime import UTC, datetime
 
-    from certify.cluster import open_runner
     from certify.lab import load_lab
     from certify.model.jurisdiction import Jurisdiction
+    from certify.runners import open_runner
 
     if not _whole(spins, 0, MAX_COUNT):
         raise UsageError(f"spins={spins!r} must be a whole number from 0 to 10^15")

@@ -122,7 +122,7 @@ def certify_machine(
 ) -> Certification:
     """Certify every bet level of ``machine`` under ``jurisdiction``.
 
-    ``runner`` says where simulation chunks run (see :mod:`certify.cluster`);
+    ``runner`` says where simulation chunks run (see :mod:`certify.runners`);
     the default is the numba kernel in this process. Figures do not depend on it.
     ``budget_s``: seconds of work a screen game's exact cycle may take (default
     :data:`certify.bounds.EXACT_BUDGET_S`).

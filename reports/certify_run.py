@@ -18,7 +18,6 @@ from typing import Any
 from certify import __version__, warmup
 from certify.batch import certify_machine, load_for_certification
 from certify.checkpoint import CheckpointDir
-from certify.cluster import DaskRunner, open_runner
 from certify.engine.rng import CHUNK_SPINS
 from certify.errors import EngineError, InputError, ModelError, SlotcertError, UsageError
 from certify.kinds import BATCH
@@ -28,6 +27,7 @@ from certify.model.files import expect_kind
 from certify.model.files import machine_files as listed_machine_files
 from certify.outputs import atomic_path, write_text
 from certify.progress import Progress
+from certify.runners import DaskRunner, open_runner
 from certify.verdicts import DISPLAY_ORDER, EXIT_STATUS, Verdict
 from reports.certificate import build_certificate, write_json
 from reports.parcsv import write_par_csv, write_par_features_csv

@@ -381,11 +381,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from certify.admission import admit
     from certify.api import check_checkpoint_folder
     from certify.checkpoint import CheckpointDir
-    from certify.cluster import DaskRunner, open_runner
     from certify.engine.rng import CHUNK_SPINS
     from certify.model import load_machine
     from certify.model.files import expect_kind
     from certify.progress import Progress, terminal_wanted
+    from certify.runners import DaskRunner, open_runner
 
     chunk = CHUNK_SPINS if args.chunk_spins is None else args.chunk_spins
     expect_kind(args.model, "machine")

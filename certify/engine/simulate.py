@@ -229,7 +229,7 @@ def simulate(
     progress : callable, optional
         Called with the running result after each batch of chunks.
     runner : object, optional
-        Where the chunks run (see :mod:`certify.cluster`): an object whose
+        Where the chunks run (see :mod:`certify.runners`): an object whose
         ``batches(tables, level_index, seed, stream, sizes, batch)`` yields
         ``(first, run_chunks outputs)`` for chunks ``first .. first + batch - 1``
         in chunk order. Default: :func:`run_chunks` in this process. Batches

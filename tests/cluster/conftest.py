@@ -19,9 +19,9 @@ def _warm(client) -> None:
     """Run one tiny chunk of each test model on every worker (compiles the kernels)."""
     from testpaths import DATA, MACHINES
 
-    from certify.cluster import run_task
     from certify.model import load_machine
     from certify.model.fingerprint import fingerprint
+    from certify.runners import run_task
 
     machines = [
         load_machine(DATA / "small_features.toml"),
@@ -49,7 +49,7 @@ def _warm(client) -> None:
 
 @pytest.fixture(scope="session")
 def client():
-    from certify.cluster import connect
+    from certify.runners import connect
 
     with connect(workers=2) as c:
         _warm(c)

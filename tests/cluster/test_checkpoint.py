@@ -15,11 +15,11 @@ from testpaths import DATA
 
 import certify
 from certify.checkpoint import Checkpoint, CheckpointDir
-from certify.cluster import DaskRunner, LocalRunner
 from certify.engine import compile_machine, simulate
 from certify.errors import InputError
 from certify.model import load_machine
 from certify.model.fingerprint import fingerprint
+from certify.runners import DaskRunner, LocalRunner
 
 CHUNK = 4096
 

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from testpaths import DATA, JURISDICTIONS, MACHINES
 
 from certify.batch import certify_machine
-from certify.cluster import ChunkRunner, DaskRunner, LocalRunner, choose_group, reorder, runs
 from certify.engine import compile_machine, simulate
 from certify.engine.simulate import run_chunks
 from certify.model import load_jurisdiction, load_machine
+from certify.runners import ChunkRunner, DaskRunner, LocalRunner, choose_group, reorder, runs
 
 CHUNK = 4096
 
@@ -91,7 +91,7 @@ def test_dask_two_workers_match_local(client, request, model, per_task):
 
 
 def test_dask_progress_sees_every_spin(client, features):
-    from certify.cluster import ClusterProgress
+    from certify.runners import ClusterProgress
 
     progress = ClusterProgress(enabled=False)
     runner = DaskRunner(client, progress=progress)
@@ -142,8 +142,8 @@ def test_groups_of_consecutive_chunks():
 
 
 def test_workers_of_another_version_are_refused():
-    from certify.cluster import _check_workers
     from certify.errors import UsageError
+    from certify.runners import _check_workers
 
     assert _check_workers({"a": (certify_version(), 1), "b": (certify_version(), 2)}) == 2
     with pytest.raises(UsageError, match=r"^the cluster's workers run slotcert 0\.0\.1 and"):
@@ -157,7 +157,7 @@ def certify_version() -> str:
 
 
 def test_cluster_progress_line(capsys):
-    from certify.cluster import ClusterProgress
+    from certify.runners import ClusterProgress
 
     progress = ClusterProgress(enabled=True)
     progress.workers = 2

@@ -12,9 +12,9 @@ import signal
 from cluster_helpers import assert_identical
 from testpaths import DATA
 
-from certify.cluster import ClusterProgress, DaskRunner
 from certify.engine import compile_machine, simulate
 from certify.model import load_machine
+from certify.runners import ClusterProgress, DaskRunner
 
 CHUNK = 4096
 

@@ -13,9 +13,9 @@ from sim_figures import figures
 from testpaths import MACHINES
 
 from certify.checkpoint import CheckpointDir
-from certify.cluster import LocalRunner
 from certify.engine import SimulationResult, compile_machine, simulate
 from certify.model import load_machine
+from certify.runners import LocalRunner
 
 CHUNK = 2048
 SPINS = 20 * CHUNK + 77  # 21 chunks: split over both threads, last one short

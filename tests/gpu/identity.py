@@ -25,11 +25,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from certify.cluster import CudaRunner  # noqa: E402
 from certify.engine import compile_machine, simulate  # noqa: E402
 from certify.engine.gpu import machine_refusal, run_chunks_cuda  # noqa: E402
 from certify.engine.simulate import run_chunks  # noqa: E402
 from certify.model import load_machine  # noqa: E402
+from certify.runners import CudaRunner  # noqa: E402
 
 FIELDS = (
     "total_bet",

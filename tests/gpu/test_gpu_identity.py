@@ -129,8 +129,8 @@ def test_no_gpu_is_exit_2_not_a_cpu_fallback():
 
 
 def test_device_option_checked_before_anything_runs():
-    from certify.cluster import open_runner
     from certify.errors import UsageError
+    from certify.runners import open_runner
 
     with pytest.raises(UsageError, match="--device='tpu': must be cpu or cuda"):
         with open_runner(None, None, None, "tpu"):
