@@ -29,8 +29,8 @@ import numpy as np
 from certify._numba import jit, prange
 from certify.engine._kernels import (
     N_OUT,
-    N_PARTS,
     bonus_award,
+    chunk_totals,
     close_spin,
     feature_step,
     finish_chunk,
@@ -603,11 +603,11 @@ def simulate_screen_chunks(
         boards = np.zeros(scr.cl_member.shape[0], dtype=np.uint64)
         awards = private(out_awards.shape[1])
         hist_c = private(hist.edges.shape[0])
-        stamp, s_sq = 0, 0.0
-        total, hits, top, n_fs, n_bonus, n_fs_spins = 0, 0, 0, 0, 0, 0
+        stamp = 0
+        n_fs, n_bonus, n_fs_spins = 0, 0, 0
         played, remaining, awarded, win, triggered, retriggers = 0, 0, 0, 0, False, 0
         n = chunk_spins[c]
-        part, part_at = 0, n // N_PARTS
+        acc = chunk_totals(n)
         while True:
             fs = 1 if remaining > 0 else 0
             if fs:
@@ -616,22 +616,7 @@ def simulate_screen_chunks(
             else:
                 if played > 0:
                     win = min(win, level.cap) if level.cap > 0 else win
-                    total, s_sq, hits, top, part, part_at = close_spin(
-                        win,
-                        triggered,
-                        played,
-                        n,
-                        total,
-                        s_sq,
-                        hits,
-                        top,
-                        part,
-                        part_at,
-                        hist_c,
-                        hist.edges,
-                        hist.small_bins,
-                        out[c],
-                    )
+                    acc = close_spin(win, triggered, played, n, acc, hist_c, hist, out[c])
                 if played == n:
                     break
                 played += 1
@@ -685,8 +670,8 @@ def simulate_screen_chunks(
                 )
                 n_fs += started
                 triggered = triggered or started == 1
-        finish_chunk(out[c], n, total, hits, top, n_fs, n_bonus, n_fs_spins)
-        out_sq[c] = s_sq
+        finish_chunk(out[c], n, acc.total, acc.hits, acc.top, n_fs, n_bonus, n_fs_spins)
+        out_sq[c] = acc.s_sq
         out_awards[c, :] = awards
         out_hist[c, :] = hist_c
 
